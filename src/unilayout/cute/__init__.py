@@ -1,0 +1,78 @@
+"""CuTe layouts, their algebra, swizzles and tensors, with CuTe C++ semantics.
+
+A CuTe layout is a pair of congruent nested int tuples ``shape:stride``: a
+function from the coordinates of ``shape`` to offsets, ``sum(c_i * d_i)``. Every
+layout is also a function of one integer, the colexicographic (column-major)
+1-D coordinate, so layouts compose like functions:
+
+>>> from unilayout import cute
+>>> L = cute.Layout(((2, 2), 2), ((4, 1), 2))     # a 4x2 row-major matrix, hierarchically
+>>> [L(i) for i in range(L.size)]
+[0, 4, 1, 5, 2, 6, 3, 7]
+>>> str(cute.coalesce(cute.Layout((2, 4), (1, 2))))
+'8:1'
+>>> A = cute.blocked_product(cute.Layout((2, 2), (1, 2)), cute.Layout((2, 3), (3, 1)))
+>>> str(A), A((0, 1), (1, 1))
+('((2,2),(2,3)):((1,12),(2,4))', 18)
+
+Invariants: shapes are positive, strides congruent to shapes, values are
+immutable and hashable. ``str`` is C++'s printed form; ``parse`` reads it.
+Deliberate differences from pycute and from C++ are listed in
+``shared/reference/cute.md`` and docs/cute.md: unilayout follows C++ and raises
+``LayoutError`` where C++ would return a wrong layout.
+
+Relation to the other families: a CuTe layout with power-of-two shapes and
+strides is a linear layout over GF(2) (``convert.py``); a TSL is a CuTe layout
+plus an offset; a metal-layout shard is a CuTe layout.
+"""
+
+from .algebra import (
+    blocked_product, coalesce, complement, composition, downcast, filter, flat_divide, flat_product,
+    left_inverse, logical_divide, logical_product, raked_product, recast_layout, right_inverse,
+    tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
+)
+from .evaluate import evaluate, index_map
+from .inttuple import (
+    ceil_div, congruent, crd2idx, idx2crd, prefix_product, product, product_each, shape_div, shape_mod,
+)
+from .layout import (
+    Layout, column_major, cosize, make_layout, make_layout_like, make_ordered_layout, rank, row_major,
+    select, size, slice_and_offset,
+)
+from .layout import depth_of as depth
+from .layout import flatten_layout
+from .layout import group as group
+from .printing import layout_table, print_layout
+from .swizzle import ComposedLayout, Swizzle
+from .tensor import Tensor, local_partition, local_tile
+from .text import parse
+from .tv import make_layout_tv, tv_owner, tv_table
+
+
+def flatten(x):
+    """Flatten a layout's (or an int tuple's) hierarchy to its leaves (C++ ``flatten``).
+
+    >>> flatten(Layout(((2, 2), 2), ((4, 1), 2))), flatten(((1, 2), 3))
+    (Layout((2, 2, 2), (4, 1, 2)), (1, 2, 3))
+    """
+    from .inttuple import flatten as _flatten_tuple
+    from .swizzle import ComposedLayout as _CL
+
+    if isinstance(x, Layout):
+        return flatten_layout(x)
+    if isinstance(x, _CL):
+        return _CL(x.outer, x.offset, flatten_layout(x.inner))
+    return _flatten_tuple(x)
+
+
+__all__ = [
+    "Layout", "Swizzle", "ComposedLayout", "Tensor", "parse",
+    "size", "cosize", "rank", "depth", "make_layout", "column_major", "row_major", "make_ordered_layout",
+    "make_layout_like", "coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse",
+    "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",
+    "tiled_product", "flat_product", "blocked_product", "raked_product", "tile_to_shape", "select", "group",
+    "flatten", "idx2crd", "crd2idx", "prefix_product", "shape_div", "shape_mod", "ceil_div", "product",
+    "product_each", "congruent", "upcast", "downcast", "recast_layout", "local_tile", "local_partition",
+    "slice_and_offset", "index_map", "evaluate", "print_layout", "layout_table", "make_layout_tv",
+    "tv_owner", "tv_table",
+]

@@ -1,0 +1,604 @@
+"""The CuTe layout algebra: coalesce, composition, complement, inverses, divides, products, casts.
+
+Every function is pure, follows CuTe C++ (see ``shared/reference/cute.md`` for
+where pycute differs) and states its post-conditions as checkable predicates:
+
+>>> from unilayout.cute import Layout
+>>> A, B = Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1))
+>>> R = composition(A, B)
+>>> str(R), all(R(i) == A(B(i)) for i in range(B.size))
+('((2,2),3):((24,2),8)', True)
+>>> str(complement(Layout(4, 2), 24))
+'(2,3):(1,8)'
+>>> str(logical_divide(Layout((6, 8), (8, 1)), (3, 4)))
+'((3,2),(4,2)):((8,24),(1,4))'
+>>> str(blocked_product(Layout((3, 4), (4, 1)), Layout((2, 5), (1, 2))))
+'((3,2),(4,5)):((4,12),(1,24))'
+
+A ``ComposedLayout`` (swizzle o offset o layout) is accepted wherever a layout
+is: the operation acts on its inner layout.
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .inttuple import ceil_div, int_tuple_str, leaves, normalize, prefix_product, product, product_each
+from .layout import Layout, make_layout, make_ordered_layout
+
+__all__ = [
+    "coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse",
+    "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+    "logical_product", "zipped_product", "tiled_product", "flat_product",
+    "blocked_product", "raked_product", "tile_to_shape", "upcast", "downcast", "recast_layout",
+]
+
+_ONE = Layout._make(1, 0)
+
+
+def _flat(layout: Layout):
+    return leaves(layout.shape), leaves(layout.stride)
+
+
+def _from_lists(shapes, strides) -> Layout:
+    """Layout from flat mode lists: none -> ``1:0``, one -> integral, more -> tuple."""
+    if not shapes:
+        return _ONE
+    if len(shapes) == 1:
+        return Layout._make(shapes[0], strides[0])
+    return Layout._make(tuple(shapes), tuple(strides))
+
+
+def _coalesce_lists(shapes, strides):
+    rs, rd = [], []
+    for s, d in zip(shapes, strides):
+        if s == 1:
+            continue
+        if rs and rs[-1] * rd[-1] == d:
+            rs[-1] *= s
+        else:
+            rs.append(s)
+            rd.append(d)
+    return rs, rd
+
+
+def _inner(x):
+    """The layout an algebra operation acts on, and a function re-wrapping the result."""
+    from .swizzle import ComposedLayout
+
+    if isinstance(x, ComposedLayout):
+        return x.inner, lambda r: ComposedLayout(x.outer, x.offset, r)
+    if isinstance(x, Layout):
+        return x, None
+    raise LayoutError(f"expected a Layout or ComposedLayout, got {type(x).__name__}")
+
+
+def coalesce(layout, profile=None):
+    """Merge modes into the fewest equivalent modes (C++ ``coalesce``).
+
+    Flattens, drops size-1 modes, merges ``s0:d0, s1:d1`` when ``s0 * d0 == d1``.
+    A tuple ``profile`` coalesces mode ``i`` with ``profile[i]`` and keeps later
+    modes as they are.
+
+    **Post-conditions:** ``R.size == L.size``, ``R(i) == L(i)`` for ``i < size``,
+    ``depth(R) <= 1`` without a profile.
+
+    >>> coalesce(Layout((2, (1, 6)), (1, (6, 2))))
+    Layout(12, 1)
+    >>> coalesce(Layout(((2, 3), 4, 5), ((1, 2), 6, 24)), (1, 1, 1))
+    Layout((6, 4, 5), (1, 6, 24))
+    """
+    inner, wrap = _inner(layout)
+    if isinstance(profile, tuple):
+        if len(profile) > inner.rank:
+            raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{inner.rank} layout {inner}")
+        modes = [coalesce(inner[i], profile[i]) if i < len(profile) else inner[i] for i in range(inner.rank)]
+        r = make_layout(*modes)
+    else:
+        r = _from_lists(*_coalesce_lists(*_flat(inner)))
+    return wrap(r) if wrap else r
+
+
+def _coalesce_x(layout: Layout):
+    """Coalesce keeping the layout's values outside its domain: a trailing size-1 mode counts as 2."""
+    shapes, strides = _flat(layout)
+    if shapes[-1] == 1:
+        shapes = shapes[:-1] + (2,)
+    return _coalesce_lists(shapes, strides)
+
+
+def filter(layout, profile=None):  # noqa: A001 - CuTe's name
+    """Drop stride-0 modes (their size becomes 1), then coalesce (C++ ``filter``).
+
+    **Post-condition:** the image of R is the image of L.
+
+    >>> filter(Layout((2, 4, 3), (1, 0, 4)))
+    Layout((2, 3), (1, 4))
+    """
+    inner, wrap = _inner(layout)
+    zs = _filter_zeros(inner.shape, inner.stride)
+    r = coalesce(Layout._make(zs, inner.stride), profile)
+    return wrap(r) if wrap else r
+
+
+def _filter_zeros(shape, stride):
+    if isinstance(shape, tuple):
+        return tuple(map(_filter_zeros, shape, stride))
+    return 1 if stride == 0 else shape
+
+
+# -- composition ---------------------------------------------------------------
+
+
+def _as_layout(b) -> Layout:
+    if isinstance(b, Layout):
+        return b
+    return Layout(b)  # int n -> n:1, shape -> column-major
+
+
+def composition(a, b):
+    """Functional composition ``R = A o B``: ``R(c) == A(B(c))``, R compatible with B.
+
+    ``b`` may be a layout, an int ``n`` (``n:1``), ``None`` (A unchanged) or a
+    tuple tiler ``<B0, B1, ...>`` of those (and of shapes), applied mode by mode;
+    a tiler shorter than A drops A's extra modes (C++).
+
+    **Pre-conditions:** the divisibility of ``B``'s strides and shapes by A's
+    modes (C++'s static_asserts), else ``LayoutError``.
+    **Post-conditions:** ``R(i) == A(B(i))`` for ``i < size(B)``; ``shape(R)`` is
+    compatible with ``shape(B)``.
+
+    >>> str(composition(Layout((12, (4, 8)), (59, (13, 1))), (3, 8)))
+    '(3,(4,2)):(59,(13,1))'
+    >>> composition(Layout((6, 2), (1, 10)), Layout(4, 4))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: composition: stride divisibility fails: stride 4 of 4:4 does not divide evenly into mode 6 of (6,2):(1,10)
+    """
+    inner, wrap = _inner(a)
+    r = _compose(inner, b)
+    return wrap(r) if wrap else r
+
+
+def _compose(a: Layout, b) -> Layout:
+    if b is None:
+        return a
+    if isinstance(b, tuple):
+        if len(b) > a.rank:
+            raise LayoutError(f"composition: tiler of rank {len(b)} is longer than layout {a} of rank {a.rank}")
+        return make_layout(*(_compose(a[i], bi) for i, bi in enumerate(b)))
+    if not isinstance(b, Layout):
+        b = _as_layout(b)
+    if isinstance(b.shape, tuple):
+        return make_layout(*(_compose_leaf(a, s, d) for s, d in zip(b.shape, b.stride)))
+    return _compose_leaf(a, b.shape, b.stride)
+
+
+def _compose_leaf(a: Layout, s, d) -> Layout:
+    if isinstance(s, tuple):  # hierarchical mode of B: keep B's hierarchy
+        return make_layout(*(_compose_leaf(a, si, di) for si, di in zip(s, d)))
+    if d == 0:
+        return Layout._make(s, 0)
+    shapes, strides = _coalesce_x(a)
+    if len(shapes) <= 1:
+        return Layout._make(s, d * (strides[0] if strides else 0))
+    rs, rd = [], []
+    rest_shape, rest_stride = s, d
+    for c, ai in zip(shapes[:-1], strides[:-1]):
+        r = abs(rest_stride)
+        next_shape = -(-c // r)
+        next_stride = (r + c - 1) // c if rest_stride > 0 else -((r + c - 1) // c)
+        if r % c != 0 and (r >= c or (c % r != 0 and rest_shape > next_shape)):
+            raise LayoutError(
+                f"composition: stride divisibility fails: stride {d} of {s}:{d} does not divide evenly into "
+                f"mode {c} of {a}"
+            )
+        if next_shape == 1 or rest_shape == 1:
+            rest_stride = next_stride
+            continue
+        n = min(next_shape, rest_shape)
+        if rest_shape % n != 0:
+            raise LayoutError(
+                f"composition: shape divisibility fails: size {s} of {s}:{d} is not divisible by {n} "
+                f"(what fits in mode {c} of {a})"
+            )
+        rs.append(n)
+        rd.append(rest_stride * ai)
+        rest_shape //= n
+        rest_stride = next_stride
+    if not rs:
+        return Layout._make(rest_shape, rest_stride * strides[-1])
+    if rest_shape != 1:
+        rs.append(rest_shape)
+        rd.append(rest_stride * strides[-1])
+    return Layout._make(rs[0], rd[0]) if len(rs) == 1 else Layout._make(tuple(rs), tuple(rd))
+
+
+# -- complement and inverses ---------------------------------------------------
+
+
+def complement(layout, cotarget=None):
+    """The layout of the offsets that ``layout`` does not reach, up to ``cotarget``.
+
+    ``cotarget`` is an int, a shape, or ``None`` (``cosize(filter(L))``).
+
+    **Pre-conditions:** L is injective on its non-zero-stride modes and has no
+    negative strides, else ``LayoutError``.
+    **Post-conditions:** R's strides increase; R(i) != L(j) unless both are 0
+    (i, j > 0); ``cosize(make_layout(L, R)) >= size(cotarget)``.
+
+    >>> str(complement(Layout((2, 2), (1, 6)), 24)), str(complement(Layout(4, 0), 24))
+    ('(3,2):(2,12)', '24:1')
+    """
+    inner, _ = _inner(layout)
+    shapes, strides = _coalesce_lists(*_flat(Layout._make(_filter_zeros(inner.shape, inner.stride), inner.stride)))
+    if cotarget is None:
+        cotarget = 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
+    else:
+        cotarget = normalize(cotarget, "complement cotarget")
+    if not shapes or (len(shapes) == 1 and strides[0] == 0):
+        return Layout(cotarget)
+    modes = sorted(zip(strides, shapes), key=lambda m: m[0])
+    rs, rd, cur = [], [], 1
+    for d, s in modes:
+        if d < 0:
+            raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
+        q = d // cur
+        if q == 0:
+            raise LayoutError(f"complement: layout {inner} is not injective (stride {d} falls inside earlier modes)")
+        rs.append(q)
+        rd.append(cur)
+        cur = d * s
+    rest = ceil_div(cotarget, cur)
+    rs.extend(leaves(rest))
+    rd.extend(leaves(prefix_product(rest, cur)))
+    return _from_lists(*_coalesce_lists(rs, rd))
+
+
+def right_inverse(layout: Layout) -> Layout:
+    """A layout R with ``L(R(i)) == i`` for ``i < size(R)`` (C++ ``right_inverse``).
+
+    Modes with stride 0 or negative strides are skipped (C++), so R may be smaller than L.
+
+    >>> str(right_inverse(Layout((2, 4, 6), (4, 1, 8)))), str(right_inverse(Layout((4, 2), (0, 1))))
+    ('(4,2,6):(2,1,8)', '2:4')
+    """
+    shapes, strides = _coalesce_lists(*_flat(layout))
+    prefix = prefix_product(tuple(shapes))
+    rs, rd, cur = [], [], 1
+    for i in sorted(range(len(shapes)), key=strides.__getitem__):
+        if strides[i] == cur:
+            rs.append(shapes[i])
+            rd.append(prefix[i])
+            cur = shapes[i] * strides[i]
+    return _from_lists(*_coalesce_lists(rs, rd))
+
+
+def left_inverse(layout: Layout) -> Layout:
+    """A layout R with ``L(R(L(i))) == L(i)``; ``R(L(i)) == i`` for injective L (C++ ``left_inverse``).
+
+    **Pre-conditions:** every non-zero stride, in increasing order, is a multiple
+    of the size covered by the smaller ones; no negative strides.
+
+    >>> str(left_inverse(Layout((4, 2), (1, 16)))), str(left_inverse(Layout((4, 2), (0, 1))))
+    ('(16,2):(1,4)', '2:4')
+    """
+    shapes, strides = _coalesce_lists(*_flat(layout))
+    prefix = prefix_product(tuple(shapes))
+    order = sorted(range(len(shapes)), key=strides.__getitem__)
+    rs, rd, covered = [], [0], 1
+    for i in order:
+        d = strides[i]
+        if d == 0:
+            continue
+        if d < 0:
+            raise LayoutError(f"left_inverse: layout {layout} has a negative stride {d}")
+        if d % covered != 0:
+            raise LayoutError(f"left_inverse: stride {d} of {layout} is not a multiple of {covered}: not invertible")
+        rs.append(d // covered)
+        rd.append(prefix[i])
+        covered *= d // covered
+    rs.append(shapes[order[-1]] if order else 1)
+    return _from_lists(*_coalesce_lists(rs, rd))
+
+
+# -- divides -------------------------------------------------------------------
+
+
+def logical_divide(layout, tiler):
+    """Split ``layout`` into (tile, rest) by ``tiler`` (C++ ``logical_divide``).
+
+    A layout tiler gives ``A o (B, complement(B, shape(coalesce(A))))``; a tuple
+    tiler divides mode by mode, keeping A's extra modes.
+
+    **Post-conditions:** ``size(R) == size(A)``; ``R[0]`` is ``A o B``.
+
+    >>> str(logical_divide(Layout((6, 8), (8, 1)), Layout((3, 4), (1, 3))))
+    '((3,(2,2)),4):((8,(24,1)),2)'
+    """
+    inner, wrap = _inner(layout)
+    r = _logical_divide(inner, tiler)
+    return wrap(r) if wrap else r
+
+
+def _logical_divide(a: Layout, tiler) -> Layout:
+    if tiler is None:
+        return a
+    if isinstance(tiler, tuple):
+        if len(tiler) > a.rank:
+            raise LayoutError(f"logical_divide: tiler of rank {len(tiler)} is longer than layout {a} of rank {a.rank}")
+        return make_layout(*(_logical_divide(a[i], tiler[i]) if i < len(tiler) else a[i] for i in range(a.rank)))
+    b = _as_layout(tiler)
+    ca = coalesce(a)
+    return _compose(a, make_layout(b, complement(b, ca.shape)))
+
+
+def _unzip(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
+    """Regroup ``((T0,R0),(T1,R1),...,extra...)`` as zipped, tiled or flat."""
+    if not isinstance(tiler, tuple):  # layout tiler: (T, R) already
+        if not flat and not tiled:
+            return r
+        t, rest = r[0], r[1]
+        rest_modes = list(rest) if isinstance(rest.shape, tuple) else [rest]
+        if flat:
+            t_modes = list(t) if isinstance(t.shape, tuple) else [t]
+            return make_layout(*t_modes, *rest_modes)
+        return make_layout(t, *rest_modes)
+    k = len(tiler)
+    modes = list(r)
+    tiles = [modes[i][0] for i in range(k)]
+    rests = [modes[i][1] for i in range(k)] + modes[k:]
+    if flat:
+        return make_layout(*tiles, *rests)
+    if tiled:
+        return make_layout(make_layout(*tiles), *rests)
+    return make_layout(make_layout(*tiles), make_layout(*rests))
+
+
+def zipped_divide(layout, tiler):
+    """``((T0,T1,...),(R0,R1,...,extra...))``: tiles in mode 0, rests in mode 1.
+
+    >>> str(zipped_divide(Layout((6, 8), (8, 1)), (3, 4)))
+    '((3,4),(2,2)):((8,1),(24,4))'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_divide(inner, tiler), tiler, False, False)
+    return wrap(r) if wrap else r
+
+
+def tiled_divide(layout, tiler):
+    """``((T0,T1,...),R0,R1,...,extra...)``.
+
+    >>> str(tiled_divide(Layout((6, 8), (8, 1)), (3, 4)))
+    '((3,4),2,2):((8,1),24,4)'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_divide(inner, tiler), tiler, True, False)
+    return wrap(r) if wrap else r
+
+
+def flat_divide(layout, tiler):
+    """``(T0,T1,...,R0,R1,...,extra...)``.
+
+    >>> str(flat_divide(Layout((6, 8), (8, 1)), (3, 4)))
+    '(3,4,2,2):(8,1,24,4)'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_divide(inner, tiler), tiler, True, True)
+    return wrap(r) if wrap else r
+
+
+# -- products ------------------------------------------------------------------
+
+
+def logical_product(layout, tiler):
+    """Repeat ``layout`` by ``tiler`` (C++ ``logical_product``): ``(A, complement(A, size(A)*cosize(B)) o B)``.
+
+    A tuple tiler multiplies mode by mode (A's extra modes kept); an int ``n``
+    is the layout ``n:1`` (a product, unlike pycute).
+
+    **Post-conditions:** ``R[0] == A``; ``size(R) == size(A) * size(B)``.
+
+    >>> str(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1)))
+    '((2,2),(2,3)):((4,1),(2,8))'
+    """
+    inner, wrap = _inner(layout)
+    r = _logical_product(inner, tiler)
+    return wrap(r) if wrap else r
+
+
+def _logical_product(a: Layout, tiler) -> Layout:
+    if tiler is None:
+        return a
+    if isinstance(tiler, tuple):
+        if len(tiler) > a.rank:
+            raise LayoutError(
+                f"logical_product: tiler of rank {len(tiler)} is longer than layout {a} of rank {a.rank}"
+            )
+        return make_layout(*(_logical_product(a[i], tiler[i]) if i < len(tiler) else a[i] for i in range(a.rank)))
+    b = _as_layout(tiler)
+    return make_layout(a, _compose(complement(a, a.size * b.cosize), b))
+
+
+def zipped_product(layout, tiler):
+    """``logical_product`` regrouped as ``((A0,A1,...),(B0,B1,...,extra...))``.
+
+    >>> str(zipped_product(Layout((2, 2)), (3, 4)))
+    '((2,2),(3,(2,2))):((1,2),(2,(1,4)))'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_product(inner, tiler), tiler, False, False)
+    return wrap(r) if wrap else r
+
+
+def tiled_product(layout, tiler):
+    """``logical_product`` regrouped as ``((A0,A1,...),B0,B1,...,extra...)``.
+
+    >>> str(tiled_product(Layout((2, 2)), (3, 4)))
+    '((2,2),3,(2,2)):((1,2),2,(1,4))'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_product(inner, tiler), tiler, True, False)
+    return wrap(r) if wrap else r
+
+
+def flat_product(layout, tiler):
+    """``logical_product`` regrouped as ``(A0,A1,...,B0,B1,...,extra...)``.
+
+    >>> str(flat_product(Layout((2, 2)), (3, 4)))
+    '(2,2,3,(2,2)):(1,2,2,(1,4))'
+    """
+    inner, wrap = _inner(layout)
+    r = _unzip(_logical_product(inner, tiler), tiler, True, True)
+    return wrap(r) if wrap else r
+
+
+def _pad(layout: Layout, r: int) -> Layout:
+    if layout.rank >= r:
+        return layout
+    modes = list(layout) if isinstance(layout.shape, tuple) else [layout]
+    return make_layout(*modes, *([_ONE] * (r - len(modes))))
+
+
+def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
+    r = max(a.rank, b.rank)
+    a2, b2 = _pad(a, r), _pad(_as_layout(b), r)
+    p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
+    pairs = ((p1[i], a2[i]) if raked else (a2[i], p1[i]) for i in range(r))
+    return make_layout(*(make_layout(x, y) for x, y in pairs))
+
+
+def blocked_product(layout, tiler):
+    """Repeat the block ``layout`` over the grid ``tiler``, mode by mode: mode i is ``(A_i, tiler_i)``.
+
+    Both are padded with ``1:0`` modes to the same rank; nothing is coalesced.
+
+    **Post-conditions:** ``rank(R) == max(rank(A), rank(B))``; ``R[i][0] == A[i]``.
+
+    >>> str(blocked_product(Layout((2, 2), (1, 2)), Layout((2, 3), (3, 1))))
+    '((2,2),(2,3)):((1,12),(2,4))'
+    """
+    inner, wrap = _inner(layout)
+    r = _block_rake(inner, tiler, False)
+    return wrap(r) if wrap else r
+
+
+def raked_product(layout, tiler):
+    """Interleave ``layout`` across ``tiler``: mode i is ``(tiler_i, A_i)``.
+
+    >>> str(raked_product(Layout((3, 4), (4, 1)), Layout((2, 5), (1, 2))))
+    '((2,3),(5,4)):((12,4),(24,1))'
+    """
+    inner, wrap = _inner(layout)
+    r = _block_rake(inner, tiler, True)
+    return wrap(r) if wrap else r
+
+
+def tile_to_shape(block, target_shape, order=None):
+    """Repeat ``block`` (blocked_product) until it covers ``target_shape`` (C++ ``tile_to_shape``).
+
+    The repeat counts are ``ceil_div(product_each(target), product_each(block))``
+    laid out by ``order`` (column-major by default).
+
+    >>> str(tile_to_shape(Layout((2, 2), (1, 2)), (8, 8)))
+    '((2,4),(2,4)):((1,4),(2,16))'
+    """
+    inner, wrap = _inner(block)
+    trg = normalize(target_shape, "tile_to_shape target")
+    trg = trg if isinstance(trg, tuple) else (trg,)
+    if inner.rank > len(trg):
+        raise LayoutError(f"tile_to_shape: block {inner} has rank {inner.rank} > target rank {len(trg)}")
+    padded = _pad(inner, len(trg))
+    counts = tuple(-(-t // b) for t, b in zip(product_each(trg), product_each(padded.shape)))
+    grid = Layout(counts) if order is None else make_ordered_layout(counts, order)
+    r = _block_rake(padded, grid, False)
+    return wrap(r) if wrap else r
+
+
+# -- casts ---------------------------------------------------------------------
+
+
+def _map_leaves(layout: Layout, fn) -> Layout:
+    def go(s, d):
+        if isinstance(s, tuple):
+            pairs = [go(si, di) for si, di in zip(s, d)]
+            return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+        return fn(s, d)
+
+    return Layout._make(*go(layout.shape, layout.stride))
+
+
+def upcast(n: int, layout):
+    """View ``layout`` in elements ``n`` times larger (C++ ``upcast<N>``).
+
+    Per leaf ``s:d``: stride 0 unchanged; else ``s -> ceil(s / ceil(n/|d|))``,
+    ``d -> sign(d) * ceil(|d| / n)`` (needs ``d % n == 0 or n % d == 0``).
+
+    >>> str(upcast(2, Layout((8, 4), (1, 8))))
+    '(4,4):(1,4)'
+    """
+    from .swizzle import ComposedLayout, Swizzle
+
+    if isinstance(layout, Swizzle):
+        return layout.upcast(n)
+    if isinstance(layout, ComposedLayout):
+        return ComposedLayout(upcast(n, layout.outer), layout.offset // n, upcast(n, layout.inner))
+    n = _positive(n, "upcast")
+
+    def leaf(s, d):
+        if d == 0:
+            return s, 0
+        ad = abs(d)
+        if ad % n != 0 and n % ad != 0:
+            raise LayoutError(f"upcast: stride {d} and factor {n} must divide one another")
+        return -(-s // -(-n // ad)), (1 if d > 0 else -1) * -(-ad // n)
+
+    return _map_leaves(layout, leaf)
+
+
+def downcast(n: int, layout):
+    """View ``layout`` in elements ``n`` times smaller (C++ ``downcast<N>``).
+
+    Needs a stride-1 leaf; stride-±1 leaves grow ``s -> s*n``, other strides ``d -> d*n``.
+
+    >>> str(downcast(3, Layout((4, 4), (1, 4))))
+    '(12,4):(1,12)'
+    """
+    from .swizzle import ComposedLayout, Swizzle
+
+    if isinstance(layout, Swizzle):
+        return layout.downcast(n)
+    if isinstance(layout, ComposedLayout):
+        return ComposedLayout(downcast(n, layout.outer), layout.offset * n, downcast(n, layout.inner))
+    n = _positive(n, "downcast")
+    if not any(abs(d) == 1 for d in leaves(layout.stride)):
+        raise LayoutError(f"downcast: layout {layout} has no stride-1 mode to widen")
+    return _map_leaves(layout, lambda s, d: (s * n, d) if abs(d) == 1 else (s, d * n))
+
+
+def recast_layout(new_bits: int, old_bits: int, layout):
+    """Reinterpret ``layout`` of ``old_bits``-wide elements as ``new_bits``-wide ones.
+
+    Argument order of the CuTe DSL; ratio new/old reduced to num/den gives
+    ``downcast(den, upcast(num, L))``.
+
+    >>> str(recast_layout(4, 6, Layout((8, 4), (1, 8))))
+    '(12,4):(1,12)'
+    """
+    from math import gcd
+
+    new_bits, old_bits = _positive(new_bits, "recast_layout"), _positive(old_bits, "recast_layout")
+    g = gcd(new_bits, old_bits)
+    num, den = new_bits // g, old_bits // g
+    if num != 1:
+        layout = upcast(num, layout)
+    if den != 1:
+        layout = downcast(den, layout)
+    return layout
+
+
+def _positive(n, what) -> int:
+    n = normalize(n, what)
+    if isinstance(n, tuple) or n <= 0:
+        raise LayoutError(f"{what}: factor must be a positive int, got {n!r}")
+    return n
+

@@ -1,0 +1,412 @@
+"""The CuTe ``Layout`` value: a shape and a congruent stride, a function from coordinates to offsets.
+
+>>> L = Layout(((2, 2), 2), ((4, 1), 2))
+>>> L
+Layout(((2, 2), 2), ((4, 1), 2))
+>>> str(L), L.size, L.cosize, L.rank, L.depth
+('((2,2),2):((4,1),2)', 8, 8, 2, 2)
+>>> [L(i) for i in range(8)]
+[0, 4, 1, 5, 2, 6, 3, 7]
+>>> L(1, 1), L((1, 0), 1), L((0, 1), 1)
+(6, 6, 3)
+
+Invariants, checked once on construction: shape and stride are congruent
+IntTuples and every shape leaf is positive. The default stride is column-major
+(LayoutLeft). Values are immutable, hashable and compare by structure (``6:1``
+and ``(6):(1)`` are different layouts with the same function).
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .inttuple import (
+    congruent, crd2idx, depth, flatten, int_tuple_str, leaves, normalize, prefix_product,
+    product, suffix_product, unflatten,
+)
+
+__all__ = [
+    "Layout", "make_layout", "column_major", "row_major", "make_ordered_layout", "make_layout_like",
+    "select", "group", "flatten_layout", "slice_and_offset", "size", "cosize", "rank", "depth_of",
+]
+
+
+class Layout:
+    """A CuTe layout ``shape:stride``: coordinates of ``shape`` to ``sum(crd * stride)``.
+
+    ``Layout(shape, stride=None)`` takes nested tuples of ints (numpy ints too);
+    the default stride is column-major. ``L(i)`` evaluates a 1-D coordinate,
+    ``L(crd)`` / ``L(*crd)`` a natural or hierarchical one; a coordinate holding
+    ``None`` (CuTe's ``_``) slices and gives the sub-layout of the kept modes.
+
+    >>> L = Layout((4, 2), (2, 1))
+    >>> L(5), L(1, 1), L(None, 1)
+    (3, 3, Layout((4,), (2,)))
+    >>> Layout((2, 3), (1,))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Layout: shape (2,3) and stride (1) are not congruent
+    """
+
+    __slots__ = ("shape", "stride", "_size", "_hash")
+
+    def __init__(self, shape, stride=None):
+        shape = normalize(shape, "Layout shape")
+        for s in leaves(shape):
+            if s <= 0:
+                raise LayoutError(f"Layout: shape {int_tuple_str(shape)} has a size {s}; sizes must be positive")
+        if stride is None:
+            stride = prefix_product(shape)
+        else:
+            stride = normalize(stride, "Layout stride")
+            if not congruent(shape, stride):
+                raise LayoutError(
+                    f"Layout: shape {int_tuple_str(shape)} and stride {int_tuple_str(stride)} are not congruent"
+                )
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "stride", stride)
+        object.__setattr__(self, "_size", product(shape))
+        object.__setattr__(self, "_hash", None)
+
+    @classmethod
+    def _make(cls, shape, stride):
+        """Build without validation: for algebra results that are valid by construction."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "stride", stride)
+        object.__setattr__(self, "_size", product(shape))
+        object.__setattr__(self, "_hash", None)
+        return self
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Layout is immutable")
+
+    # -- value semantics ---------------------------------------------------
+    def __eq__(self, other):
+        return type(other) is Layout and self.shape == other.shape and self.stride == other.stride
+
+    def __hash__(self):
+        h = self._hash
+        if h is None:
+            h = hash((self.shape, self.stride))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __repr__(self):
+        return f"Layout({self.shape!r}, {self.stride!r})"
+
+    def __str__(self):
+        return f"{int_tuple_str(self.shape)}:{int_tuple_str(self.stride)}"
+
+    def __reduce__(self):
+        return (Layout, (self.shape, self.stride))
+
+    # -- queries -----------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """Number of coordinates: the product of the shape. ``Layout((2, 3)).size == 6``."""
+        return self._size
+
+    @property
+    def cosize(self) -> int:
+        """``1 + sum((s - 1) * |d|)`` over the leaves (C++ coshape): ``Layout(4, -1).cosize == 4``."""
+        return 1 + sum((s - 1) * abs(d) for s, d in zip(leaves(self.shape), leaves(self.stride)))
+
+    @property
+    def rank(self) -> int:
+        """Number of top-level modes (an integral shape has rank 1)."""
+        return len(self.shape) if isinstance(self.shape, tuple) else 1
+
+    @property
+    def depth(self) -> int:
+        """Nesting depth of the shape (an integral shape has depth 0)."""
+        return depth(self.shape)
+
+    def __len__(self):
+        return self.rank
+
+    def __getitem__(self, i) -> "Layout":
+        """Mode ``i`` as a layout; ``L[0]`` of an integral layout is ``L`` itself.
+
+        >>> Layout(((2, 2), 2), ((4, 1), 2))[0]
+        Layout((2, 2), (4, 1))
+        """
+        if not isinstance(self.shape, tuple):
+            if i in (0, -1):
+                return self
+            raise LayoutError(f"mode {i} of rank-1 layout {self}")
+        try:
+            return Layout._make(self.shape[i], self.stride[i])
+        except (IndexError, TypeError):
+            raise LayoutError(f"mode {i!r} of rank-{self.rank} layout {self}") from None
+
+    def __iter__(self):
+        return (self[i] for i in range(self.rank))
+
+    # -- evaluation --------------------------------------------------------
+    def __call__(self, *crd):
+        if len(crd) == 1:
+            crd = crd[0]
+        elif not crd:
+            raise LayoutError("Layout: call with a coordinate, e.g. L(3) or L(1, 2)")
+        if type(crd) is int:
+            if crd < 0:
+                raise LayoutError(f"Layout: coordinate {crd} is negative")
+            return crd2idx(crd, self.shape, self.stride)
+        crd = _normalize_coord(crd)
+        if _has_none(crd):
+            return slice_and_offset(crd, self)[0]
+        _check_coord(crd, self.shape)
+        return crd2idx(crd, self.shape, self.stride)
+
+    def index_map(self):
+        """``L(i)`` for every 1-D coordinate ``i < size``, vectorised (int64).
+
+        >>> Layout((2, 2), (2, 1)).index_map().tolist()
+        [0, 2, 1, 3]
+        """
+        from .evaluate import index_map
+
+        return index_map(self)
+
+
+def _normalize_coord(crd):
+    if isinstance(crd, (tuple, list)):
+        return tuple(_normalize_coord(c) for c in crd)
+    if crd is None or isinstance(crd, slice) and crd == slice(None):
+        return None
+    return normalize(crd, "coordinate")
+
+
+def _has_none(crd) -> bool:
+    if crd is None:
+        return True
+    return isinstance(crd, tuple) and any(map(_has_none, crd))
+
+
+def _check_coord(crd, shape):
+    """Reject negative coordinates and coordinates whose profile does not fit the shape."""
+    if isinstance(crd, tuple):
+        if not isinstance(shape, tuple) or len(crd) != len(shape):
+            raise LayoutError(f"coordinate {int_tuple_str(crd)} does not match shape {int_tuple_str(shape)}")
+        for c, s in zip(crd, shape):
+            _check_coord(c, s)
+    elif crd < 0:
+        raise LayoutError(f"coordinate {crd} is negative")
+
+
+def slice_and_offset(crd, layout: Layout):
+    """``(sub-layout, offset)`` of ``layout`` sliced at ``crd`` (C++ ``slice_and_offset``).
+
+    Modes whose coordinate is ``None`` (CuTe's ``_``) are kept, flattened one level;
+    the offset is the layout at ``crd`` with ``None`` read as 0.
+
+    >>> slice_and_offset((None, 2), Layout((4, 8), (1, 4)))
+    (Layout((4,), (1,)), 8)
+    >>> slice_and_offset(((None, 1), None), Layout(((2, 2), 8), ((1, 2), 4)))
+    (Layout(((2,), 8), ((1,), 4)), 2)
+    """
+    crd = _normalize_coord(crd)
+    if crd is None:
+        return layout, 0
+    shape, stride = layout.shape, layout.stride
+    if not isinstance(crd, tuple):
+        _check_coord(crd, shape)
+        return Layout._make((), ()), crd2idx(crd, shape, stride)
+    if not isinstance(shape, tuple) or len(crd) != len(shape):
+        raise LayoutError(f"slice coordinate {crd!r} does not match shape {int_tuple_str(shape)}")
+    s, d = _slice(crd, shape, stride)
+    return Layout._make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
+
+
+def _slice(crd, shape, stride):
+    out_s, out_d = [], []
+    for c, s, d in zip(crd, shape, stride):
+        if c is None:
+            out_s.append(s)
+            out_d.append(d)
+        elif isinstance(c, tuple):
+            if not isinstance(s, tuple) or len(c) != len(s):
+                raise LayoutError(f"slice coordinate {c!r} does not match shape {int_tuple_str(s)}")
+            ss, dd = _slice(c, s, d)
+            out_s.append(ss)
+            out_d.append(dd)
+        else:
+            _check_coord(c, s)
+    return tuple(out_s), tuple(out_d)
+
+
+def _none_to_zero(crd):
+    if crd is None:
+        return 0
+    if isinstance(crd, tuple):
+        return tuple(map(_none_to_zero, crd))
+    return crd
+
+
+# -- constructors ------------------------------------------------------------
+
+
+def make_layout(*args) -> Layout:
+    """One mode per layout argument (C++ ``make_layout(L0, L1, ...)``), or ``make_layout(shape, stride=None)``.
+
+    >>> make_layout(Layout(3, 1), Layout(4, 3))
+    Layout((3, 4), (1, 3))
+    >>> make_layout(Layout(3, 1))
+    Layout((3,), (1,))
+    >>> make_layout((2, 4))
+    Layout((2, 4), (1, 2))
+    """
+    if args and all(type(a) is Layout for a in args):
+        return Layout._make(tuple(a.shape for a in args), tuple(a.stride for a in args))
+    if len(args) in (1, 2) and not any(isinstance(a, Layout) for a in args):
+        return Layout(*args)
+    if len(args) == 0:
+        return Layout._make((), ())
+    raise LayoutError("make_layout: pass layouts (one mode each) or a shape and an optional stride")
+
+
+def column_major(shape) -> Layout:
+    """Compact column-major layout (LayoutLeft): ``column_major((2, 3)) == Layout((2, 3), (1, 2))``.
+
+    >>> str(column_major((2, (3, 4))))
+    '(2,(3,4)):(1,(2,6))'
+    """
+    return Layout(shape)
+
+
+def row_major(shape) -> Layout:
+    """Compact row-major layout (LayoutRight), right to left over the flattened leaves.
+
+    >>> str(row_major((2, (3, 4))))
+    '(2,(3,4)):(12,(4,1))'
+    """
+    shape = normalize(shape, "row_major shape")
+    return Layout(shape, suffix_product(shape))
+
+
+def make_ordered_layout(shape, order) -> Layout:
+    """Compact layout whose modes are laid out in the order given by ``order``.
+
+    A leaf with order ``o`` gets the product of all leaves of strictly smaller
+    order as its stride; an order entry covering a sub-shape lays that sub-shape
+    out column-major; equal orders share a start stride (as C++).
+
+    >>> str(make_ordered_layout((4, 3, 8, 2), (2, 1, 3, 0)))
+    '(4,3,8,2):(6,2,24,1)'
+    >>> str(make_ordered_layout(((2, 2), 3), (1, 0)))
+    '((2,2),3):((3,6),1)'
+    """
+    shape = normalize(shape, "make_ordered_layout shape")
+    order = normalize(order, "make_ordered_layout order")
+    groups = []  # (order, sub-shape) in leaf order
+
+    def collect(s, o):
+        if isinstance(o, tuple):
+            if not isinstance(s, tuple) or len(s) != len(o):
+                raise LayoutError(
+                    f"make_ordered_layout: order {int_tuple_str(order)} does not fit shape {int_tuple_str(shape)}"
+                )
+            for si, oi in zip(s, o):
+                collect(si, oi)
+        else:
+            groups.append((o, s))
+
+    collect(shape, order)
+    starts = [product(tuple(product(s) for o2, s in groups if o2 < o)) for o, s in groups]
+    it = iter(starts)
+
+    def build(s, o):
+        if isinstance(o, tuple):
+            return tuple(build(si, oi) for si, oi in zip(s, o))
+        return prefix_product(s, next(it))
+
+    return Layout._make(shape, build(shape, order))
+
+
+def make_layout_like(layout: Layout) -> Layout:
+    """Compact layout of the same shape with strides ordered like ``layout``'s; stride-0 leaves stay 0.
+
+    >>> str(make_layout_like(Layout((2, 3, 4, 5), (0, 42, 1, 0))))
+    '(2,3,4,5):(0,4,1,0)'
+    """
+    shp, std = leaves(layout.shape), leaves(layout.stride)
+    live = [i for i in range(len(shp)) if std[i] != 0 and shp[i] != 1]
+    out = [0] * len(shp)
+    for i in live:
+        out[i] = product(tuple(shp[j] for j in live if std[j] < std[i]))
+    stride = unflatten(tuple(out), layout.shape) if isinstance(layout.shape, tuple) else out[0]
+    return Layout._make(layout.shape, stride)
+
+
+def select(layout: Layout, *modes) -> Layout:
+    """The layout of the chosen top-level modes (C++ ``select<I...>``).
+
+    >>> select(Layout((2, 3, 4)), 2, 0)
+    Layout((4, 2), (6, 1))
+    """
+    if len(modes) == 1 and isinstance(modes[0], (tuple, list)):
+        modes = tuple(modes[0])
+    return make_layout(*(layout[m] for m in modes)) if modes else Layout._make((), ())
+
+
+def group(layout: Layout, begin: int, end: int) -> Layout:
+    """Nest top-level modes ``[begin, end)`` into one mode (C++ ``group<B,E>``).
+
+    >>> group(Layout((2, 3, 4, 5)), 1, 3)
+    Layout((2, (3, 4), 5), (1, (2, 6), 24))
+    """
+    r = layout.rank
+    if not (0 <= begin <= end <= r):
+        raise LayoutError(f"group: need 0 <= begin <= end <= rank {r}, got [{begin}, {end})")
+    modes = list(layout)
+    inner = make_layout(*modes[begin:end])
+    return make_layout(*modes[:begin], inner, *modes[end:])
+
+
+def flatten_layout(layout: Layout) -> Layout:
+    """The layout with shape and stride flattened to their leaves (C++ ``flatten``).
+
+    >>> flatten_layout(Layout(((2, 2), 2), ((4, 1), 2)))
+    Layout((2, 2, 2), (4, 1, 2))
+    """
+    return Layout._make(flatten(layout.shape), flatten(layout.stride))
+
+
+def size(x, mode=None) -> int:
+    """Size of a layout (or int tuple), or of its mode ``mode`` (C++ ``size<I>``).
+
+    >>> size(Layout((2, (3, 4)))), size(Layout((2, (3, 4))), 1), size((2, 3))
+    (24, 12, 6)
+    """
+    if mode is not None:
+        return size(x[mode]) if isinstance(x, Layout) else product(x[mode])
+    if isinstance(x, Layout) or hasattr(x, "size"):
+        return x.size
+    return product(normalize(x))
+
+
+def cosize(x, mode=None) -> int:
+    """``1 + sum((s - 1) * |d|)`` of a layout or of its mode ``mode``.
+
+    >>> cosize(Layout((2, 3), (3, 1))), cosize(Layout((2, 3), (3, 1)), 0)
+    (6, 4)
+    """
+    return x[mode].cosize if mode is not None else x.cosize
+
+
+def rank(x) -> int:
+    """Number of top-level modes of a layout or int tuple.
+
+    >>> rank(Layout(((2, 2), 2))), rank(5)
+    (2, 1)
+    """
+    return x.rank if hasattr(x, "rank") else (len(x) if isinstance(x, tuple) else 1)
+
+
+def depth_of(x) -> int:
+    """Nesting depth of a layout's shape or of an int tuple.
+
+    >>> depth_of(Layout(((2, 2), 2))), depth_of(5)
+    (2, 0)
+    """
+    return x.depth if hasattr(x, "depth") else depth(x)

@@ -1,0 +1,64 @@
+"""CuTe's ``print_layout``: a rank-2 layout as a text table (rank 1 as one row).
+
+>>> from unilayout.cute import Layout
+>>> print(layout_table(Layout((2, (2, 2)), (4, (2, 1)))))
+(2,(2,2)):(4,(2,1))
+      0   1   2   3
+    +---+---+---+---+
+ 0  | 0 | 2 | 1 | 3 |
+    +---+---+---+---+
+ 1  | 4 | 6 | 5 | 7 |
+    +---+---+---+---+
+
+Rows are mode 0, columns mode 1, cell (m, n) holds ``L(m, n)``; the format is
+C++ CuTe's byte for byte (each header line ends with one space).
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .evaluate import index_map
+from .inttuple import product
+from .layout import Layout  # noqa: F401  (used by the examples)
+
+__all__ = ["layout_table", "print_layout"]
+
+
+def layout_table(layout) -> str:
+    """The text ``print_layout`` prints, without the final newline.
+
+    >>> print(layout_table(Layout(3, 2)))
+    3:2
+          0   1   2
+        +---+---+---+
+     0  | 0 | 2 | 4 |
+        +---+---+---+
+    """
+    if layout.rank > 2:
+        raise LayoutError(f"print_layout: layout {layout} has rank {layout.rank}; it prints rank 1 or 2")
+    if layout.rank == 2:
+        rows, cols = product(layout.shape[0]), product(layout.shape[1])
+    else:
+        rows, cols = 1, layout.size
+    values = index_map(layout).reshape(cols, rows).T
+    w = len(str(layout.cosize)) + 2
+    rule = "    " + ("+" + "-" * w) * cols + "+"
+    lines = [str(layout), "    " + "".join(f"  {n:>{w - 2}} " for n in range(cols))]
+    for m in range(rows):
+        lines.append(rule)
+        lines.append(f"{m:>2}  " + "".join(f"| {int(v):>{w - 2}} " for v in values[m]) + "|")
+    lines.append(rule)
+    return "\n".join(lines)
+
+
+def print_layout(layout) -> None:
+    """Print ``layout_table(layout)`` (C++ ``print_layout``).
+
+    >>> print_layout(Layout((1, 2), (0, 1)))
+    (1,2):(0,1)
+          0   1
+        +---+---+
+     0  | 0 | 1 |
+        +---+---+
+    """
+    print(layout_table(layout))

@@ -1,0 +1,186 @@
+"""CuTe swizzles and composed layouts (``Sw<B,M,S> o offset o layout``).
+
+A swizzle ``Sw<B,M,S>`` XORs the B bits at ``[M+S, M+S+B)`` of an offset into
+the B bits at ``[M, M+B)``: it permutes offsets inside 2^(B+M+S) blocks and
+keeps the low M bits, so shared-memory accesses spread over banks.
+
+>>> sw = Swizzle(3, 4, 3)
+>>> sw(640), sw(sw(640))
+(720, 640)
+>>> C = ComposedLayout(sw, 0, Layout((8, 64), (64, 1)))
+>>> str(C), C(1, 0), C(2, 0), C.size
+('Sw<3,4,3> o 0 o (8,64):(64,1)', 64, 144, 512)
+
+Invariants: ``B >= 0``, ``M >= 0``, ``|S| >= B``; a swizzle is an involution on
+all non-negative integers. A ``ComposedLayout(outer, offset, inner)`` has the
+value ``outer(offset + inner(c))``; its shape, size, rank, depth and cosize
+come from ``inner``, and the layout algebra acts on ``inner``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError
+from .inttuple import normalize
+from .layout import Layout, slice_and_offset
+
+__all__ = ["Swizzle", "ComposedLayout"]
+
+
+class Swizzle:
+    """``Swizzle(bits, base, shift)``: ``x ^ ((x & yyy) >> shift)`` (left shift when ``shift < 0``).
+
+    >>> Swizzle(2, 0, 2)(0b1100)
+    15
+    >>> Swizzle(3, 0, 2)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Swizzle<3,0,2>: need bits >= 0, base >= 0 and |shift| >= bits
+    """
+
+    __slots__ = ("bits", "base", "shift", "_yyy")
+
+    def __init__(self, bits: int, base: int, shift: int):
+        b, m, s = (normalize(v, "Swizzle parameter") for v in (bits, base, shift))
+        if isinstance(b, tuple) or isinstance(m, tuple) or isinstance(s, tuple) or b < 0 or m < 0 or abs(s) < b:
+            raise LayoutError(f"Swizzle<{bits},{base},{shift}>: need bits >= 0, base >= 0 and |shift| >= bits")
+        object.__setattr__(self, "bits", b)
+        object.__setattr__(self, "base", m)
+        object.__setattr__(self, "shift", s)
+        object.__setattr__(self, "_yyy", ((1 << b) - 1) << (m + max(0, s)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Swizzle is immutable")
+
+    def __call__(self, x):
+        """Swizzle an int or an integer ndarray (vectorised)."""
+        if isinstance(x, np.ndarray):
+            x = x.astype(np.int64, copy=False)
+            y = x & self._yyy
+            return x ^ ((y >> self.shift) if self.shift >= 0 else (y << -self.shift))
+        y = x & self._yyy
+        return x ^ ((y >> self.shift) if self.shift >= 0 else (y << -self.shift))
+
+    @property
+    def size(self) -> int:
+        """Extent of the permuted block: ``2 ** (bits + base + |shift|)``."""
+        return 1 << (self.bits + self.base + abs(self.shift))
+
+    def upcast(self, n: int) -> "Swizzle":
+        """The swizzle on elements ``n`` (a power of two) times larger.
+
+        >>> Swizzle(3, 4, 3).upcast(4), Swizzle(3, 1, 3).upcast(8)
+        (Swizzle(3, 2, 3), Swizzle(1, 0, 3))
+        """
+        k = _log2(n, "Swizzle.upcast")
+        m = self.base - k
+        return Swizzle(self.bits, m, self.shift) if m >= 0 else Swizzle(max(self.bits + m, 0), 0, self.shift)
+
+    def downcast(self, n: int) -> "Swizzle":
+        """The swizzle on elements ``n`` (a power of two) times smaller.
+
+        >>> Swizzle(3, 4, 3).downcast(2)
+        Swizzle(3, 5, 3)
+        """
+        return Swizzle(self.bits, self.base + _log2(n, "Swizzle.downcast"), self.shift)
+
+    def __eq__(self, other):
+        return type(other) is Swizzle and (self.bits, self.base, self.shift) == (other.bits, other.base, other.shift)
+
+    def __hash__(self):
+        return hash(("Swizzle", self.bits, self.base, self.shift))
+
+    def __repr__(self):
+        return f"Swizzle({self.bits}, {self.base}, {self.shift})"
+
+    def __str__(self):
+        return f"Sw<{self.bits},{self.base},{self.shift}>"
+
+
+def _log2(n, what) -> int:
+    n = normalize(n, what)
+    if isinstance(n, tuple) or n <= 0 or n & (n - 1):
+        raise LayoutError(f"{what}: factor {n!r} must be a power of two")
+    return n.bit_length() - 1
+
+
+class ComposedLayout:
+    """``outer o offset o inner``: the function ``c -> outer(offset + inner(c))``.
+
+    ``outer`` is a Swizzle or a Layout, ``inner`` a Layout. Calling with a
+    coordinate holding ``None`` slices ``inner`` and adds the slice's offset.
+
+    >>> C = ComposedLayout(Swizzle(1, 0, 1), 1, Layout(4, 1))
+    >>> [C(i) for i in range(4)]
+    [1, 3, 2, 4]
+    >>> C(None)
+    ComposedLayout(Swizzle(1, 0, 1), 1, Layout(4, 1))
+    """
+
+    __slots__ = ("outer", "offset", "inner")
+
+    def __init__(self, outer, offset, inner):
+        if not isinstance(outer, (Swizzle, Layout)):
+            raise LayoutError(f"ComposedLayout: outer must be a Swizzle or a Layout, got {type(outer).__name__}")
+        if not isinstance(inner, Layout):
+            raise LayoutError(f"ComposedLayout: inner must be a Layout, got {type(inner).__name__}")
+        offset = normalize(offset, "ComposedLayout offset")
+        if isinstance(offset, tuple):
+            raise LayoutError(f"ComposedLayout: offset must be an int, got {offset!r}")
+        object.__setattr__(self, "outer", outer)
+        object.__setattr__(self, "offset", offset)
+        object.__setattr__(self, "inner", inner)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ComposedLayout is immutable")
+
+    shape = property(lambda self: self.inner.shape, doc="Shape of the inner layout.")
+    stride = property(lambda self: self.inner.stride, doc="Stride of the inner layout.")
+    size = property(lambda self: self.inner.size, doc="Size of the inner layout.")
+    cosize = property(lambda self: self.inner.cosize, doc="Cosize of the inner layout (CuTe C++).")
+    rank = property(lambda self: self.inner.rank, doc="Rank of the inner layout.")
+    depth = property(lambda self: self.inner.depth, doc="Depth of the inner layout.")
+
+    def __len__(self):
+        return self.inner.rank
+
+    def __getitem__(self, i):
+        return ComposedLayout(self.outer, self.offset, self.inner[i])
+
+    def __call__(self, *crd):
+        c = crd[0] if len(crd) == 1 else crd
+        from .layout import _has_none, _normalize_coord
+
+        if _has_none(_normalize_coord(c)):
+            sub, off = slice_and_offset(c, self.inner)
+            return ComposedLayout(self.outer, self.offset + off, sub)
+        return self.outer(self.offset + self.inner(*crd))
+
+    def index_map(self):
+        """``self(i)`` for every 1-D coordinate, vectorised.
+
+        >>> ComposedLayout(Swizzle(1, 0, 1), 0, Layout(4, 1)).index_map().tolist()
+        [0, 1, 3, 2]
+        """
+        from .evaluate import evaluate, index_map
+
+        x = index_map(self.inner) + self.offset
+        return self.outer(x) if isinstance(self.outer, Swizzle) else evaluate(self.outer, x)
+
+    def __eq__(self, other):
+        return (
+            type(other) is ComposedLayout
+            and self.outer == other.outer
+            and self.offset == other.offset
+            and self.inner == other.inner
+        )
+
+    def __hash__(self):
+        return hash((self.outer, self.offset, self.inner))
+
+    def __repr__(self):
+        return f"ComposedLayout({self.outer!r}, {self.offset!r}, {self.inner!r})"
+
+    def __str__(self):
+        return f"{self.outer} o {self.offset} o {self.inner}"
