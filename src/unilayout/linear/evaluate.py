@@ -1,0 +1,180 @@
+"""Vectorised evaluation of linear layouts with numpy.
+
+``index_map(L)`` is L at every input, flattened with the first in-dim least
+significant: row ``x`` holds ``L(x)``, one column per out-dim. It is built by
+doubling: ``L(x + 2**c) = L(x) ^ col_c`` for ``x < 2**c``, one numpy XOR per
+input bit, so 2**20 inputs take about a millisecond.
+
+``evaluate(L, {in_dim: array})`` evaluates L at arbitrary (broadcast) points
+through per-in-dim lookup tables of up to 2**16 entries (again built by
+doubling), i.e. one gather and one XOR per 16 input bits.
+
+>>> import numpy as np
+>>> from unilayout.linear import LinearLayout
+>>> L = LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 2]]}, ["x", "y"])
+>>> index_map(L)[:, 1].reshape(4, 4).tolist()   # rows w, columns t: y = t ^ w
+[[0, 1, 2, 3], [1, 0, 3, 2], [2, 3, 0, 1], [3, 2, 1, 0]]
+>>> evaluate(L, {"t": np.array([3]), "w": np.array([3])})
+{'x': array([3]), 'y': array([0])}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..errors import LayoutError
+from .layout import LinearLayout
+
+__all__ = ["index_map", "evaluate", "MAX_INDEX_MAP_BITS"]
+
+#: index_map refuses layouts with more input bits than this (2**32 rows).
+MAX_INDEX_MAP_BITS = 32
+_TABLE_BITS = 16
+
+
+def _span_table(cols, out: np.ndarray) -> np.ndarray:
+    """out[x] = XOR of cols[c] for the set bits c of x, for x < 2**len(cols)."""
+    out[0] = 0
+    h = 1
+    for col in cols:
+        np.bitwise_xor(out[:h], col, out=out[h:2 * h])
+        h *= 2
+    return out
+
+
+def _per_out_columns(layout: LinearLayout):
+    """Columns split per out-dim, for layouts whose flattened output exceeds int64."""
+    per = []
+    for j, (name, size) in enumerate(layout._outs):
+        if size > 1 << 62:
+            raise LayoutError(
+                f"out-dim {name!r} has size {size}, beyond int64: use apply() for single points"
+            )
+        per.append([v[j] for _, vecs in layout._bases for v in vecs])
+    return per
+
+
+def index_map(layout: LinearLayout) -> np.ndarray:
+    """``L(x)`` for every input x, as an int64 array of shape (N, num_out_dims).
+
+    Inputs are flattened with the first in-dim least significant (bit c of x
+    is input bit c of the matrix view); columns are the out-dims in order.
+
+    **Pre-conditions:** at most ``2**32`` inputs; out-dims fit in int64.
+
+    **Post-conditions:** ``index_map(L)[x] == list(L.apply(unflatten(x)).values())``.
+
+    >>> from unilayout.linear import identity_1d, zeros_1d
+    >>> index_map(identity_1d(4, "i", "o") * zeros_1d(2, "i", "o"))[:, 0].tolist()
+    [0, 1, 2, 3, 0, 1, 2, 3]
+    """
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"index_map: expected a LinearLayout, got {type(layout).__name__}")
+    n = layout.total_in_dim_size_log2
+    if n > MAX_INDEX_MAP_BITS:
+        raise LayoutError(
+            f"index_map: the layout has 2**{n} inputs, more than the 2**{MAX_INDEX_MAP_BITS} it will "
+            "enumerate: use evaluate() on the inputs you need"
+        )
+    N = 1 << n
+    k = len(layout._outs)
+    res = np.empty((N, k), dtype=np.int64)
+    if k == 0:
+        return res
+    nbits = layout.total_out_dim_size_log2
+    if nbits <= 63:
+        flat = _span_table(layout._columns(), np.empty(N, dtype=np.int64))
+        if k == 1:
+            res[:, 0] = flat
+            return res
+        shift = 0
+        for j, (_, size) in enumerate(layout._outs):
+            b = size.bit_length() - 1
+            np.bitwise_and(np.right_shift(flat, shift), size - 1, out=res[:, j])
+            shift += b
+        return res
+    tmp = np.empty(N, dtype=np.int64)
+    for j, cols in enumerate(_per_out_columns(layout)):
+        res[:, j] = _span_table(cols, tmp)
+    return res
+
+
+def evaluate(layout: LinearLayout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Vectorised ``apply``: ``{in_dim: int array}`` -> ``{out_dim: int64 array}``.
+
+    The arrays are broadcast together (numpy rules); every in-dim must be
+    given and every value must lie in ``[0, in_dim_size)``.
+
+    **Post-conditions:** element-wise equal to ``layout.apply``.
+
+    >>> import numpy as np
+    >>> from unilayout.linear import identity_1d
+    >>> L = identity_1d(4, "i", "o1") * identity_1d(8, "i", "o2")
+    >>> r = evaluate(L, {"i": np.array([[0, 5], [13, 31]])})
+    >>> r["o1"].tolist(), r["o2"].tolist()
+    ([[0, 1], [1, 3]], [[0, 1], [3, 7]])
+    """
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"evaluate: expected a LinearLayout, got {type(layout).__name__}")
+    if not isinstance(ins, Mapping):
+        raise LayoutError(f"evaluate: expected a dict {{in_dim: array}}, got {type(ins).__name__}")
+    names = layout.in_dim_names
+    if set(ins) != set(names):
+        missing = [n for n in names if n not in ins]
+        extra = [k for k in ins if k not in names]
+        raise LayoutError(
+            f"evaluate: expected arrays for exactly the in-dims {names}"
+            + (f"; missing {missing}" if missing else "")
+            + (f"; unknown {extra}" if extra else "")
+        )
+    arrays = []
+    for name, vecs in layout._bases:
+        a = np.asarray(ins[name])
+        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
+            raise LayoutError(f"evaluate: values of in-dim {name!r} must be integers, got dtype {a.dtype}")
+        if len(vecs) > 62:
+            raise LayoutError(f"evaluate: in-dim {name!r} has 2**{len(vecs)} values, beyond int64: use apply()")
+        a = a.astype(np.int64, copy=False)
+        if a.size and (a.min() < 0 or a.max() >= (1 << len(vecs))):
+            bad = a[(a < 0) | (a >= (1 << len(vecs)))].flat[0]
+            raise LayoutError(f"evaluate: {name}={int(bad)} is outside [0, {1 << len(vecs)})")
+        arrays.append(a)
+    try:
+        arrays = np.broadcast_arrays(*arrays) if arrays else []
+    except ValueError as e:
+        raise LayoutError(f"evaluate: the in-dim arrays do not broadcast together: {e}") from None
+    shape = arrays[0].shape if arrays else ()
+    outs = layout._outs
+    nbits = layout.total_out_dim_size_log2
+    if nbits <= 63:
+        groups = [layout._columns()]
+    else:
+        groups = _per_out_columns(layout)
+    results = []
+    for cols in groups:
+        acc = np.zeros(shape, dtype=np.int64)
+        c = 0
+        for (name, vecs), a in zip(layout._bases, arrays):
+            k = len(vecs)
+            for lo in range(0, k, _TABLE_BITS):
+                hi = min(k, lo + _TABLE_BITS)
+                chunk = cols[c + lo:c + hi]
+                if not any(chunk):
+                    continue
+                table = _span_table(chunk, np.empty(1 << (hi - lo), dtype=np.int64))
+                idx = a if (lo == 0 and hi == k) else (a >> lo) & ((1 << (hi - lo)) - 1)
+                acc ^= table[idx]
+            c += k
+        results.append(acc)
+    if nbits <= 63:
+        flat = results[0]
+        out = {}
+        shift = 0
+        for name, size in outs:
+            out[name] = (flat >> shift) & (size - 1)
+            shift += size.bit_length() - 1
+        return out
+    return {name: r for (name, _), r in zip(outs, results)}
