@@ -1,0 +1,703 @@
+"""Affine expressions: the tree, MLIR's construction folds, scalar evaluation.
+
+An affine expression is a tree over dimensions ``d0, d1, ...``, symbols
+``s0, s1, ...`` and integer constants, combined by ``+``, ``*``,
+``floordiv``, ``ceildiv`` and ``mod``. As in MLIR, a product needs one factor
+free of dimensions, and the right operand of ``floordiv``/``ceildiv``/``mod``
+must be free of dimensions (a constant divisor must be at least 1).
+
+Building an expression with the Python operators applies the folds MLIR's
+``AffineExpr::operator+`` etc. apply while building (constants to the right,
+``x + 0 -> x``, ``(x * 2) * 3 -> x * 6``, ``(x * 8) floordiv 4 -> x * 2``,
+``x + (x floordiv 8) * -8 -> x mod 8`` ...), so that the printed form is
+MLIR's:
+
+>>> d0, d1 = dim(0), dim(1)
+>>> print(2 * d0 + 1)
+d0 * 2 + 1
+>>> print(d0 - d1 * 2)
+d0 - d1 * 2
+>>> print((d0 * 8 + d1).floordiv(8))
+d0 + d1 floordiv 8
+>>> print(d0 + (d0 // 8) * -8)
+d0 mod 8
+
+Semantics are MLIR's: ``floordiv`` rounds toward minus infinity, ``mod`` is
+non-negative for a positive divisor, ``ceildiv`` rounds up:
+
+>>> e = d0.floordiv(8), d0.ceildiv(8), d0 % 8
+>>> [x.value_at((-3,)) for x in e]
+[-1, 0, 5]
+
+Invariants: nodes are immutable and hashable, ``==`` is structural, and the
+tree depth is at most ``MAX_DEPTH`` (deeper trees raise ``LayoutError``
+instead of exhausting Python's stack).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from ..errors import LayoutError
+
+__all__ = [
+    "AffineExpr",
+    "Dim",
+    "Symbol",
+    "Constant",
+    "Binary",
+    "dim",
+    "symbol",
+    "constant",
+    "MAX_DEPTH",
+    "floordiv",
+    "ceildiv",
+    "mod",
+]
+
+#: Deepest expression tree accepted (guards recursion in every algorithm).
+MAX_DEPTH = 160
+
+ADD, MUL, FLOORDIV, CEILDIV, MOD = "+", "*", "floordiv", "ceildiv", "mod"
+_OPS = (ADD, MUL, FLOORDIV, CEILDIV, MOD)
+
+
+def floordiv(a: int, b: int) -> int:
+    """Integer division rounding toward minus infinity (MLIR ``floorDiv``).
+
+    >>> floordiv(-3, 8), floordiv(7, 2)
+    (-1, 3)
+    """
+    return a // b
+
+
+def ceildiv(a: int, b: int) -> int:
+    """Integer division rounding toward plus infinity (MLIR ``ceilDiv``).
+
+    >>> ceildiv(-3, 8), ceildiv(7, 2)
+    (0, 4)
+    """
+    return -((-a) // b)
+
+
+def mod(a: int, b: int) -> int:
+    """``a - b * floordiv(a, b)``: in ``[0, b)`` for ``b >= 1`` (MLIR ``mod``).
+
+    >>> mod(-3, 8), mod(11, 8)
+    (5, 3)
+    """
+    return a % b
+
+
+def _as_int(value, what="value") -> int:
+    if isinstance(value, bool):
+        raise LayoutError(f"{what}: expected an integer, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise LayoutError(f"{what}: expected an integer, got {value!r}") from None
+
+
+def _coerce(value) -> "AffineExpr":
+    if isinstance(value, AffineExpr):
+        return value
+    return Constant(_as_int(value, "affine operand"))
+
+
+class AffineExpr:
+    """Base class of affine expression nodes (``Dim``, ``Symbol``, ``Constant``, ``Binary``).
+
+    Operators build new expressions with MLIR's construction folds:
+    ``+ - *`` and unary ``-``, ``//`` (floordiv), ``%`` (mod), and the methods
+    ``floordiv``, ``ceildiv``, ``mod``.
+
+    >>> e = dim(0) * 4 + symbol(0)
+    >>> str(e), e.has_dims, e.value_at((2,), (1,))
+    ('d0 * 4 + s0', True, 9)
+    """
+
+    __slots__ = ("_hash",)
+
+    # --- structure (overridden) -------------------------------------------
+    has_dims = False
+    depth = 1
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    # --- operators --------------------------------------------------------
+    def __add__(self, other):
+        return get_add(self, _coerce(other))
+
+    def __radd__(self, other):
+        return get_add(_coerce(other), self)
+
+    def __sub__(self, other):
+        return get_add(self, get_mul(_coerce(other), Constant(-1)))
+
+    def __rsub__(self, other):
+        return get_add(_coerce(other), get_mul(self, Constant(-1)))
+
+    def __mul__(self, other):
+        return get_mul(self, _coerce(other))
+
+    def __rmul__(self, other):
+        return get_mul(_coerce(other), self)
+
+    def __neg__(self):
+        return get_mul(self, Constant(-1))
+
+    def __floordiv__(self, other):
+        return get_floordiv(self, _coerce(other))
+
+    def __rfloordiv__(self, other):
+        return get_floordiv(_coerce(other), self)
+
+    def __mod__(self, other):
+        return get_mod(self, _coerce(other))
+
+    def __rmod__(self, other):
+        return get_mod(_coerce(other), self)
+
+    def floordiv(self, other) -> "AffineExpr":
+        """``self floordiv other`` (rounds toward minus infinity).
+
+        >>> print(dim(0).floordiv(4))
+        d0 floordiv 4
+        """
+        return get_floordiv(self, _coerce(other))
+
+    def ceildiv(self, other) -> "AffineExpr":
+        """``self ceildiv other`` (rounds toward plus infinity).
+
+        >>> print((dim(0) * 8).ceildiv(4))
+        d0 * 2
+        """
+        return get_ceildiv(self, _coerce(other))
+
+    def mod(self, other) -> "AffineExpr":
+        """``self mod other`` (non-negative for a positive divisor).
+
+        >>> print((dim(0) * 8 + dim(1)).mod(8))
+        d1 mod 8
+        """
+        return get_mod(self, _coerce(other))
+
+    # --- queries ------------------------------------------------------------
+    def __str__(self) -> str:
+        from .text import print_expr
+
+        return print_expr(self)
+
+    def __repr__(self) -> str:
+        from .text import parse_expr
+
+        text = str(self)
+        try:
+            if parse_expr(text) == self:
+                return f"AffineExpr.parse({text!r})"
+        except LayoutError:
+            pass
+        return self._structural_repr()
+
+    @staticmethod
+    def parse(text: str) -> "AffineExpr":
+        """Parse one expression over ``d<i>``/``s<i>`` names (see ``parse_expr``).
+
+        >>> AffineExpr.parse("d1 mod 4 + s0") == dim(1) % 4 + symbol(0)
+        True
+        """
+        from .text import parse_expr
+
+        return parse_expr(text)
+
+    def largest_known_divisor(self) -> int:
+        """MLIR's ``getLargestKnownDivisor``: a k >= 0 such that k divides every value.
+
+        >>> (dim(0) * 6 + 12).largest_known_divisor(), (dim(0) * 4).floordiv(2).largest_known_divisor()
+        (6, 2)
+        """
+        raise NotImplementedError  # pragma: no cover - overridden
+
+    def dims(self) -> frozenset:
+        """Positions of the dimensions that occur in the expression.
+
+        >>> sorted((dim(2) + dim(0) * symbol(1)).dims())
+        [0, 2]
+        """
+        out = set()
+        stack = [self]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, Dim):
+                out.add(e.position)
+            elif isinstance(e, Binary):
+                stack.append(e.lhs)
+                stack.append(e.rhs)
+        return frozenset(out)
+
+    def symbols(self) -> frozenset:
+        """Positions of the symbols that occur in the expression.
+
+        >>> sorted((dim(0) * symbol(1) + symbol(0)).symbols())
+        [0, 1]
+        """
+        out = set()
+        stack = [self]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, Symbol):
+                out.add(e.position)
+            elif isinstance(e, Binary):
+                stack.append(e.lhs)
+                stack.append(e.rhs)
+        return frozenset(out)
+
+    def value_at(self, dims=(), symbols=()) -> int:
+        """Exact value (Python int) at integer dims and symbols, MLIR semantics.
+
+        Pre-conditions: every dim/symbol position used is given; a symbolic
+        divisor evaluates to at least 1 (else ``LayoutError``).
+
+        >>> (dim(0) * 3 + symbol(0)).floordiv(2).value_at((5,), (-1,))
+        7
+        """
+        return _eval(self, tuple(dims), tuple(symbols))
+
+    def replace(self, dims=None, symbols=None) -> "AffineExpr":
+        """Substitute expressions for dims/symbols, rebuilding with MLIR's folds.
+
+        ``dims``/``symbols`` are sequences indexed by position (None keeps
+        the originals). This is MLIR's ``replaceDimsAndSymbols``.
+
+        >>> print((dim(0) * 8 + dim(1)).replace(dims=[dim(0).floordiv(8), dim(0) % 8]))
+        (d0 floordiv 8) * 8 + d0 mod 8
+        """
+        return _replace(self, dims, symbols)
+
+
+class Dim(AffineExpr):
+    """Dimension ``d<position>``.
+
+    >>> str(Dim(2)), Dim(2) == dim(2)
+    ('d2', True)
+    """
+
+    __slots__ = ("position",)
+    has_dims = True
+
+    def __init__(self, position: int):
+        p = _as_int(position, "dim position")
+        if p < 0:
+            raise LayoutError(f"dim position must be >= 0, got {p}")
+        object.__setattr__(self, "position", p)
+        object.__setattr__(self, "_hash", hash(("d", p)))
+
+    def __eq__(self, other):
+        return type(other) is Dim and other.position == self.position
+
+    def __hash__(self):
+        return self._hash
+
+    def largest_known_divisor(self) -> int:
+        return 1
+
+    def _structural_repr(self):
+        return f"Dim({self.position})"
+
+    def __reduce__(self):
+        return (Dim, (self.position,))
+
+
+class Symbol(AffineExpr):
+    """Symbol ``s<position>`` (a runtime constant).
+
+    >>> print(Symbol(0) + 1)
+    s0 + 1
+    """
+
+    __slots__ = ("position",)
+
+    def __init__(self, position: int):
+        p = _as_int(position, "symbol position")
+        if p < 0:
+            raise LayoutError(f"symbol position must be >= 0, got {p}")
+        object.__setattr__(self, "position", p)
+        object.__setattr__(self, "_hash", hash(("s", p)))
+
+    def __eq__(self, other):
+        return type(other) is Symbol and other.position == self.position
+
+    def __hash__(self):
+        return self._hash
+
+    def largest_known_divisor(self) -> int:
+        return 1
+
+    def _structural_repr(self):
+        return f"Symbol({self.position})"
+
+    def __reduce__(self):
+        return (Symbol, (self.position,))
+
+
+class Constant(AffineExpr):
+    """Integer constant.
+
+    >>> str(Constant(-3)), Constant(4) + 5
+    ('-3', AffineExpr.parse('9'))
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: int):
+        v = _as_int(value, "constant")
+        object.__setattr__(self, "value", v)
+        object.__setattr__(self, "_hash", hash(("c", v)))
+
+    def __eq__(self, other):
+        return type(other) is Constant and other.value == self.value
+
+    def __hash__(self):
+        return self._hash
+
+    def largest_known_divisor(self) -> int:
+        return abs(self.value)
+
+    def _structural_repr(self):
+        return f"Constant({self.value})"
+
+    def __reduce__(self):
+        return (Constant, (self.value,))
+
+
+class Binary(AffineExpr):
+    """A binary node ``lhs <op> rhs`` built *without* folds (use the operators for folds).
+
+    ``op`` is one of ``'+', '*', 'floordiv', 'ceildiv', 'mod'``. Validated:
+    a product has a dimension-free factor, a divisor is dimension-free and,
+    when constant, at least 1.
+
+    >>> print(Binary("*", Dim(0), Constant(1)))
+    d0 * 1
+    >>> Binary("mod", Dim(0), Dim(1))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: non-affine expression: the right operand of mod must not contain dims, got d1
+    """
+
+    __slots__ = ("op", "lhs", "rhs", "has_dims", "depth")
+
+    def __init__(self, op: str, lhs: AffineExpr, rhs: AffineExpr):
+        if op not in _OPS:
+            raise LayoutError(f"affine op must be one of {', '.join(_OPS)}; got {op!r}")
+        if not isinstance(lhs, AffineExpr) or not isinstance(rhs, AffineExpr):
+            raise LayoutError("Binary operands must be AffineExpr values")
+        if op == MUL and lhs.has_dims and rhs.has_dims:
+            raise LayoutError(
+                f"non-affine expression: one factor of * must be free of dims, got ({lhs}) * ({rhs})"
+            )
+        if op in (FLOORDIV, CEILDIV, MOD):
+            if rhs.has_dims:
+                raise LayoutError(
+                    f"non-affine expression: the right operand of {op} must not contain dims, got {rhs}"
+                )
+            if isinstance(rhs, Constant) and rhs.value < 1:
+                raise LayoutError(f"{op} by {rhs.value}: a constant divisor must be >= 1")
+        depth = 1 + max(lhs.depth, rhs.depth)
+        if depth > MAX_DEPTH:
+            raise LayoutError(f"affine expression nested deeper than {MAX_DEPTH} levels")
+        s = object.__setattr__
+        s(self, "op", op)
+        s(self, "lhs", lhs)
+        s(self, "rhs", rhs)
+        s(self, "has_dims", lhs.has_dims or rhs.has_dims)
+        s(self, "depth", depth)
+        s(self, "_hash", hash((op, lhs, rhs)))
+
+    def __eq__(self, other):
+        return (
+            self is other
+            or type(other) is Binary
+            and other._hash == self._hash
+            and other.op == self.op
+            and other.lhs == self.lhs
+            and other.rhs == self.rhs
+        )
+
+    def __hash__(self):
+        return self._hash
+
+    def largest_known_divisor(self) -> int:
+        op = self.op
+        if op == MUL:
+            return self.lhs.largest_known_divisor() * self.rhs.largest_known_divisor()
+        if op in (ADD, MOD):
+            return math.gcd(self.lhs.largest_known_divisor(), self.rhs.largest_known_divisor())
+        if isinstance(self.rhs, Constant) and self.rhs.value != 0:
+            k = self.lhs.largest_known_divisor()
+            if k % self.rhs.value == 0:
+                return abs(k // self.rhs.value)
+        return 1
+
+    def __reduce__(self):
+        return (Binary, (self.op, self.lhs, self.rhs))
+
+    def _structural_repr(self):
+        return f"Binary({self.op!r}, {self.lhs._structural_repr()}, {self.rhs._structural_repr()})"
+
+
+def dim(position: int) -> Dim:
+    """The dimension ``d<position>``.
+
+    >>> print(dim(0) + dim(1))
+    d0 + d1
+    """
+    return Dim(position)
+
+
+def symbol(position: int) -> Symbol:
+    """The symbol ``s<position>``.
+
+    >>> print(dim(0) * symbol(0))
+    d0 * s0
+    """
+    return Symbol(position)
+
+
+def constant(value: int) -> Constant:
+    """The constant ``value``.
+
+    >>> print(constant(3) + dim(0))
+    d0 + 3
+    """
+    return Constant(value)
+
+
+# --- MLIR's construction folds (AffineExpr.cpp simplifyAdd/Mul/FloorDiv/CeilDiv/Mod) ---
+
+
+def get_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs + rhs`` with MLIR's add folds (B3 of reference/tsl-and-affine.md).
+
+    >>> print(get_add(Constant(1), Dim(0))), print(get_add(Dim(0), Dim(0)))
+    d0 + 1
+    d0 * 2
+    (None, None)
+    """
+    lc = lhs if type(lhs) is Constant else None
+    rc = rhs if type(rhs) is Constant else None
+    if lc is not None and rc is not None:
+        return Constant(lc.value + rc.value)
+    # Constant, or a dim-free operand, goes to the right.
+    if lc is not None or (not lhs.has_dims and rhs.has_dims):
+        return get_add(rhs, lhs)
+    if rc is not None and rc.value == 0:
+        return lhs
+    lbin = lhs if type(lhs) is Binary else None
+    # (x + c1) + c2 -> x + (c1 + c2)
+    if lbin is not None and rc is not None and lbin.op == ADD and type(lbin.rhs) is Constant:
+        return get_add(lbin.lhs, Constant(lbin.rhs.value + rc.value))
+    # c1 * x + c2 * x -> x * (c1 + c2)
+    if lbin is not None and lbin.op == MUL and type(lbin.rhs) is Constant:
+        c1, first = lbin.rhs.value, lbin.lhs
+    else:
+        c1, first = 1, lhs
+    rbin = rhs if type(rhs) is Binary else None
+    if rbin is not None and rbin.op == MUL and type(rbin.rhs) is Constant:
+        c2, second = rbin.rhs.value, rbin.lhs
+    else:
+        c2, second = 1, rhs
+    if first == second:
+        return get_mul(first, Constant(c1 + c2))
+    # (x + c) + y -> (x + y) + c
+    if lbin is not None and lbin.op == ADD and type(lbin.rhs) is Constant:
+        return get_add(get_add(lbin.lhs, rhs), lbin.rhs)
+    # x + ((x floordiv q) * q) * -1 -> x mod q, and x + (x floordiv q) * -q -> x mod q
+    if rbin is not None and rbin.op == MUL:
+        lr, rr = rbin.lhs, rbin.rhs
+        if type(rr) is Constant and rr.value == -1 and type(lr) is Binary and lr.op == MUL:
+            inner = lr.lhs
+            if type(inner) is Binary and inner.op == FLOORDIV and inner.rhs == lr.rhs and inner.lhs == lhs:
+                return get_mod(lhs, lr.rhs)
+        if type(lr) is Binary and lr.op == FLOORDIV and lr.lhs == lhs and not rr.has_dims:
+            if get_mul(rr, Constant(-1)) == lr.rhs:
+                return get_mod(lhs, lr.rhs)
+    return Binary(ADD, lhs, rhs)
+
+
+def get_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs * rhs`` with MLIR's multiply folds.
+
+    >>> print(get_mul(Constant(2), Dim(0) * 3)), print(get_mul(Dim(0) * 3, Symbol(0)))
+    d0 * 6
+    (d0 * s0) * 3
+    (None, None)
+    """
+    lc = lhs if type(lhs) is Constant else None
+    rc = rhs if type(rhs) is Constant else None
+    if lc is not None and rc is not None:
+        return Constant(lc.value * rc.value)
+    if lhs.has_dims and rhs.has_dims:
+        raise LayoutError(f"non-affine expression: one factor of * must be free of dims, got ({lhs}) * ({rhs})")
+    if rhs.has_dims or lc is not None:
+        return get_mul(rhs, lhs)
+    if rc is not None:
+        if rc.value == 1:
+            return lhs
+        if rc.value == 0:
+            return rc
+    lbin = lhs if type(lhs) is Binary else None
+    if lbin is not None and lbin.op == MUL and type(lbin.rhs) is Constant:
+        if rc is not None:
+            return get_mul(lbin.lhs, Constant(lbin.rhs.value * rc.value))
+        return get_mul(get_mul(lbin.lhs, rhs), lbin.rhs)
+    return Binary(MUL, lhs, rhs)
+
+
+def _check_divisor(op, rhs):
+    if rhs.has_dims:
+        raise LayoutError(f"non-affine expression: the right operand of {op} must not contain dims, got {rhs}")
+    if type(rhs) is Constant and rhs.value < 1:
+        raise LayoutError(f"{op} by {rhs.value}: a constant divisor must be >= 1")
+
+
+def get_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs floordiv rhs`` with MLIR's floordiv folds.
+
+    >>> print(get_floordiv(Dim(0) * 8 + Dim(1) * 16 + Dim(2), Constant(8)))
+    d0 + d1 * 2 + d2 floordiv 8
+    """
+    _check_divisor(FLOORDIV, rhs)
+    if type(rhs) is not Constant:
+        return Binary(FLOORDIV, lhs, rhs)
+    q = rhs.value
+    if type(lhs) is Constant:
+        return Constant(lhs.value // q)
+    if q == 1:
+        return lhs
+    if type(lhs) is Binary:
+        if lhs.op == MUL and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
+            return get_mul(lhs.lhs, Constant(lhs.rhs.value // q))
+        if lhs.op == ADD and (
+            lhs.lhs.largest_known_divisor() % q == 0 or lhs.rhs.largest_known_divisor() % q == 0
+        ):
+            return get_add(get_floordiv(lhs.lhs, rhs), get_floordiv(lhs.rhs, rhs))
+    return Binary(FLOORDIV, lhs, rhs)
+
+
+def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs ceildiv rhs`` with MLIR's ceildiv folds.
+
+    >>> print(get_ceildiv(Dim(0) * 6, Constant(3))), print(get_ceildiv(Constant(-3), Constant(8)))
+    d0 * 2
+    0
+    (None, None)
+    """
+    _check_divisor(CEILDIV, rhs)
+    if type(rhs) is not Constant:
+        return Binary(CEILDIV, lhs, rhs)
+    q = rhs.value
+    if type(lhs) is Constant:
+        return Constant(ceildiv(lhs.value, q))
+    if q == 1:
+        return lhs
+    if type(lhs) is Binary and lhs.op == MUL and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
+        return get_mul(lhs.lhs, Constant(lhs.rhs.value // q))
+    return Binary(CEILDIV, lhs, rhs)
+
+
+def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs mod rhs`` with MLIR's mod folds.
+
+    >>> print(get_mod(Dim(0) * 8 + Dim(1), Constant(8))), print(get_mod(Dim(0) % 16, Constant(8)))
+    d1 mod 8
+    d0 mod 8
+    (None, None)
+    """
+    _check_divisor(MOD, rhs)
+    if type(rhs) is not Constant:
+        return Binary(MOD, lhs, rhs)
+    q = rhs.value
+    if type(lhs) is Constant:
+        return Constant(lhs.value % q)
+    if lhs.largest_known_divisor() % q == 0:
+        return Constant(0)
+    if type(lhs) is Binary:
+        if lhs.op == ADD:
+            if lhs.lhs.largest_known_divisor() % q == 0:
+                return get_mod(lhs.rhs, rhs)
+            if lhs.rhs.largest_known_divisor() % q == 0:
+                return get_mod(lhs.lhs, rhs)
+        if lhs.op == MOD and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
+            return get_mod(lhs.lhs, rhs)
+    return Binary(MOD, lhs, rhs)
+
+
+_BUILD = {ADD: get_add, MUL: get_mul, FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}
+
+
+def build(op: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
+    """``lhs <op> rhs`` with MLIR's folds (``getAffineBinaryOpExpr``).
+
+    >>> print(build("mod", Dim(0) * 4, Constant(2)))
+    0
+    """
+    try:
+        return _BUILD[op](lhs, rhs)
+    except KeyError:
+        raise LayoutError(f"affine op must be one of {', '.join(_OPS)}; got {op!r}") from None
+
+
+# --- scalar evaluation and substitution (recursive; depth <= MAX_DEPTH) ---
+
+
+def _eval(e, dims, syms):
+    t = type(e)
+    if t is Constant:
+        return e.value
+    if t is Dim:
+        if e.position >= len(dims):
+            raise LayoutError(f"expression uses d{e.position} but only {len(dims)} dim value(s) were given")
+        return dims[e.position]
+    if t is Symbol:
+        if e.position >= len(syms):
+            raise LayoutError(f"expression uses s{e.position} but only {len(syms)} symbol value(s) were given")
+        return syms[e.position]
+    a = _eval(e.lhs, dims, syms)
+    b = _eval(e.rhs, dims, syms)
+    op = e.op
+    if op == ADD:
+        return a + b
+    if op == MUL:
+        return a * b
+    if b < 1:
+        raise LayoutError(f"{op} by {b} (the divisor {e.rhs} evaluated to {b}); divisors must be >= 1")
+    if op == FLOORDIV:
+        return a // b
+    if op == MOD:
+        return a % b
+    return -((-a) // b)
+
+
+def _replace(e, dims, syms):
+    t = type(e)
+    if t is Dim:
+        if dims is None:
+            return e
+        if e.position >= len(dims):
+            raise LayoutError(f"replace: no replacement given for d{e.position}")
+        return _coerce(dims[e.position])
+    if t is Symbol:
+        if syms is None:
+            return e
+        if e.position >= len(syms):
+            raise LayoutError(f"replace: no replacement given for s{e.position}")
+        return _coerce(syms[e.position])
+    if t is Constant:
+        return e
+    return _BUILD[e.op](_replace(e.lhs, dims, syms), _replace(e.rhs, dims, syms))
