@@ -6,15 +6,12 @@ methods of ``LinearLayout`` (``a * b``, ``a.compose(b)``, ...) delegate here.
 Where Triton 3.9.0 aborts the process (an ``assert`` or a fatal error), these
 functions raise ``LayoutError`` with the reason, or return ``None`` for the
 operations whose result is optional (``divide_left``, ``divide_right``,
-``quotient``). Two cases where Triton has no defined answer get one here:
+``quotient``). Where Triton has no defined answer or a cap:
 
 - ``a * b`` with in- or out-dims common to both in conflicting orders
   (``[x, y]`` and ``[y, x]``) raises (the release build returns an
   arbitrary order).
-- ``invert_and_compose`` whose "identity dims" rule leaves the remaining
-  solve without a solution (Triton asserts): the remaining bases are then
-  solved against *all* of the outer layout's bits, so ``B(C(x)) == A(x)``
-  still holds.
+- ``invert_and_compose`` has no 64-column solver cap.
 
 >>> from unilayout.linear import identity_1d, zeros_1d, divide_left
 >>> a = identity_1d(8, "i", "o") * zeros_1d(16, "i", "o")
@@ -284,8 +281,9 @@ def invert_and_compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayou
 
     Algorithm (Triton 3.9.0):
 
-    1. *Identity dims*: an in-dim present in both whose sublayouts onto all
-       out-dims are equal (bases and out sizes) maps to itself, identically.
+    1. *Identity dims*: an in-dim present in both layouts with equal bases,
+       whose output bits no other in-dim of either layout touches, maps to
+       itself, identically (so e.g. equal broadcast ``block`` dims stay put).
     2. The other bits are solved over GF(2): each basis of ``layout`` is
        written in the *pivot* bits of ``outer`` (those not in the span of
        earlier bits, flattened order); free bits are 0, so broadcast bits of
@@ -329,67 +327,88 @@ def invert_and_compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayou
             "use a surjective outer layout"
         )
     bt = outer if bn == an else transpose_outs(outer, an)
-    same_sizes = all(asz[d] == bsz[d] for d in an)
-    a_bases = dict(layout._bases)
-    identity = set()
-    if same_sizes:
-        for name, vecs in bt._bases:
-            if a_bases.get(name) == vecs:
-                identity.add(name)
-    # Columns of the outer layout (flattened over its out-dims), per in-dim.
+    # Columns of both layouts flattened over the outer layout's out-dims.
     shifts = bt._shifts()
     bcols = bt._columns()
-    segments = []  # (name, first column, count)
+    if asz == bsz:
+        acols = layout._columns()
+    else:
+        acols = tuple(sum(e << s for e, s in zip(v, shifts)) for _, vecs in layout._bases for v in vecs)
+    segments = []  # (name, first column, count) of the outer layout's in-dims
     c = 0
     for name, vecs in bt._bases:
         segments.append((name, c, len(vecs)))
         c += len(vecs)
+    a_segments = {}
+    c = 0
+    for name, vecs in layout._bases:
+        a_segments[name] = (c, len(vecs))
+        c += len(vecs)
+    identity = _identity_dims(layout, bt, acols, bcols, a_segments, segments)
     red_cols = []
-    red_segments = []  # (name, offset in reduced mask, count) for non-identity dims
+    red_segments = []  # (name, offset in the reduced mask, count) for non-identity dims
     for name, c0, k in segments:
         if name in identity:
             continue
         red_segments.append((name, len(red_cols), k))
         red_cols.extend(bcols[c0:c0 + k])
     basis = gf2.ColumnBasis(red_cols)
-    full_basis = None
     nb = len(segments)
     bidx = {name: k for k, (name, _, _) in enumerate(segments)}
-    if shifts and asz == bsz:
-        acols_all = layout._columns()
-    else:
-        acols_all = tuple(
-            sum(e << s for e, s in zip(v, shifts)) for _, vecs in layout._bases for v in vecs
-        )
     new_bases = []
-    c = 0
     for name, vecs in layout._bases:
-        k = len(vecs)
+        c0, k = a_segments[name]
         if name in identity:
             j = bidx[name]
             new_bases.append(
                 (name, tuple(tuple((1 << i) if t == j else 0 for t in range(nb)) for i in range(k)))
             )
-            c += k
             continue
         out_vecs = []
-        for col in acols_all[c:c + k]:
+        for col in acols[c0:c0 + k]:
             m = basis.express(col)
-            if m is not None:
-                out_vecs.append(tuple(_segment_values(m, red_segments, bidx, nb)))
-                continue
-            if full_basis is None:
-                full_basis = gf2.ColumnBasis(bcols)
-            m = full_basis.express(col)
-            if m is None:  # unreachable when the pre-conditions hold
+            if m is None:  # unreachable: the outer layout is surjective
                 raise LayoutError(
                     f"invert_and_compose: a basis of in-dim {name!r} is not in the image of the outer layout"
                 )
-            out_vecs.append(tuple(_segment_values(m, segments, bidx, nb)))
+            out_vecs.append(tuple(_segment_values(m, red_segments, bidx, nb)))
         new_bases.append((name, tuple(out_vecs)))
-        c += k
     outs = tuple((name, 1 << len(vecs)) for name, vecs in outer._bases)
     return _make(tuple(new_bases), outs)
+
+
+def _identity_dims(a, bt, acols, bcols, a_segments, segments) -> set:
+    """In-dims mapped to themselves by invert_and_compose (Triton 3.9.0's rule).
+
+    An in-dim d of both layouts is an identity dim when its bases are equal in
+    both and the output bits its bases touch are touched by no other in-dim of
+    either layout (the two layouts are block-diagonal with respect to d).
+    """
+    a_bases = dict(a._bases)
+    candidates = [name for name, vecs in bt._bases if a_bases.get(name) == vecs]
+    if not candidates:
+        return set()
+    a_or = {name: _or(acols[c0:c0 + k]) for name, (c0, k) in a_segments.items()}
+    b_or = {name: _or(bcols[c0:c0 + k]) for name, c0, k in segments}
+    out = set()
+    for d in candidates:
+        others = 0
+        for name, m in a_or.items():
+            if name != d:
+                others |= m
+        for name, m in b_or.items():
+            if name != d:
+                others |= m
+        if not (a_or[d] | b_or[d]) & others:
+            out.add(d)
+    return out
+
+
+def _or(cols) -> int:
+    m = 0
+    for c in cols:
+        m |= c
+    return m
 
 
 def _segment_values(mask, segments, bidx, nb):

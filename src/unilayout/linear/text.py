@@ -53,7 +53,7 @@ class _Reader:
         self.skip()
         if not self.text.startswith(ch, self.pos):
             got = self.text[self.pos:self.pos + 1] or "end of text"
-            raise ParseError(f"expected {what} {ch!r}, got {got!r}", self.text, self.pos)
+            raise ParseError(f"expected {what + ' ' if what else ''}{ch!r}, got {got!r}", self.text, self.pos)
         self.pos += len(ch)
 
     def ident(self) -> tuple[str, int]:

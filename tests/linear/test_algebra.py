@@ -1,0 +1,416 @@
+"""Algebra: Triton reference examples, differential tests against triton, properties."""
+
+import itertools
+import random
+
+import linear_helpers as H
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from unilayout import LayoutError
+from unilayout.linear import (
+    LinearLayout,
+    divide_left,
+    divide_right,
+    empty,
+    identity_1d,
+    supremum,
+    zeros_1d,
+)
+
+
+def _points(L):
+    names = [n for n, _ in L.in_dims]
+    ranges = [range(s) for _, s in L.in_dims]
+    for combo in itertools.product(*ranges):
+        yield dict(zip(names, combo))
+
+
+# ------------------------------------------------------------ reference examples
+def test_product_examples():
+    assert (identity_1d(4, "i", "o") * zeros_1d(2, "i", "o")).bases == [("i", [[1], [2], [0]])]
+    assert (zeros_1d(2, "i", "o") * identity_1d(4, "i", "o")).bases == [("i", [[0], [1], [2]])]
+    L = identity_1d(4, "i", "o1") * identity_1d(8, "i", "o2")
+    assert all(L.apply({"i": x}) == {"o1": x % 4, "o2": x // 4} for x in range(32))
+    assert identity_1d(4, "i", "o") * identity_1d(2, "i", "o") == identity_1d(8, "i", "o")
+    L = identity_1d(4, "i1", "o1") * identity_1d(8, "i2", "o2")
+    assert L.in_dim_names == ["i1", "i2"] and L.out_dim_names == ["o1", "o2"]
+    assert empty() * L == L * empty() == L
+
+
+def test_supremum_orders():
+    assert supremum(["a", "b"], ["a", "c"]) == ["a", "b", "c"]
+    assert supremum(["a", "b"], ["b", "c"]) == ["a", "b", "c"]
+    assert supremum(["a", "b"], ["c", "b"]) == ["a", "c", "b"]
+    with pytest.raises(LayoutError, match="different orders"):
+        supremum(["a", "b"], ["b", "a"])
+    with pytest.raises(LayoutError, match="different orders"):
+        identity_1d(2, "a", "o") * identity_1d(2, "b", "o") * (identity_1d(2, "b", "o") * identity_1d(2, "a", "o")).transpose_ins(["b", "a"])
+
+
+def test_compose_example():
+    a = LinearLayout({"i": [[1], [2], [4]]}, ["x"])
+    r = a.compose(LinearLayout({"x": [[4], [1], [2]]}, ["y"]))
+    assert r == LinearLayout({"i": [[4], [1], [2]]}, {"y": 8})
+
+
+def test_compose_errors():
+    a = identity_1d(8, "i", "x")
+    with pytest.raises(LayoutError, match="must be the in-dims"):
+        a.compose(identity_1d(8, "z", "y"))
+    with pytest.raises(LayoutError, match="resize_in_dim"):
+        a.compose(identity_1d(4, "x", "y"))
+
+
+def test_invert_and_compose_free_variable_rule():
+    A = identity_1d(4, "i", "o")
+    B = zeros_1d(2, "j", "o") * identity_1d(4, "j", "o")
+    C = A.invert_and_compose(B)
+    assert C == LinearLayout({"i": [[2], [4]]}, {"j": 8}, require_surjective=False)
+
+
+def test_invert_and_compose_identity_dims_rule():
+    A = LinearLayout({"lane": [[1], [2]], "block": [[0]]}, {"dim0": 4})
+    B = LinearLayout({"lane": [[2], [1]], "block": [[0]]}, {"dim0": 4})
+    C = A.invert_and_compose(B)
+    assert C.bases == [("lane", [[2, 0], [1, 0]]), ("block", [[0, 1]])]
+    assert C.out_dims == [("lane", 4), ("block", 2)]
+    B2 = LinearLayout({"lane": [[2], [1]], "cta": [[0]]}, {"dim0": 4})
+    C2 = A.invert_and_compose(B2)
+    assert C2.bases == [("lane", [[2, 0], [1, 0]]), ("block", [[0, 0]])]
+
+
+def test_invert_and_compose_errors():
+    A = identity_1d(8, "i", "o")
+    with pytest.raises(LayoutError, match="not surjective"):
+        A.invert_and_compose(LinearLayout({"j": [[1], [2]]}, {"o": 8}, require_surjective=False))
+    with pytest.raises(LayoutError, match="does not cover"):
+        A.invert_and_compose(identity_1d(4, "j", "o"))
+    with pytest.raises(LayoutError, match="same out-dims"):
+        A.invert_and_compose(identity_1d(8, "j", "p"))
+
+
+def test_invert_and_compose_identity_dims_need_disjoint_output_bits():
+    # lane is equal in both but shares output bit 0 with warp, so it is solved, not copied.
+    A = LinearLayout({"lane": [[1]], "warp": [[1]]}, {"o": 2})
+    B = LinearLayout({"lane": [[1]], "warp": [[0]]}, {"o": 2})
+    C = A.invert_and_compose(B)
+    assert C.bases == [("lane", [[1, 0]]), ("warp", [[1, 0]])]
+    for p in _points(A):
+        assert B.apply(C.apply(p)) == A.apply(p)
+    # equal bases on disjoint bits are copied even when out sizes differ (3.9.0 behaviour)
+    A = LinearLayout({"register": [[1], [0]], "lane": [[2], [4]]}, {"d": 8})
+    B = LinearLayout({"register": [[1], [0]], "lane": [[2], [4]], "warp": [[8]]}, {"d": 16})
+    C = A.invert_and_compose(B)
+    assert C.bases == [("register", [[1, 0, 0], [2, 0, 0]]), ("lane", [[0, 1, 0], [0, 2, 0]])]
+
+
+def test_pseudoinvert_and_invert():
+    L = LinearLayout({"i": [[0], [1], [2]]}, ["o"])
+    R = L.pseudoinvert()
+    assert R == LinearLayout({"o": [[2], [4]]}, {"i": 8}, require_surjective=False)
+    with pytest.raises(LayoutError, match="not invertible"):
+        L.invert()
+    with pytest.raises(LayoutError, match="not surjective"):
+        zeros_1d(2, "i", "o", 2).pseudoinvert()
+    P = LinearLayout({"i": [[2], [1]]}, ["o"])
+    assert P.invert() == LinearLayout({"o": [[2], [1]]}, {"i": 4})
+
+
+def test_divide_examples():
+    a = identity_1d(8, "i", "o") * zeros_1d(16, "i", "o")
+    assert divide_left(a, identity_1d(8, "i", "o")) == zeros_1d(16, "i", "o")
+    assert divide_left(identity_1d(8, "i", "o"), identity_1d(8, "j", "o")) is None
+    assert divide_left(identity_1d(8, "i", "o"), identity_1d(16, "i", "o")) is None
+    assert divide_left(identity_1d(8, "i", "o"), identity_1d(2, "i", "p")) is None
+    assert divide_left(identity_1d(8, "i", "o"), zeros_1d(2, "i", "o")) is None
+    b = zeros_1d(2, "i", "o") * identity_1d(4, "i", "o")
+    assert divide_right(b, identity_1d(4, "i", "o")) == zeros_1d(2, "i", "o")
+    assert divide_right(identity_1d(8, "i", "o"), zeros_1d(2, "i", "o")) is None
+
+
+def test_quotient_and_trivial_over():
+    L = LinearLayout({"dim1": [[1, 0]], "dim2": [[0, 0]]}, {"dim1": 2, "dim2": 1})
+    q = L.quotient(["dim1"])
+    assert q == zeros_1d(2, "dim2", "dim2")
+    assert q.quotient(["dim2"]) is None
+    assert L.quotient([]) == L
+    assert not L.is_trivial_over(["nope"])
+    mixed = LinearLayout({"a": [[1, 1]], "b": [[0, 1]]}, {"a": 2, "b": 2})
+    assert not mixed.is_trivial_over(["a"])
+    assert not mixed.is_trivial_over(["b"]) and mixed.quotient(["b"]) is None
+
+
+def test_sublayout():
+    L = identity_1d(4, "i", "x") * identity_1d(2, "j", "y")
+    assert L.sublayout([], []) == empty()
+    assert L.sublayout(["j", "i"], ["y"]).bases == [("i", [[0], [0]]), ("j", [[1]])]
+    with pytest.raises(LayoutError, match="not in-dims"):
+        L.sublayout(["k"], [])
+    with pytest.raises(LayoutError, match="not out-dims"):
+        L.sublayout([], ["z"])
+
+
+def test_reshapes():
+    L = LinearLayout({"in1": [[1], [4], [8]], "in2": [[3]]}, {"out": 16})
+    assert L.reshape_outs([("o2", 2), ("o3", 8)]).bases == [("in1", [[1, 0], [0, 2], [0, 4]]), ("in2", [[1, 1]])]
+    assert L.reshape_ins([("x", 16)]).bases == [("x", [[1], [4], [8], [3]])]
+    with pytest.raises(LayoutError, match="same total"):
+        L.reshape_ins([("x", 8)])
+    with pytest.raises(LayoutError, match="power of two"):
+        L.reshape_outs([("x", 3)])
+    assert L.flatten_ins().in_dims == [("in1", 16)]
+    M = LinearLayout({"i": [[1, 0], [0, 1]]}, ["a", "b"])
+    assert M.flatten_outs().bases == [("i", [[1], [2]])]
+    assert M.transpose_outs(["b", "a"]).transpose_outs(["a", "b"]) == M
+    with pytest.raises(LayoutError, match="permutation"):
+        M.transpose_outs(["a"])
+    assert empty().flatten_ins() == empty() == empty().flatten_outs()
+
+
+def test_concat_resize_rename():
+    a = zeros_1d(2, "a", "o", 2)
+    b = identity_1d(2, "b", "o")
+    assert a.concat_ins(b).bases == [("a", [[0]]), ("b", [[1]])]
+    with pytest.raises(LayoutError, match="appear in both"):
+        b.concat_ins(b)
+    with pytest.raises(LayoutError, match="same out-dims"):
+        a.concat_ins(identity_1d(4, "c", "o"))
+    c = identity_1d(2, "i", "x").concat_outs(identity_1d(2, "i", "y"))
+    assert c.bases == [("i", [[1, 1]])] and not c.is_surjective()
+    with pytest.raises(LayoutError, match="appear in both"):
+        c.concat_outs(c)
+    L = identity_1d(4, "i", "o")
+    assert L.resize_in_dim("i", 8).bases == [("i", [[1], [2], [0]])]
+    assert L.resize_in_dim("i", 2).bases == [("i", [[1]])]
+    assert L.resize_out_dim("o", 2).bases == [("i", [[1], [0]])]
+    with pytest.raises(LayoutError, match="only shrink"):
+        L.resize_out_dim("o", 8)
+    assert L.rename_in_dim("i", "lane").in_dims == [("lane", 4)]
+    with pytest.raises(LayoutError, match="already an in-dim"):
+        (L * identity_1d(2, "j", "o")).rename_in_dim("i", "j")
+
+
+def test_free_variable_masks_and_num_consecutive():
+    L = LinearLayout({"in1": [[1, 1], [2, 2], [0, 0]], "in2": [[1, 0], [0, 1], [2, 0]]}, ["a", "b"])
+    assert L.free_variable_masks() == {"in1": 0b100, "in2": 0b10}
+    assert identity_1d(8, "i", "o").free_variable_masks() == {"i": 0}
+    assert LinearLayout({"i": [[1], [2], [4], [10]]}, {"o": 16}).num_consecutive_in_out() == 2
+    assert identity_1d(8, "i", "o").num_consecutive_in_out() == 8
+    assert empty().num_consecutive_in_out() == 1
+
+
+# ------------------------------------------------------------ differential vs triton
+def _iac_pairs(rng, count):
+    pairs = []
+    while len(pairs) < count:
+        B = H.random_layout(rng, surjective=True)
+        outs = B.out_dims
+        names = [n for n, _ in outs]
+        rng.shuffle(names)
+        sizes = dict(outs)
+        a_outs = [(n, sizes[n] if rng.random() < 0.7 else max(1, sizes[n] >> rng.randint(0, 2))) for n in names]
+        A = H.random_layout(rng, outs=a_outs)
+        if rng.random() < 0.5 and A.out_dims == B.transpose_outs(names).out_dims:
+            # copy some of B's in-dims verbatim so the identity-dims rule fires
+            Bt = dict(B.transpose_outs(names).bases)
+            new = [(n, Bt[n] if (n in Bt and rng.random() < 0.7) else v) for n, v in A.bases]
+            A = LinearLayout(new, A.out_dims, require_surjective=False)
+        pairs.append((A, B))
+    return pairs
+
+
+def _compose_pairs(rng, count):
+    pairs = []
+    for _ in range(count):
+        A = H.random_layout(rng)
+        ins = [(n, s << rng.randint(0, 1)) for n, s in A.out_dims]
+        rng.shuffle(ins)
+        outer = H.random_layout(rng, in_names=[n for n, _ in ins], max_in_bits=0)
+        bases = []
+        for n, s in ins:
+            bases.append((n, [[rng.randrange(z) for _, z in outer.out_dims] for _ in range(s.bit_length() - 1)]))
+        pairs.append((A, LinearLayout(bases, outer.out_dims, require_surjective=False)))
+    return pairs
+
+
+def _invertible(rng):
+    while True:
+        L = H.random_layout(rng, surjective=True)
+        if L.is_invertible():
+            return L
+        n = L.total_out_dim_size_log2
+        cols = list(range(n))
+        rng.shuffle(cols)
+        # a permuted identity spread over the in-dims present
+        bits = [1 << c for c in cols]
+        names = L.in_dim_names
+        sizes = [0] * len(names)
+        for k in range(n):
+            sizes[rng.randrange(len(names))] += 1
+        bases = []
+        i = 0
+        for name, k in zip(names, sizes):
+            vecs = []
+            for b in bits[i:i + k]:
+                v = []
+                for _, s in L.out_dims:
+                    w = s.bit_length() - 1
+                    v.append(b & (s - 1))
+                    b >>= w
+                vecs.append(v)
+            bases.append((name, vecs))
+            i += k
+        M = LinearLayout(bases, L.out_dims)
+        if M.is_invertible():
+            return M
+
+
+def test_algebra_matches_triton():
+    rng = random.Random(7)
+    cases, mine = [], []
+    for _ in range(120):
+        a, b = H.random_layout(rng), H.random_layout(rng)
+        cases.append({"op": "mul", "a": H.to_json(a), "b": H.to_json(b)})
+        mine.append(a * b)
+    for A, O in _compose_pairs(rng, 80):
+        cases.append({"op": "compose", "a": H.to_json(A), "b": H.to_json(O)})
+        mine.append(A.compose(O))
+    for A, B in _iac_pairs(rng, 200):
+        cases.append({"op": "iac", "a": H.to_json(A), "b": H.to_json(B)})
+        mine.append(A.invert_and_compose(B))
+    for _ in range(80):
+        L = H.random_layout(rng, surjective=True)
+        cases.append({"op": "pinv", "a": H.to_json(L)})
+        mine.append(L.pseudoinvert())
+    for _ in range(40):
+        L = _invertible(rng)
+        cases.append({"op": "inv", "a": H.to_json(L)})
+        mine.append(L.invert())
+    got = H.triton_oracle(cases)
+    for case, m, want in zip(cases, mine, got):
+        assert H.describe(m) == want, case
+
+
+def test_equality_matches_triton():
+    rng = random.Random(11)
+    cases, mine = [], []
+    for _ in range(60):
+        a = H.random_layout(rng)
+        variants = [a, a.resize_out_dim(a.out_dim_names[0], max(1, a.out_dims[0][1] // 2)),
+                    LinearLayout(a.bases, [(n, s * 2) for n, s in a.out_dims], require_surjective=False),
+                    H.random_layout(rng)]
+        for b in variants:
+            cases.append({"op": "eq", "a": H.to_json(a), "b": H.to_json(b)})
+            mine.append(a == b)
+    assert H.triton_oracle(cases) == mine
+
+
+# ------------------------------------------------------------ properties
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_invert_is_two_sided_inverse(seed):
+    L = _invertible(random.Random(seed))
+    R = L.invert()
+    for p in _points(L):
+        assert R.apply(L.apply(p)) == p
+    for q in _points(R):
+        assert L.apply(R.apply(q)) == q
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_invert_and_compose_postcondition(seed):
+    rng = random.Random(seed)
+    B = H.random_layout(rng, surjective=True)
+    names = B.out_dim_names
+    rng.shuffle(names)
+    sizes = dict(B.out_dims)
+    A = H.random_layout(rng, outs=[(n, max(1, sizes[n] >> rng.randint(0, 1))) for n in names])
+    if rng.random() < 0.5:
+        Bt = dict(B.transpose_outs(names).bases)
+        if A.out_dims == B.transpose_outs(names).out_dims:
+            A = LinearLayout([(n, Bt.get(n, v)) for n, v in A.bases], A.out_dims, require_surjective=False)
+    C = A.invert_and_compose(B)
+    assert C.in_dim_names == A.in_dim_names and C.out_dim_names == B.in_dim_names
+    for p in _points(A):
+        assert B.apply(C.apply(p)) == A.apply(p)
+
+
+def _same_dims(rng, count):
+    names = ["register", "lane", "warp"]
+    out = []
+    for _ in range(count):
+        outs = [("dim0", 1 << rng.randint(0, 2)), ("dim1", 1 << rng.randint(0, 2))]
+        out.append(H.random_layout(rng, outs=outs, in_names=names))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_product_is_associative(seed):
+    rng = random.Random(seed)
+    a, b, c = _same_dims(rng, 3)
+    assert (a * b) * c == a * (b * c)
+    # with arbitrary dim names both groupings are the same function up to dim order
+    x, y, z = (H.random_layout(rng) for _ in range(3))
+    try:
+        left, right = (x * y) * z, x * (y * z)
+    except LayoutError:
+        return
+    right = right.transpose_ins(left.in_dim_names).transpose_outs(left.out_dim_names)
+    assert left == right
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_divide_left_undoes_product(seed):
+    rng = random.Random(seed)
+    a, b = _same_dims(rng, 2)
+    assert divide_left(a * b, a) == b
+    x, y = H.random_layout(rng), H.random_layout(rng)
+    q = divide_left(x * y, x)
+    if q is not None:
+        assert x * q == x * y
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_divide_right_undoes_product(seed):
+    rng = random.Random(seed)
+    names = ["register", "lane"]
+    outs = [("dim0", 1 << rng.randint(0, 2)), ("dim1", 1 << rng.randint(0, 2))]
+    c = H.random_layout(rng, outs=outs, in_names=names)
+    b = H.random_layout(rng, outs=[("dim0", 1 << rng.randint(0, 2)), ("dim1", 1 << rng.randint(0, 2))],
+                        in_names=names)
+    assert divide_right(c * b, b) == c
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_compose_and_reshape_preserve_the_function(seed):
+    rng = random.Random(seed)
+    A, O = _compose_pairs(rng, 1)[0]
+    R = A.compose(O)
+    for p in _points(A):
+        assert R.apply(p) == O.apply(A.apply(p))
+    F = A.flatten_ins().flatten_outs()
+    for p in _points(A):
+        # flattened input: first in-dim least significant
+        x, shift = 0, 0
+        for n, s in A.in_dims:
+            x |= p[n] << shift
+            shift += s.bit_length() - 1
+        y, shift = 0, 0
+        for n, v in A.apply(p).items():
+            y |= v << shift
+            shift += A.out_dim_size(n).bit_length() - 1
+        key = F.in_dim_names[0] if F.in_dim_names else None
+        got = F.apply({key: x} if key else {})
+        assert list(got.values()) == ([y] if F.out_dim_names else [])
+    masks = A.free_variable_masks()
+    assert all(m == 0 for m in masks.values()) == A.is_injective()
