@@ -66,8 +66,12 @@ ctx = ir.context(); ir.load_dialects(ctx); builder = gluon_ir.GluonOpBuilder(ctx
 cases = json.load(sys.stdin)
 out = []
 for c in cases:
-    layout = eval(c["layout"], {"G": G, "A": A})
-    r = builder.to_linear_layout(layout._to_ir(builder), c["shape"])
+    try:
+        layout = eval(c["layout"], {"G": G, "A": A})
+        r = builder.to_linear_layout(layout._to_ir(builder), c["shape"])
+    except Exception as e:
+        out.append({"error": repr(e)})
+        continue
     if hasattr(r, "reg_bases"):
         out.append({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases})
     else:

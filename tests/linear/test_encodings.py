@@ -1,0 +1,193 @@
+"""Encodings: the seed's and reference's examples, and differential tests against
+Triton's own conversion (Gluon's to_linear_layout) on random parameters."""
+
+import random
+
+import linear_helpers as H
+import pytest
+
+from unilayout import LayoutError, NotRepresentableError
+from unilayout.linear import encodings as E
+
+
+def test_seed_mfma_example_prints_exactly():
+    L = E.amd_mfma([32, 64], version=3, instr_shape=[16, 16, 16], is_transposed=False, warps_per_cta=[2, 2])
+    assert str(L) == (
+        "\n - register=1 -> (1, 0)\n   register=2 -> (2, 0)\n   register=4 -> (0, 32)\n"
+        " - lane=1 -> (0, 1)\n   lane=2 -> (0, 2)\n   lane=4 -> (0, 4)\n   lane=8 -> (0, 8)\n"
+        "   lane=16 -> (4, 0)\n   lane=32 -> (8, 0)\n"
+        " - warp=1 -> (0, 16)\n   warp=2 -> (16, 0)\n"
+        " - block is a size 1 dimension\n"
+        "where out dims are: [dim0 (size 32), dim1 (size 64)]"
+    )
+
+
+def test_reference_examples():
+    assert E.blocked([32, 32], [2, 2], [4, 8], [2, 2], [1, 0]).bases == [
+        ("register", [[0, 1], [1, 0], [16, 0]]),
+        ("lane", [[0, 2], [0, 4], [0, 8], [2, 0], [4, 0]]),
+        ("warp", [[0, 16], [8, 0]]),
+        ("block", []),
+    ]
+    assert E.nvidia_mma([64, 16], [2, 0], [4, 1], [16, 8]).bases == [
+        ("register", [[0, 1], [8, 0], [0, 8]]),
+        ("lane", [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]),
+        ("warp", [[16, 0], [32, 0]]),
+        ("block", []),
+    ]
+    assert E.swizzled_shared([4, 8], 1, 1, 4, [1, 0]).bases == [
+        ("offset", [[0, 1], [0, 2], [0, 4], [1, 1], [2, 2]]),
+        ("block", []),
+    ]
+
+
+def test_out_sizes_are_the_shape_and_layouts_are_surjective():
+    L = E.blocked([4, 8], [2, 2], [4, 8], [2, 2], [1, 0])
+    assert L.out_dims == [("dim0", 4), ("dim1", 8)] and L.is_surjective()
+    assert L.get_basis("warp", 0) == (0, 0)  # surplus warps broadcast
+
+
+def test_bad_parameters_raise():
+    with pytest.raises(LayoutError, match="not a power of two"):
+        E.blocked([32, 32], [3, 1], [4, 8], [2, 2], [1, 0])
+    with pytest.raises(LayoutError, match="rank 2"):
+        E.blocked([32, 32], [1], [4, 8], [2, 2], [1, 0])
+    with pytest.raises(LayoutError, match="permutation"):
+        E.blocked([32, 32], [1, 1], [4, 8], [2, 2], [1, 1])
+    with pytest.raises(LayoutError, match="32x32 or 16x16"):
+        E.amd_mfma([32, 32], 3, [4, 4, 4], False, [1, 1])
+    with pytest.raises(LayoutError, match="64-bit"):
+        E.amd_mfma([32, 32], 3, [16, 16, 4], False, [1, 1], element_bitwidth=64)
+    with pytest.raises(LayoutError, match="version 4"):
+        E.nvidia_mma([32, 32], 4, [1, 1], [16, 8])
+    with pytest.raises(LayoutError, match="shared memory"):
+        E.dot_operand([32, 32], 1, E.NvidiaMma(3, [4, 1], [16, 64, 16]), 2)
+    with pytest.raises(LayoutError, match="only NVIDIA MMA parents"):
+        E.dot_operand([32, 32], 0, E.AmdMfma(3, [16, 16, 16], False, [1, 1]), 4)
+    with pytest.raises(LayoutError, match="parent must be an encoding"):
+        E.slice_layout([32], 0, "blocked")
+    with pytest.raises(NotRepresentableError, match="not linear"):
+        E.PaddedShared([[32, 4]], [1, 0]).to_linear([8, 8])
+    with pytest.raises(LayoutError, match="shape"):
+        E.blocked([], [], [], [], [])
+
+
+def _p2(rng, lo, hi):
+    return 1 << rng.randint(lo, hi)
+
+
+def _split(rng, total_log2, rank):
+    parts = [0] * rank
+    for _ in range(total_log2):
+        parts[rng.randrange(rank)] += 1
+    return [1 << x for x in parts]
+
+
+def _unit_bases(rng, rank, count, allow_zero=False, counts=None):
+    counts = counts if counts is not None else [0] * rank
+    out = []
+    for _ in range(count):
+        d = rng.randrange(rank + (1 if allow_zero else 0))
+        v = [0] * rank
+        if d < rank:
+            v[d] = 1 << counts[d]
+            counts[d] += 1
+        out.append(v)
+    return out
+
+
+def _random_case(rng, kind):
+    """(gluon constructor text, unilayout encoding object, shape)."""
+    if kind == "blocked":
+        rank = rng.randint(1, 3)
+        spt = [_p2(rng, 0, 2) for _ in range(rank)]
+        tpw = _split(rng, rng.choice([5, 6]), rank)
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        order = list(range(rank))
+        rng.shuffle(order)
+        shape = [_p2(rng, 0, 7) for _ in range(rank)]
+        cga = _unit_bases(rng, rank, rng.randint(1, 2)) if rng.random() < 0.3 else None
+        text = f"G.BlockedLayout({spt},{tpw},{wpc},{order}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.Blocked(spt, tpw, wpc, order, cga), shape
+    if kind == "mma2":
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        instr = [1] * (rank - 2) + [16, 8]
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 2, 7)]
+        return f"G.NVMMADistributedLayout([2,0],{wpc},{instr})", E.NvidiaMma([2, 0], wpc, instr), shape
+    if kind == "mma3":
+        wpc = rng.choice([[4, 1], [4, 2], [8, 1], [4, 4]])
+        instr = [16, _p2(rng, 3, 8), 16]
+        shape = [_p2(rng, 4, 8), _p2(rng, 3, 8)]
+        return f"G.NVMMADistributedLayout([3,0],{wpc},{instr})", E.NvidiaMma(3, wpc, instr), shape
+    if kind == "dot":
+        wpc = _split(rng, rng.randint(0, 3), 2)
+        op, kw = rng.randint(0, 1), rng.choice([1, 2, 4, 8])
+        shape = [_p2(rng, 3, 8), _p2(rng, 3, 8)]
+        text = f"G.DotOperandLayout({op}, G.NVMMADistributedLayout([2,0],{wpc},[16,8]), {kw})"
+        return text, E.DotOperand(op, E.NvidiaMma([2, 0], wpc, [16, 8]), kw), shape
+    if kind == "mfma":
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        mn = rng.choice([16, 32])
+        k = 8 if mn == 32 else 16
+        tr = rng.random() < 0.5
+        tpw = [1] * (rank - 2) + [_p2(rng, 0, 1), _p2(rng, 0, 1)] if rng.random() < 0.5 else None
+        ver = rng.choice([3, 4])
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
+        text = f"A.AMDMFMALayout({ver},[{mn},{mn},{k}],{tr},{wpc}" + (f", tiles_per_warp={tpw})" if tpw else ")")
+        return text, E.AmdMfma(ver, [mn, mn, k], tr, wpc, tiles_per_warp=tpw), shape
+    if kind == "wmma":
+        ver = rng.choice([1, 2, 3])
+        tr = rng.random() < 0.5
+        counts = [0, 0]
+        rb = _unit_bases(rng, 2, rng.randint(0, 2), counts=counts) if rng.random() < 0.5 else None
+        wb = _unit_bases(rng, 2, rng.randint(0, 3), allow_zero=True, counts=counts)
+        instr = [16, 16, 16] if ver < 3 else [16, 16, 32]
+        shape = [_p2(rng, 4, 7), _p2(rng, 4, 7)]
+        text = f"A.AMDWMMALayout({ver},{tr},{wb}" + (f", reg_bases={rb}" if rb else "") + f", instr_shape={instr})"
+        return text, E.AmdWmma(ver, tr, wb, rb, instr), shape
+    if kind == "slice":
+        dim = rng.randint(0, 1)
+        shape = [_p2(rng, 0, 8)]
+        which = rng.choice(["blocked", "mma2", "mfma"])
+        while True:
+            text, parent, pshape = _random_case(rng, which)
+            if len(pshape) == 2:
+                break
+        return f"G.SliceLayout({dim}, {text})", E.Slice(dim, parent), shape
+    if kind == "shared":
+        rank = rng.choice([1, 2, 2, 3])
+        vec, pp, mp = _p2(rng, 0, 3), _p2(rng, 0, 3), _p2(rng, 0, 3)
+        order = list(range(rank))
+        rng.shuffle(order)
+        shape = [_p2(rng, 0, 6) for _ in range(rank)]
+        if shape == [1] * rank:
+            shape[0] = 2
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.2 and max(shape) > 1 else None
+        total = 1
+        for x in shape:
+            total *= x
+        if cga and (shape[cga[0].index(1)] == 1 or total < 4):
+            cga = None
+        text = f"G.SwizzledSharedLayout({vec},{pp},{mp},{order}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.SwizzledShared(vec, pp, mp, order, cga), shape
+    raise ValueError(kind)
+
+
+KINDS = ["blocked", "mma2", "mma3", "dot", "mfma", "wmma", "slice", "shared"]
+
+
+def test_encodings_match_triton_conversion():
+    rng = random.Random(31)
+    cases, mine = [], []
+    for kind in KINDS:
+        for _ in range(60):
+            text, enc, shape = _random_case(rng, kind)
+            cases.append({"layout": text, "shape": shape})
+            mine.append(enc.to_linear(shape))
+    got = H.triton_encoding_oracle(cases)
+    for case, L, want in zip(cases, mine, got):
+        assert "error" not in want, (case, want)
+        assert {n: b for n, b in L.bases} == want, case
+        assert L.out_dims == [(f"dim{i}", s) for i, s in enumerate(case["shape"])]
