@@ -59,6 +59,15 @@ def _codegen(results, num_dims, num_symbols, vectorised):
             if c == 0:
                 stack.append(e.lhs)
                 stack.append(e.rhs)
+    # x floordiv q and x mod q both present (q constant, not a power of two when
+    # vectorised): one divmod pass computes both.
+    floors = {(e.lhs, e.rhs.value) for e in counts if e.op == FLOORDIV and type(e.rhs) is Constant}
+    pairs = {
+        (e.lhs, e.rhs.value)
+        for e in counts
+        if e.op == MOD and type(e.rhs) is Constant and (e.lhs, e.rhs.value) in floors
+        and not (vectorised and e.rhs.value & (e.rhs.value - 1) == 0)
+    }
     lines = []
     names = {}
 
@@ -72,8 +81,15 @@ def _codegen(results, num_dims, num_symbols, vectorised):
             return f"({e.value})"
         if e in names:
             return names[e]
-        a = emit(e.lhs)
         op, rhs = e.op, e.rhs
+        if op in (FLOORDIV, MOD) and type(rhs) is Constant and (e.lhs, rhs.value) in pairs:
+            a = emit(e.lhs)
+            k = len(lines)
+            lines.append(f"    f{k}, m{k} = _divmod({a}, {rhs.value})")
+            names[Binary(FLOORDIV, e.lhs, rhs)] = f"f{k}"
+            names[Binary(MOD, e.lhs, rhs)] = f"m{k}"
+            return names[e]
+        a = emit(e.lhs)
         if op in (ADD, MUL):
             src = f"({a} {'+' if op == ADD else '*'} {emit(rhs)})"
         elif type(rhs) is Constant:
@@ -118,7 +134,7 @@ def compile_scalar(results, num_dims, num_symbols):
     (2,)
     """
     src = _codegen(results, num_dims, num_symbols, vectorised=False)
-    scope = {"_check": _check_py}
+    scope = {"_check": _check_py, "_divmod": divmod}
     exec(compile(src, "<affine-map-scalar>", "exec"), scope)
     return scope["_f"]
 
@@ -189,7 +205,7 @@ def compile_numpy(results, num_dims, num_symbols):
     """
     results = tuple(results)
     src = _codegen(results, num_dims, num_symbols, vectorised=True)
-    scope = {"_check": _check_np}
+    scope = {"_check": _check_np, "_divmod": np.divmod}
     exec(compile(src, "<affine-map-numpy>", "exec"), scope)
     raw = scope["_f"]
     leaves = [Dim(i) for i in range(num_dims)] + [Symbol(i) for i in range(num_symbols)]
