@@ -144,8 +144,10 @@ def composition(a, b):
 
     **Pre-conditions:** the divisibility of ``B``'s strides and shapes by A's
     modes (C++'s static_asserts), else ``LayoutError``.
-    **Post-conditions:** ``R(i) == A(B(i))`` for ``i < size(B)``; ``shape(R)`` is
-    compatible with ``shape(B)``.
+    **Post-conditions:** ``shape(R)`` is compatible with ``shape(B)``;
+    ``R(i) == A(B(i))`` for ``i < size(B)`` when B is injective and
+    ``composition(A, coalesce(B))`` is defined too. (As in C++, a multi-mode B is
+    composed mode by mode, which assumes A adds up across B's modes.)
 
     >>> str(composition(Layout((12, (4, 8)), (59, (13, 1))), (3, 8)))
     '(3,(4,2)):(59,(13,1))'

@@ -197,13 +197,14 @@ def _check_coord(crd, shape):
 def slice_and_offset(crd, layout: Layout):
     """``(sub-layout, offset)`` of ``layout`` sliced at ``crd`` (C++ ``slice_and_offset``).
 
-    Modes whose coordinate is ``None`` (CuTe's ``_``) are kept, flattened one level;
-    the offset is the layout at ``crd`` with ``None`` read as 0.
+    Modes whose coordinate is ``None`` (CuTe's ``_``) are kept, each as one
+    top-level mode of the result, in order (C++ ``filter_tuple``); the offset is
+    the layout at ``crd`` with ``None`` read as 0.
 
     >>> slice_and_offset((None, 2), Layout((4, 8), (1, 4)))
     (Layout((4,), (1,)), 8)
     >>> slice_and_offset(((None, 1), None), Layout(((2, 2), 8), ((1, 2), 4)))
-    (Layout(((2,), 8), ((1,), 4)), 2)
+    (Layout((2, 8), (1, 4)), 2)
     """
     crd = _normalize_coord(crd)
     if crd is None:
@@ -218,8 +219,10 @@ def slice_and_offset(crd, layout: Layout):
     return Layout._make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
 
 
-def _slice(crd, shape, stride):
-    out_s, out_d = [], []
+def _slice(crd, shape, stride, out_s=None, out_d=None):
+    """Collect the modes kept by ``None`` entries of ``crd``, in order, into one flat list (C++ filter_tuple)."""
+    if out_s is None:
+        out_s, out_d = [], []
     for c, s, d in zip(crd, shape, stride):
         if c is None:
             out_s.append(s)
@@ -227,9 +230,7 @@ def _slice(crd, shape, stride):
         elif isinstance(c, tuple):
             if not isinstance(s, tuple) or len(c) != len(s):
                 raise LayoutError(f"slice coordinate {c!r} does not match shape {int_tuple_str(s)}")
-            ss, dd = _slice(c, s, d)
-            out_s.append(ss)
-            out_d.append(dd)
+            _slice(c, s, d, out_s, out_d)
         else:
             _check_coord(c, s)
     return tuple(out_s), tuple(out_d)

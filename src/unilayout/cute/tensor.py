@@ -98,7 +98,8 @@ class Tensor:
             return Tensor._view(self.storage, sub, self.offset)
         return Tensor._view(self.storage, sub, self.offset + off)
 
-    __call__ = __getitem__
+    def __call__(self, *crd):
+        return self[crd[0] if len(crd) == 1 else crd]
 
     def __setitem__(self, crd, value):
         sub, off = self._locate(crd)
@@ -154,13 +155,32 @@ def _finish(tensor, layout, offset):
     return Tensor._view(tensor.storage, layout, tensor.offset + offset)
 
 
+def _partition(layout, tensor, tiler, coord, mode: int):
+    """Slice ``zipped_divide(layout, tiler)`` at ``coord`` in ``mode`` and ``_`` everywhere else.
+
+    A tuple ``coord`` is padded with ``_`` to the rank of that mode; the other
+    mode's sub-modes become top-level modes of the result (C++ inner/outer_partition).
+    """
+    z = zipped_divide(layout, tiler)
+    inner = z.inner if isinstance(z, ComposedLayout) else z
+    sliced, other = inner[mode], inner[1 - mode]
+    if isinstance(coord, (tuple, list)) and isinstance(sliced.shape, tuple) and len(coord) < sliced.rank:
+        coord = tuple(coord) + (None,) * (sliced.rank - len(coord))
+    keep = (None,) * other.rank if isinstance(other.shape, tuple) else None
+    sub, off = slice_and_offset((keep, coord) if mode == 1 else (coord, keep), inner)
+    if isinstance(z, ComposedLayout):
+        sub = ComposedLayout(z.outer, z.offset, sub)
+    return _finish(tensor, sub, off)
+
+
 def local_tile(x, tiler, coord, proj=None):
     """The tile at ``coord`` of ``x`` tiled by ``tiler`` (C++ ``local_tile`` = inner_partition).
 
     ``zipped_divide(x, tiler)`` sliced at ``(_, coord)``: ``coord`` indexes the
     grid of tiles (a tuple padded with ``_`` for extra modes, or an int for the
-    whole rest mode). ``proj`` (C++ ``Step``) drops the modes where it is ``None``
-    (C++ ``X``) from tiler and coord first.
+    whole rest mode); the result has the tile's modes, then the rest modes that
+    ``coord`` leaves as ``None``. ``proj`` (C++ ``Step``) drops the modes where it
+    is ``None`` (C++ ``X``) from tiler and coord first.
 
     **Post-condition:** element ``c`` of the tile is element
     ``coord * tiler + c`` of ``x`` (mode by mode).
@@ -170,14 +190,7 @@ def local_tile(x, tiler, coord, proj=None):
     """
     layout, tensor = _split(x)
     tiler, coord = _dice(proj, tiler), _dice(proj, coord)
-    z = zipped_divide(layout, tiler)
-    inner = z.inner if isinstance(z, ComposedLayout) else z
-    rest = inner[1]
-    if isinstance(coord, (tuple, list)) and isinstance(rest.shape, tuple) and len(coord) < rest.rank:
-        coord = tuple(coord) + (None,) * (rest.rank - len(coord))
-    _, off = slice_and_offset((None, coord), inner)
-    tile = z[0]
-    return _finish(tensor, tile, off)
+    return _partition(layout, tensor, tiler, coord, 1)
 
 
 def local_partition(x, thr_layout: Layout, idx: int, proj=None):
@@ -200,7 +213,4 @@ def local_partition(x, thr_layout: Layout, idx: int, proj=None):
         c = tuple(crd2idx(h, s) for h, s in zip(hier, shape))
     else:
         c = hier
-    z = zipped_divide(layout, product_each(shape))
-    inner = z.inner if isinstance(z, ComposedLayout) else z
-    _, off = slice_and_offset((c, None), inner)
-    return _finish(tensor, z[1], off)
+    return _partition(layout, tensor, product_each(shape), c, 0)

@@ -168,6 +168,7 @@ def parse(text: str):
         offset = r.int_()
         if not r.separator():
             r.fail("expected 'o' and the inner layout")
+        r.ws()
         inner_at = r.pos
         inner = r.function()
         if not isinstance(inner, Layout):

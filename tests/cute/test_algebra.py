@@ -1,0 +1,324 @@
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from unilayout import LayoutError
+from unilayout.cute import (
+    ComposedLayout, Layout, Swizzle, blocked_product, coalesce, complement, composition, downcast, filter,
+    flat_divide, flat_product, index_map, left_inverse, logical_divide, logical_product, make_layout,
+    raked_product, recast_layout, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast,
+    evaluate, zipped_divide, zipped_product,
+)
+from unilayout.cute.inttuple import leaves, product_each
+
+from cute_strategies import POW2, compact_layouts, layouts
+
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+def values(L):
+    return index_map(L).tolist()
+
+
+# -- coalesce / filter -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("layout,expected", [
+    (Layout((2, 1), (3, 7)), Layout(2, 3)),                 # (s0,_1) -> s0:d0
+    (Layout((1, 6), (3, 7)), Layout(6, 7)),                 # (_1,s1) -> s1:d1
+    (Layout((4, 8), (1, 4)), Layout(32, 1)),                # (M,N):(1,M) -> M*N:1 (seed)
+    (Layout(((2, 3), 4, 5), ((1, 2), 6, 24)), Layout(120, 1)),
+    (Layout((1, 1), (5, 7)), Layout(1, 0)),
+    (Layout((2, 2), (0, 0)), Layout(4, 0)),
+])
+def test_coalesce_cases(layout, expected):
+    assert coalesce(layout) == expected
+
+
+def test_coalesce_by_mode_keeps_rank():
+    L = Layout(((2, 3), 4, 5), ((1, 2), 6, 24))
+    assert coalesce(L, (1, 1, 1)) == Layout((6, 4, 5), (1, 6, 24))
+    assert coalesce(L, (1,)) == Layout((6, 4, 5), (1, 6, 24))
+    M, N, K, Lm = 2, 3, 4, 5
+    seed = Layout(((M, N), K, Lm), ((1, M), M * N, M * N * K))
+    assert coalesce(seed, (1, 1, 1)) == Layout((M * N, K, Lm), (1, M * N, M * N * K))
+    with pytest.raises(LayoutError):
+        coalesce(Layout((2, 3)), (1, 1, 1))
+
+
+@SETTINGS
+@given(layouts(max_depth=3))
+def test_coalesce_keeps_the_function(L):
+    C = coalesce(L)
+    assert C.size == L.size and C.depth <= 1 and values(C) == values(L)
+
+
+@SETTINGS
+@given(layouts(max_depth=3))
+def test_filter_keeps_the_image(L):
+    F = filter(L)
+    assert set(values(F)) == set(values(L))
+    assert all(d != 0 for d in leaves(F.stride)) or F == Layout(1, 0)
+
+
+# -- composition -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a,b,expected", [
+    (Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)), "((2,2),3):((24,2),8)"),
+    (Layout((6, 2), (8, 2)), Layout(4, 3), "(2,2):(24,2)"),
+    (Layout((6, 2), (8, 2)), Layout(3, 1), "3:8"),
+    (Layout((12, (4, 8)), (59, (13, 1))), (Layout(3, 4), Layout(8, 2)), "(3,(2,4)):(236,(26,1))"),
+    (Layout((12, (4, 8)), (59, (13, 1))), (3, 8), "(3,(4,2)):(59,(13,1))"),
+    (Layout((4, 8), (1, 4)), (Layout((2, 4), (1, 2)),), "((2,4)):((1,2))"),
+    (Layout((4, 1), (1, 0)), Layout(8, 1), "(4,2):(1,0)"),
+    (Layout(20, 2), Layout((5, 4), (4, 1)), "(5,4):(8,2)"),
+])
+def test_composition_reference_table(a, b, expected):
+    assert str(composition(a, b)) == expected
+
+
+def test_composition_tiler_drops_extra_modes_and_rejects_long_tilers():
+    A = Layout((4, 8, 2))
+    assert composition(A, (2,)).rank == 1
+    with pytest.raises(LayoutError, match="longer"):
+        composition(Layout((4, 8)), (2, 2, 2))
+
+
+def test_composition_divisibility_failures_raise():
+    with pytest.raises(LayoutError, match="stride divisibility"):
+        composition(Layout((6, 2), (1, 10)), Layout(4, 4))  # C++ returns a wrong layout here
+    with pytest.raises(LayoutError, match="stride divisibility"):
+        composition(Layout((4, 3), (1, 5)), Layout(2, 6))
+    with pytest.raises(LayoutError, match="shape divisibility"):
+        composition(Layout((4, 6), (1, 5)), Layout(6, 1))
+
+
+@st.composite
+def injective_with_gaps(draw, sizes=None):
+    """An injective layout (a subset of the modes of a random bijection) and that bijection's size."""
+    base = draw(compact_layouts(max_depth=1, max_rank=4, **({"sizes": sizes} if sizes else {})))
+    shapes, strides = leaves(base.shape), leaves(base.stride)
+    keep = draw(st.lists(st.booleans(), min_size=len(shapes), max_size=len(shapes)))
+    kept = [(s, d) for s, d, k in zip(shapes, strides, keep) if k] or [(shapes[0], strides[0])]
+    return Layout(tuple(s for s, _ in kept), tuple(d for _, d in kept)), base.size
+
+
+# Composition distributes over B's modes, so R(i) == A(B(i)) is the contract for
+# injective B (overlapping modes of B would need carries through A).
+
+
+@SETTINGS
+@given(layouts(sizes=POW2, stride=POW2), injective_with_gaps(sizes=POW2))
+def test_composition_is_function_composition_pow2(A, case):
+    B, _ = case
+    R = composition(A, B)
+    assert R.size == B.size
+    assert values(R) == evaluate(A, index_map(B)).tolist()
+
+
+@SETTINGS
+@given(layouts(), injective_with_gaps())
+def test_composition_when_defined_is_function_composition(A, case):
+    B, _ = case
+    try:
+        R = composition(A, B)
+        # By-mode distribution (C++) equals A(B(i)) when B's image, as one tile, also composes.
+        composition(A, coalesce(B))
+    except LayoutError:
+        return
+    assert R.size == B.size
+    assert values(R) == evaluate(A, index_map(B)).tolist()
+
+
+def test_composition_with_int_and_none():
+    A = Layout((4, 8), (8, 1))
+    assert composition(A, None) == A
+    assert values(composition(A, 8)) == values(A)[:8]
+
+
+# -- complement --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("a,cotarget,expected", [
+    (Layout(4, 2), 24, "(2,3):(1,8)"),
+    (Layout((2, 2), (1, 6)), 24, "(3,2):(2,12)"),
+    (Layout(4, 0), 24, "24:1"),
+    (Layout(4, 1), 24, "6:4"),
+    (Layout((2, 4), (1, 6)), None, "3:2"),
+    (Layout(4, 2), (4, 6), "(2,3):(1,8)"),
+])
+def test_complement_cases(a, cotarget, expected):
+    assert str(complement(a, cotarget)) == expected
+
+
+def test_complement_of_non_injective_layout_raises():
+    with pytest.raises(LayoutError, match="not injective"):
+        complement(Layout((2, 2), (1, 1)), 8)
+
+
+@SETTINGS
+@given(injective_with_gaps())
+def test_complement_is_disjoint_ordered_and_completes(case):
+    A, n = case
+    R = complement(A, n)
+    rs = leaves(R.stride)
+    assert list(rs) == sorted(rs)
+    a_vals, r_vals = set(values(A)), set(values(R))
+    assert a_vals & r_vals <= {0}
+    full = make_layout(A, R)
+    assert full.size == n and sorted(values(full)) == list(range(n))
+
+
+# -- inverses ----------------------------------------------------------------------
+
+
+def test_inverse_reference_examples():
+    assert str(right_inverse(Layout((2, 4, 6), (4, 1, 8)))) == "(4,2,6):(2,1,8)"
+    assert str(left_inverse(Layout((2, 4, 6), (4, 1, 8)))) == "(4,2,6):(2,1,8)"
+    assert str(right_inverse(Layout((4, 2), (0, 1)))) == "2:4"
+    assert str(left_inverse(Layout((4, 2), (0, 1)))) == "2:4"
+    assert str(left_inverse(Layout((4, 2), (1, 16)))) == "(16,2):(1,4)"
+
+
+@SETTINGS
+@given(compact_layouts(max_depth=2))
+def test_inverses_of_bijections_are_two_sided(L):
+    R, Li = right_inverse(L), left_inverse(L)
+    assert R.size == L.size
+    assert all(L(R(i)) == i for i in range(R.size))
+    assert all(Li(L(i)) == i for i in range(L.size))
+
+
+@SETTINGS
+@given(layouts(stride=st.integers(0, 16)))
+def test_right_inverse_post_condition(L):
+    R = right_inverse(L)
+    assert all(L(R(i)) == i for i in range(R.size))
+
+
+@SETTINGS
+@given(injective_with_gaps())
+def test_left_inverse_of_injective_layout(case):
+    L, _ = case
+    R = left_inverse(L)
+    assert all(R(L(i)) == i for i in range(L.size))
+
+
+# -- divides -----------------------------------------------------------------------
+
+
+def test_divide_reference_examples():
+    A = Layout((6, 8), (8, 1))
+    assert str(logical_divide(A, (3, 4))) == "((3,2),(4,2)):((8,24),(1,4))"
+    assert str(zipped_divide(A, (3, 4))) == "((3,4),(2,2)):((8,1),(24,4))"
+    assert str(tiled_divide(A, (3, 4))) == "((3,4),2,2):((8,1),24,4)"
+    assert str(flat_divide(A, (3, 4))) == "(3,4,2,2):(8,1,24,4)"
+    assert str(logical_divide(A, Layout((3, 4), (1, 3)))) == "((3,(2,2)),4):((8,(24,1)),2)"
+    one_tuples = (Layout((3,), (1,)), Layout((4,), (1,)))
+    assert str(logical_divide(A, one_tuples)) == "(((3),2),((4),2)):(((8),24),((1),4))"
+
+
+def test_divide_keeps_extra_modes():
+    A = Layout((4, 6, 5))
+    assert zipped_divide(A, (2, 3)).shape == ((2, 3), (2, 2, 5))
+    assert tiled_divide(A, (2, 3)).shape == ((2, 3), 2, 2, 5)
+    assert flat_divide(A, (2, 3)).shape == (2, 3, 2, 2, 5)
+
+
+@SETTINGS
+@given(layouts(sizes=POW2, stride=POW2, max_depth=1), injective_with_gaps(sizes=POW2))
+def test_logical_divide_identities(A, case):
+    B, span = case  # B tiles [0, span); span divides size(A)
+    assume(span <= A.size)
+    D = logical_divide(A, B)
+    assert D.size == A.size
+    assert values(D[0]) == values(composition(A, B))
+    Z = zipped_divide(A, B)
+    assert values(Z) == values(D)
+
+
+# -- products ----------------------------------------------------------------------
+
+
+def test_seed_blocked_product_storage_18():
+    M0, M1, N0, N1 = 2, 2, 2, 3
+    tile, tiler = Layout((M0, N0), (1, M0)), Layout((M1, N1), (N1, 1))
+    B = blocked_product(tile, tiler)
+    assert B == Layout(((M0, M1), (N0, N1)), ((1, N1 * M0 * N0), (M0, 1 * M0 * N0)))
+    assert B((0, 1), (1, 1)) == 18 == B(2, 3)
+    # The seed's coalesced form is the same function.
+    C = Layout(((M0, M1), N0 * N1), ((1, N1 * M0 * N0), M0))
+    assert values(C) == values(B)
+
+
+def test_product_reference_examples():
+    A, B = Layout((3, 4), (4, 1)), Layout((2, 5), (1, 2))
+    assert str(blocked_product(A, B)) == "((3,2),(4,5)):((4,12),(1,24))"
+    assert str(raked_product(A, B)) == "((2,3),(5,4)):((12,4),(24,1))"
+    assert str(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1))) == "((2,2),(2,3)):((4,1),(2,8))"
+    assert str(tile_to_shape(Layout((2, 2), (1, 2)), (8, 8))) == "((2,4),(2,4)):((1,4),(2,16))"
+    assert str(blocked_product(Layout(3, 1), Layout(4, 1))) == "((3,4)):((1,3))"
+
+
+def test_logical_product_with_int_is_a_product():
+    R = logical_product(Layout(4, 1), 3)
+    assert R == Layout((4, 3), (1, 4))
+    assert zipped_product(Layout((2, 2)), (3, 2)).shape == ((2, 2), (3, 2))
+    assert tiled_product(Layout((2, 2)), (3, 2)).shape == ((2, 2), 3, 2)
+    assert flat_product(Layout((2, 2)), (3, 2)).shape == (2, 2, 3, 2)
+
+
+@SETTINGS
+@given(compact_layouts(max_depth=1), compact_layouts(max_depth=1))
+def test_logical_product_identities(A, B):
+    R = logical_product(A, B)
+    assert R[0] == A and R.size == A.size * B.size
+    assert sorted(values(R)) == list(range(R.size))  # compact x compact is a bijection
+
+
+@SETTINGS
+@given(compact_layouts(max_depth=1, max_rank=2), compact_layouts(max_depth=1, max_rank=2))
+def test_blocked_and_raked_products_are_bijections_of_the_right_shape(A, B):
+    for R in (blocked_product(A, B), raked_product(A, B)):
+        assert R.rank == max(A.rank, B.rank) and R.size == A.size * B.size
+        assert sorted(values(R)) == list(range(R.size))
+
+
+def test_tile_to_shape_errors_and_order():
+    with pytest.raises(LayoutError, match="rank"):
+        tile_to_shape(Layout((2, 2, 2)), (4, 4))
+    R = tile_to_shape(Layout((2, 2)), (4, 6), order=(1, 0))
+    assert product_each(R.shape) == (4, 6)
+    assert sorted(values(R)) == list(range(24))
+
+
+# -- casts -------------------------------------------------------------------------
+
+
+def test_casts_reference_examples():
+    L = Layout((8, 4), (1, 8))
+    assert upcast(2, L) == Layout((4, 4), (1, 4))
+    assert downcast(2, L) == Layout((16, 4), (1, 16))
+    assert recast_layout(4, 6, L) == Layout((12, 4), (1, 12))
+    assert recast_layout(16, 8, L) == upcast(2, L)
+    assert recast_layout(8, 8, L) is L
+    assert upcast(4, Layout((4, 2), (0, 8))) == Layout((4, 2), (0, 2))
+
+
+def test_cast_errors():
+    with pytest.raises(LayoutError, match="divide"):
+        upcast(4, Layout(8, 6))
+    with pytest.raises(LayoutError, match="stride-1"):
+        downcast(2, Layout(8, 2))
+    with pytest.raises(LayoutError, match="positive"):
+        upcast(0, Layout(8, 1))
+
+
+def test_algebra_acts_on_inner_of_composed_layout():
+    C = ComposedLayout(Swizzle(1, 0, 1), 0, Layout((4, 4)))
+    assert composition(C, (2, 2)) == ComposedLayout(Swizzle(1, 0, 1), 0, composition(Layout((4, 4)), (2, 2)))
+    assert complement(C, 32) == complement(Layout((4, 4)), 32)
+    assert upcast(2, ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))).outer == Swizzle(3, 3, 3)
+    with pytest.raises(LayoutError):
+        coalesce("8:1")

@@ -1,0 +1,41 @@
+import numpy as np
+import pytest
+from hypothesis import given
+
+from unilayout import LayoutError, index_map as top_index_map
+from unilayout.cute import Layout, evaluate, index_map
+
+from cute_strategies import layouts
+
+
+@given(layouts(max_depth=3))
+def test_index_map_matches_pointwise_evaluation(L):
+    im = index_map(L)
+    assert im.dtype == np.int64 and im.shape == (L.size,)
+    assert im.tolist() == [L(i) for i in range(L.size)]
+
+
+@given(layouts(max_depth=2))
+def test_evaluate_matches_pointwise_beyond_the_domain(L):
+    idx = np.arange(2 * L.size + 3)
+    assert evaluate(L, idx).tolist() == [L(int(i)) for i in idx]
+
+
+def test_top_level_index_map_dispatches():
+    assert top_index_map(Layout((2, 2), (2, 1))).tolist() == [0, 2, 1, 3]
+    with pytest.raises(LayoutError):
+        top_index_map("8:1")
+
+
+def test_evaluate_rejects_bad_coordinates():
+    with pytest.raises(LayoutError):
+        evaluate(Layout(4), np.array([-1]))
+    with pytest.raises(LayoutError):
+        evaluate(Layout(4), np.array([0.5]))
+
+
+def test_large_layout_index_map():
+    L = Layout((32, (32, 64)), (64 * 32, (1, 32)))
+    im = index_map(L)
+    assert im.shape == (65536,) and sorted(im.tolist()) == list(range(65536))
+    assert im[12345] == L(12345)

@@ -1,0 +1,34 @@
+import pytest
+
+from unilayout import LayoutError
+from unilayout.cute import Layout, layout_table, print_layout
+
+REFERENCE = """(2,(2,2)):(4,(2,1))
+      0   1   2   3 
+    +---+---+---+---+
+ 0  | 0 | 2 | 1 | 3 |
+    +---+---+---+---+
+ 1  | 4 | 6 | 5 | 7 |
+    +---+---+---+---+"""
+
+
+def test_reference_table_byte_for_byte():
+    assert layout_table(Layout((2, (2, 2)), (4, (2, 1)))) == REFERENCE
+
+
+def test_print_layout_prints_the_table(capsys):
+    print_layout(Layout((2, (2, 2)), (4, (2, 1))))
+    assert capsys.readouterr().out == REFERENCE + "\n"
+
+
+def test_width_grows_with_cosize():
+    lines = layout_table(Layout((2, 6), (6, 1))).splitlines()
+    assert lines[2] == "    " + "+----" * 6 + "+"
+    assert lines[3].startswith(" 0  |  0 |  1 |")
+
+
+def test_rank1_is_one_row_and_rank3_is_rejected():
+    lines = layout_table(Layout(4, 2)).splitlines()
+    assert len(lines) == 5 and lines[3] == " 0  | 0 | 2 | 4 | 6 |"
+    with pytest.raises(LayoutError, match="rank 3"):
+        layout_table(Layout((2, 2, 2)))

@@ -1,0 +1,68 @@
+import pytest
+from hypothesis import given
+
+from unilayout import LayoutError, ParseError
+from unilayout.cute import ComposedLayout, Layout, Swizzle, parse
+
+from cute_strategies import layouts
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("((2,2),2):((4,1),2)", Layout(((2, 2), 2), ((4, 1), 2))),
+    ("8:1", Layout(8, 1)),
+    ("(3):(1)", Layout((3,), (1,))),
+    ("(_8,_4):(_4,_1)", Layout((8, 4), (4, 1))),
+    ("( 3 , 4 ) : ( 1 , 3 )", Layout((3, 4), (1, 3))),
+    ("(3,):(2,)", Layout((3,), (2,))),                    # pycute's form
+    ("(4,2):(-1,4)", Layout((4, 2), (-1, 4))),
+    ("(4,2):(_-1,4)", Layout((4, 2), (-1, 4))),
+    ("(2,3)", Layout((2, 3))),                            # shape only: column-major
+])
+def test_parse_layouts(text, expected):
+    assert parse(text) == expected
+
+
+def test_parse_swizzles_and_composed_layouts():
+    assert parse("Sw<3,4,3>") == Swizzle(3, 4, 3)
+    assert parse("SW_3_4_3") == Swizzle(3, 4, 3)
+    C = parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    assert C == ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+    assert parse("Sw<3,4,3>_o_0_o_(8,64):(64,1)") == C
+    assert parse("(4,4):(4,1) o 2 o 8:1") == ComposedLayout(Layout((4, 4), (4, 1)), 2, Layout(8, 1))
+
+
+@given(layouts(max_depth=3))
+def test_str_parse_round_trip(L):
+    assert parse(str(L)) == L
+
+
+def test_composed_round_trip():
+    C = ComposedLayout(Swizzle(2, 1, -3), 5, Layout((4, (2, 2)), (1, (8, 4))))
+    assert parse(str(C)) == C
+
+
+@pytest.mark.parametrize("text,position", [
+    ("(2,3):(1,", 9),
+    ("(2,3)x(1,2)", 5),
+    ("(2,3):(1,2))", 11),
+    ("(2,3):(1)", 6),
+    ("(2;3):(1,2)", 2),
+    ("", 0),
+    ("(2,0):(1,2)", 0),
+    ("Sw<3,4>", 6),
+    ("Sw<3,4,1>", 0),
+    ("Sw<3,4,3> o 0", 13),
+    ("Sw<3,4,3> o 0 o Sw<1,1,1>", 16),
+    ("(" * 100 + "1" + ")" * 100, 65),
+])
+def test_malformed_text_gives_parse_error_with_position(text, position):
+    with pytest.raises(ParseError) as info:
+        parse(text)
+    assert info.value.position == position
+    assert isinstance(info.value, LayoutError)
+    assert "^" in str(info.value)
+
+
+def test_parse_rejects_non_text():
+    with pytest.raises(LayoutError):
+        parse(42)
