@@ -64,6 +64,7 @@ from .algebra import (
 )
 from .evaluate import evaluate, index_map
 from .text import parse, to_attr
+from . import analysis, encodings, gf2
 
 __all__ = [
     "LinearLayout",
@@ -103,4 +104,7 @@ __all__ = [
     "index_map",
     "parse",
     "to_attr",
+    "encodings",
+    "analysis",
+    "gf2",
 ]

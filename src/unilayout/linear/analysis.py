@@ -1,0 +1,436 @@
+"""Analyses that linear layouts make one-liners: vectorisation, conversion levels,
+shared-memory bank conflicts, and a search for a conflict-free swizzle.
+
+All of them start from a *conversion layout*: for a register (distributed)
+layout R and a shared layout S over the same tensor,
+``cvt = R.invert_and_compose(S)`` maps each (register, lane, warp, block)
+to the shared ``offset`` that holds its element; for two distributed layouts,
+``dst.invert_and_compose(src)`` maps each destination slot to the source slot.
+
+>>> from unilayout.linear import encodings as E
+>>> reg = E.blocked([32, 32], [1, 4], [8, 4], [1, 1], [1, 0])
+>>> shared = E.swizzled_shared([32, 32], 1, 1, 1, [1, 0])
+>>> largest_vectorisation(reg.invert_and_compose(shared), bitwidth=16).width
+4
+>>> conversion_level(reg, reg)
+'none'
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import NamedTuple, Sequence
+
+from ..errors import LayoutError
+from . import gf2
+from .algebra import divide_left
+from .layout import LinearLayout, _as_int
+
+__all__ = [
+    "Vectorisation",
+    "register_permutation_for_divide",
+    "largest_vectorisation",
+    "minimal_conversion",
+    "conversion_levels",
+    "conversion_level",
+    "bank_conflicts",
+    "bank_conflicts_formula",
+    "SwizzleChoice",
+    "optimal_swizzle",
+    "HARDWARE_LEVELS",
+]
+
+#: Distributed in-dims from fastest to slowest.
+HARDWARE_LEVELS = ("register", "lane", "warp", "block")
+
+
+def _bases_of(layout: LinearLayout, name: str):
+    for n, vecs in layout._bases:
+        if n == name:
+            return vecs
+    return ()
+
+
+def _check(layout, what):
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"{what}: expected a LinearLayout, got {type(layout).__name__}")
+
+
+def _pow2(value, what):
+    v = _as_int(value, what)
+    if v <= 0 or v & (v - 1):
+        raise LayoutError(f"{what} must be a power of two, got {v}")
+    return v
+
+
+# ----------------------------------------------------------- vectorisation
+def register_permutation_for_divide(layout: LinearLayout, tile: LinearLayout) -> list[int] | None:
+    """A permutation of ``layout``'s register bases that puts ``tile``'s register bases first
+    (Triton ``regPermForDivide``, left division), or None if some tile basis is missing.
+
+    Each tile basis (extended with 0 on out-dims the tile lacks) is matched to
+    the first unused equal register basis; the other registers keep their order.
+    ``perm[i]`` is the old index of the new i-th basis.
+
+    >>> from unilayout.linear import LinearLayout, identity_1d
+    >>> cvt = LinearLayout({"register": [[4], [1], [2]]}, {"offset": 8})
+    >>> register_permutation_for_divide(cvt, identity_1d(4, "register", "offset"))
+    [1, 2, 0]
+    """
+    _check(layout, "register_permutation_for_divide")
+    _check(tile, "register_permutation_for_divide")
+    if not layout.has_in_dim("register") or not tile.has_in_dim("register"):
+        return None
+    outs = layout.out_dim_names
+    tpos = {n: k for k, n in enumerate(tile.out_dim_names)}
+    if any(n not in outs for n in tpos):
+        return None
+    regs = _bases_of(layout, "register")
+    used = [False] * len(regs)
+    perm = []
+    for tb in _bases_of(tile, "register"):
+        want = tuple(tb[tpos[n]] if n in tpos else 0 for n in outs)
+        for i, r in enumerate(regs):
+            if not used[i] and r == want:
+                used[i] = True
+                perm.append(i)
+                break
+        else:
+            return None
+    perm.extend(i for i in range(len(regs)) if not used[i])
+    return perm
+
+
+def _permute_registers(layout: LinearLayout, perm: Sequence[int]) -> LinearLayout:
+    new = []
+    for name, vecs in layout._bases:
+        if name == "register":
+            vecs = tuple(vecs[i] for i in perm)
+        new.append((name, vecs))
+    return LinearLayout._make(tuple(new), layout._outs)
+
+
+class Vectorisation(NamedTuple):
+    """Result of :func:`largest_vectorisation`: ``width`` elements per access, the
+    register permutation applied (``perm[i]`` = old index of new register bit i),
+    and the permuted conversion layout whose first ``log2 width`` register bits are the vector."""
+
+    width: int
+    permutation: list
+    layout: LinearLayout
+
+
+def largest_vectorisation(cvt: LinearLayout, bitwidth: int = 32, max_vec_elems: int | None = None,
+                          max_bits: int = 128) -> Vectorisation:
+    """The widest vector of ``v`` consecutive registers that one shared-memory access can move
+    (Triton ``largestVectorisation``).
+
+    ``cvt`` maps at least ``register`` to ``offset`` (in elements of
+    ``bitwidth`` bits). For v = max_bits/bitwidth, ..., 2, 1 it tries the tile
+    ``identity_1d(v, "register", "offset")``: the register bases equal to
+    offsets 1, 2, ..., v/2 are moved to the front (:func:`register_permutation_for_divide`;
+    skipped when ``max_vec_elems`` is given, as in Triton) and v is accepted
+    if ``divide_left(cvt', tile)`` exists, i.e. those registers hit v
+    consecutive, v-aligned offsets and nothing else touches the low offset bits.
+
+    **Post-conditions:** ``divide_left(result.layout, identity_1d(width, "register", "offset"))``
+    is not None.
+
+    >>> from unilayout.linear import LinearLayout
+    >>> cvt = LinearLayout({"register": [[2], [1], [8]], "lane": [[4]]}, {"offset": 16})
+    >>> v = largest_vectorisation(cvt, bitwidth=32)
+    >>> v.width, v.permutation
+    (4, [1, 0, 2])
+    """
+    _check(cvt, "largest_vectorisation")
+    bitwidth = _pow2(bitwidth, "bitwidth")
+    max_bits = _pow2(max_bits, "max_bits")
+    if not cvt.has_in_dim("register") or not cvt.has_out_dim("offset"):
+        raise LayoutError(
+            f"largest_vectorisation: the conversion layout needs in-dim 'register' and out-dim 'offset', "
+            f"got in-dims {cvt.in_dim_names} and out-dims {cvt.out_dim_names}: pass reg.invert_and_compose(shared)"
+        )
+    identity_perm = list(range(cvt.in_dim_size_log2("register")))
+    v = max(1, max_bits // bitwidth)
+    while v >= 1:
+        if max_vec_elems is not None and v > max_vec_elems:
+            v //= 2
+            continue
+        tile = LinearLayout.identity_1d(v, "register", "offset")
+        if max_vec_elems is None:
+            perm = register_permutation_for_divide(cvt, tile)
+        else:
+            perm = identity_perm
+        if perm is not None:
+            candidate = _permute_registers(cvt, perm)
+            if divide_left(candidate, tile) is not None:
+                return Vectorisation(v, perm, candidate)
+        v //= 2
+    return Vectorisation(1, identity_perm, cvt)
+
+
+# ------------------------------------------------------- conversion levels
+def minimal_conversion(src: LinearLayout, dst: LinearLayout) -> LinearLayout:
+    """The smallest part of ``dst.invert_and_compose(src)`` that is not the identity
+    (Triton ``minimalCvtLayout``).
+
+    ``cvt`` maps each destination slot to the source slot holding its element.
+    The in-dims common to both layouts at the end of their lists (normally
+    ``register, lane, warp, block``) are quotiented out one at a time,
+    slowest first, stopping at the first that does not quotient; what remains
+    is the data movement the conversion really needs.
+
+    **Pre-conditions:** the same out-dims; ``src`` surjective; dst's out sizes <= src's.
+
+    >>> from unilayout.linear import LinearLayout
+    >>> src = LinearLayout({"register": [[2], [1]], "lane": [[4], [8]]}, ["dim0"])
+    >>> dst = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, ["dim0"])
+    >>> minimal_conversion(src, dst)
+    LinearLayout({'register': [[2], [1]]}, {'register': 4})
+    """
+    _check(src, "minimal_conversion")
+    _check(dst, "minimal_conversion")
+    cvt = dst.invert_and_compose(src)
+    a, b = src.in_dim_names, dst.in_dim_names
+    suffix = []
+    for x, y in zip(reversed(a), reversed(b)):
+        if x != y:
+            break
+        suffix.append(x)
+    for dim in suffix:  # slowest (last) first
+        q = cvt.quotient([dim])
+        if q is None:
+            break
+        cvt = q
+    return cvt
+
+
+def conversion_levels(src: LinearLayout, dst: LinearLayout) -> tuple[str, ...]:
+    """The in-dims a ``src -> dst`` conversion still moves data across (``minimal_conversion``'s in-dims).
+
+    >>> from unilayout.linear import identity_1d
+    >>> L = identity_1d(4, "register", "dim0") * identity_1d(32, "lane", "dim0")
+    >>> conversion_levels(L, L)
+    ()
+    """
+    return tuple(minimal_conversion(src, dst).in_dim_names)
+
+
+def conversion_level(src: LinearLayout, dst: LinearLayout) -> str:
+    """The slowest hardware level a ``src -> dst`` conversion crosses:
+
+    - ``"none"``: the layouts agree, nothing moves;
+    - ``"register"``: registers are permuted within each thread;
+    - ``"lane"``: data moves between lanes of a warp (shuffles or shared memory);
+    - ``"warp"``: data moves between warps (shared memory);
+    - ``"block"``: data moves between CTAs of a cluster.
+
+    For in-dims outside ``register, lane, warp, block`` the slowest remaining
+    in-dim name is returned.
+
+    >>> from unilayout.linear import LinearLayout
+    >>> src = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]], "warp": [[64], [128]]}, ["dim0"])
+    >>> dst = LinearLayout({"register": [[128]], "lane": [[1], [2], [4], [8], [16]], "warp": [[32], [64]]}, ["dim0"])
+    >>> conversion_level(src, dst)
+    'warp'
+    """
+    dims = conversion_levels(src, dst)
+    if not dims:
+        return "none"
+    known = [d for d in HARDWARE_LEVELS if d in dims]
+    others = [d for d in dims if d not in HARDWARE_LEVELS]
+    if others:
+        return others[-1]
+    return known[-1]
+
+
+# ---------------------------------------------------------- bank conflicts
+def _shared_cvt(reg: LinearLayout, shared: LinearLayout) -> LinearLayout:
+    _check(reg, "bank_conflicts")
+    _check(shared, "bank_conflicts")
+    if not shared.has_in_dim("offset"):
+        raise LayoutError(f"bank_conflicts: the shared layout needs an 'offset' in-dim, got {shared.in_dim_names}")
+    for d in ("register", "lane"):
+        if not reg.has_in_dim(d):
+            raise LayoutError(f"bank_conflicts: the distributed layout needs a {d!r} in-dim, got {reg.in_dim_names}")
+    return reg.invert_and_compose(shared)
+
+
+def _offset_of(cvt: LinearLayout, name: str) -> list[int]:
+    j = cvt._out_index("offset")
+    if not cvt.has_in_dim(name):
+        return []
+    return [v[j] for v in _bases_of(cvt, name)]
+
+
+def _phase_setup(reg, shared, bitwidth, vec, num_banks, bank_bytes):
+    cvt = _shared_cvt(reg, shared)
+    bitwidth = _pow2(bitwidth, "bitwidth")
+    num_banks = _pow2(num_banks, "num_banks")
+    bank_bytes = _pow2(bank_bytes, "bank_bytes")
+    wavefront_bits = num_banks * bank_bytes * 8
+    if vec is None:
+        found = largest_vectorisation(cvt, bitwidth, max_bits=min(128, wavefront_bits))
+        width, cvt = found.width, found.layout
+    else:
+        width = _pow2(vec, "vec")
+        if width > cvt.in_dim_size("register"):
+            raise LayoutError(f"bank_conflicts: vec {width} exceeds the {cvt.in_dim_size('register')} registers")
+    lanes = cvt.in_dim_size("lane")
+    access_bits = max(width * bitwidth, 1)
+    phase = max(1, min(lanes, wavefront_bits // access_bits))
+    return cvt, width, phase, bitwidth, num_banks, bank_bytes
+
+
+def bank_conflicts(reg: LinearLayout, shared: LinearLayout, bitwidth: int = 32, vec: int | None = None,
+                   num_banks: int = 32, bank_bytes: int = 4) -> int:
+    """Extra wavefronts per shared-memory access of a distributed -> shared copy (0 = conflict-free).
+
+    ``cvt = reg.invert_and_compose(shared)``; each lane moves ``vec``
+    consecutive registers (default: :func:`largest_vectorisation`) as one access
+    of ``vec * bitwidth`` bits. A warp's access is served in phases of
+    ``min(lanes, num_banks * bank_bytes * 8 / (vec * bitwidth))`` lanes; in a
+    phase, bank b (``word % num_banks``, words of ``bank_bytes``) needs one
+    wavefront per distinct word (several lanes reading one word is a free
+    broadcast). The result is the worst bank's wavefronts minus 1 — by
+    linearity the same for every phase, register group, warp and block.
+
+    **Post-conditions:** equals :func:`bank_conflicts_formula` for the same arguments.
+
+    >>> from unilayout.linear import encodings as E
+    >>> reg = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])   # lane i holds row i
+    >>> plain = E.swizzled_shared([32, 32], 1, 1, 1, [1, 0])            # rows 128 bytes apart
+    >>> bank_conflicts(reg, plain, vec=1)      # 32 lanes on bank 0
+    31
+    >>> bank_conflicts(reg, plain)             # 128-bit vectors: 8 lanes per phase, all on banks 0-3
+    7
+    >>> bank_conflicts(reg, E.swizzled_shared([32, 32], 4, 1, 8, [1, 0]))  # XOR swizzle
+    0
+    """
+    cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
+                                                                      bank_bytes)
+    reg_off = _offset_of(cvt, "register")[: width.bit_length() - 1]
+    lane_off = _offset_of(cvt, "lane")[: phase.bit_length() - 1]
+    words_by_bank: dict[int, set] = {}
+    for lane in range(phase):
+        base = 0
+        for i, o in enumerate(lane_off):
+            if lane >> i & 1:
+                base ^= o
+        for j in range(width):
+            off = base
+            for i, o in enumerate(reg_off):
+                if j >> i & 1:
+                    off ^= o
+            word = (off * bitwidth // 8) // bank_bytes
+            words_by_bank.setdefault(word % num_banks, set()).add(word)
+    return max(len(w) for w in words_by_bank.values()) - 1
+
+
+def bank_conflicts_formula(reg: LinearLayout, shared: LinearLayout, bitwidth: int = 32, vec: int | None = None,
+                           num_banks: int = 32, bank_bytes: int = 4) -> int:
+    """:func:`bank_conflicts` by linear algebra: ``2**dim(span(lane offsets of a phase, as words)
+    ∩ span(segment bits)) - 1``.
+
+    Word addresses split into bank bits (the low ``log2 num_banks``) and
+    segment bits (the rest); two accesses conflict iff they differ only in
+    segment bits, so the worst bank sees one word per element of the
+    intersection of the phase's word span with the segment subspace.
+
+    >>> from unilayout.linear import encodings as E
+    >>> reg = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])
+    >>> bank_conflicts_formula(reg, E.swizzled_shared([32, 32], 1, 1, 1, [1, 0]), vec=1)
+    31
+    """
+    cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
+                                                                      bank_bytes)
+    reg_off = _offset_of(cvt, "register")[: width.bit_length() - 1]
+    lane_off = _offset_of(cvt, "lane")[: phase.bit_length() - 1]
+    # Element offsets -> word addresses: drop (or scale) the sub-word bits.
+    elems_per_word = max(1, bank_bytes * 8 // bitwidth)
+    words_per_elem = max(1, bitwidth // (bank_bytes * 8))
+    shift = elems_per_word.bit_length() - 1
+    mult = words_per_elem
+
+    def word(o):
+        return (o >> shift) * mult
+
+    cols = [word(o) for o in reg_off + lane_off]
+    # a wide element spans several consecutive words
+    cols += [1 << k for k in range(mult.bit_length() - 1)]
+    # dim(span ∩ segment space) = rank(span) - rank(span projected onto the bank bits)
+    bank_mask = num_banks - 1
+    return (1 << (gf2.rank(cols) - gf2.rank(c & bank_mask for c in cols))) - 1
+
+
+# ---------------------------------------------------------------- swizzling
+class SwizzleChoice(NamedTuple):
+    """Result of :func:`optimal_swizzle`: the shared layout, its swizzled-shared
+    parameters, and the bank conflicts of the src and dst accesses."""
+
+    layout: LinearLayout
+    vec: int
+    per_phase: int
+    max_phase: int
+    order: tuple
+    conflicts: tuple
+
+
+def optimal_swizzle(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32, num_banks: int = 32,
+                    bank_bytes: int = 4) -> SwizzleChoice:
+    """Search the swizzled shared layouts (``vec, per_phase, max_phase, order``) of the
+    tensor for one that minimises the bank conflicts of storing ``src`` and loading ``dst``.
+
+    The key is (total conflicts, -(src + dst vectorisation), then the
+    simplest parameters), so a conflict-free swizzle is returned when the
+    family has one. ``src`` and ``dst`` are distributed layouts over the same
+    out-dims ``dim0..``; their out sizes give the tensor shape.
+
+    **Post-conditions:** ``bank_conflicts(src, r.layout) + bank_conflicts(dst, r.layout)
+    == sum(r.conflicts)`` and no other swizzle of the family does better.
+
+    >>> from unilayout.linear import encodings as E
+    >>> src = E.blocked([32, 32], [1, 1], [1, 32], [1, 1], [1, 0])   # lanes along rows
+    >>> dst = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])   # lanes along columns
+    >>> r = optimal_swizzle(src, dst)
+    >>> r.conflicts
+    (0, 0)
+    """
+    from .encodings import SwizzledShared
+
+    _check(src, "optimal_swizzle")
+    _check(dst, "optimal_swizzle")
+    if src.out_dim_names != dst.out_dim_names or src.out_dims != dst.out_dims:
+        raise LayoutError(
+            f"optimal_swizzle: src and dst must cover the same tensor, got {src.out_dims} and {dst.out_dims}"
+        )
+    names = src.out_dim_names
+    rank = len(names)
+    if names != [f"dim{i}" for i in range(rank)] or rank == 0:
+        raise LayoutError(f"optimal_swizzle: expected out-dims dim0, dim1, ..., got {names}")
+    shape = [s for _, s in src.out_dims]
+    powers = [1 << k for k in range(8)]
+    best = None
+    for order in itertools.permutations(range(rank)):
+        ncols = shape[order[0]]
+        for vec in powers:
+            if vec > ncols and vec != 1:
+                continue
+            for per_phase in powers:
+                for max_phase in powers:
+                    if max_phase > 1 and vec * max_phase > ncols:
+                        continue
+                    if max_phase == 1 and (vec, per_phase) != (1, 1):
+                        continue
+                    enc = SwizzledShared(vec, per_phase, max_phase, list(order))
+                    shared = enc.to_linear(shape)
+                    cs = bank_conflicts(src, shared, bitwidth, None, num_banks, bank_bytes)
+                    cd = bank_conflicts(dst, shared, bitwidth, None, num_banks, bank_bytes)
+                    vs = largest_vectorisation(src.invert_and_compose(shared), bitwidth).width
+                    vd = largest_vectorisation(dst.invert_and_compose(shared), bitwidth).width
+                    key = (cs + cd, -(vs + vd), max_phase, per_phase, vec, order)
+                    if best is None or key < best[0]:
+                        best = (key, SwizzleChoice(shared, vec, per_phase, max_phase, tuple(order), (cs, cd)))
+        if rank == 1:
+            break
+    return best[1]

@@ -1,0 +1,201 @@
+"""Analyses: vectorisation, conversion levels, bank conflicts, swizzle search."""
+
+import itertools
+import random
+
+import pytest
+
+from unilayout import LayoutError
+from unilayout.linear import LinearLayout, divide_left, identity_1d
+from unilayout.linear import encodings as E
+from unilayout.linear.analysis import (
+    bank_conflicts,
+    bank_conflicts_formula,
+    conversion_level,
+    conversion_levels,
+    largest_vectorisation,
+    minimal_conversion,
+    optimal_swizzle,
+    register_permutation_for_divide,
+)
+
+
+def _p2(rng, lo, hi):
+    return 1 << rng.randint(lo, hi)
+
+
+def _split(rng, total_log2, rank):
+    parts = [0] * rank
+    for _ in range(total_log2):
+        parts[rng.randrange(rank)] += 1
+    return [1 << x for x in parts]
+
+
+def _random_pair(rng):
+    """A random 2-D blocked register layout and swizzled shared layout of the same tensor."""
+    shape = [_p2(rng, 3, 6), _p2(rng, 3, 6)]
+    reg = E.blocked(shape, [_p2(rng, 0, 3), _p2(rng, 0, 3)], _split(rng, 5, 2), _split(rng, rng.randint(0, 2), 2),
+                    rng.choice([[0, 1], [1, 0]]))
+    shared = E.swizzled_shared(shape, _p2(rng, 0, 3), _p2(rng, 0, 2), _p2(rng, 0, 3), rng.choice([[0, 1], [1, 0]]))
+    return reg, shared
+
+
+def _vector_ok(cvt, bits):
+    """Brute force: register bits ``bits`` (in order) step through offsets 1, 2, 4, ... and
+    every other input bit moves the offset by a multiple of 2**len(bits), touching nothing else."""
+    k = len(bits)
+    j = cvt.out_dim_names.index("offset")
+    regs = [b for n, b in cvt.bases if n == "register"][0]
+    for i, b in enumerate(bits):
+        v = regs[b]
+        if v[j] != 1 << i or any(e for t, e in enumerate(v) if t != j):
+            return False
+    for name, vecs in cvt.bases:
+        for idx, v in enumerate(vecs):
+            if name == "register" and idx in bits:
+                continue
+            if v[j] % (1 << k):
+                return False
+    return True
+
+
+def test_vectorisation_examples():
+    cvt = LinearLayout({"register": [[2], [1], [8]], "lane": [[4]]}, {"offset": 16})
+    v = largest_vectorisation(cvt, bitwidth=32)
+    assert (v.width, v.permutation) == (4, [1, 0, 2])
+    assert divide_left(v.layout, identity_1d(4, "register", "offset")) is not None
+    assert largest_vectorisation(cvt, bitwidth=64).width == 2
+    assert largest_vectorisation(cvt, bitwidth=32, max_vec_elems=4).width == 1  # no permutation with a max
+    assert register_permutation_for_divide(cvt, identity_1d(8, "register", "offset")) is None
+    with pytest.raises(LayoutError, match="out-dim 'offset'"):
+        largest_vectorisation(identity_1d(4, "register", "dim0"))
+    with pytest.raises(LayoutError, match="power of two"):
+        largest_vectorisation(cvt, bitwidth=12)
+
+
+def test_vectorisation_is_largest_by_brute_force():
+    rng = random.Random(21)
+    for _ in range(60):
+        reg, shared = _random_pair(rng)
+        bw = rng.choice([8, 16, 32, 64])
+        cvt = reg.invert_and_compose(shared)
+        v = largest_vectorisation(cvt, bw)
+        k = v.width.bit_length() - 1
+        assert _vector_ok(v.layout, list(range(k)))
+        nreg = cvt.in_dim_size_log2("register")
+        if (2 * v.width) * bw <= 128 and k + 1 <= nreg:
+            assert not any(_vector_ok(cvt, list(bits)) for bits in itertools.permutations(range(nreg), k + 1))
+
+
+def test_conversion_levels_reference_examples():
+    src = LinearLayout({"register": [[1]], "lane": [[2], [4], [8], [16], [32]], "warp": [[64], [128]]}, ["dim0"])
+    dst = LinearLayout({"register": [[128]], "lane": [[1], [2], [4], [8], [16]], "warp": [[32], [64]]}, ["dim0"])
+    cvt = dst.invert_and_compose(src)
+    assert cvt.apply({"register": 0, "lane": 0, "warp": 1}) == {"register": 0, "lane": 16, "warp": 0}
+    assert cvt.quotient(["warp"]) is None
+    assert conversion_level(src, dst) == "warp"
+    a = LinearLayout({"register": [[2], [1]], "lane": [[4], [8]]}, ["dim0"])
+    b = LinearLayout({"register": [[1], [2]], "lane": [[4], [8]]}, ["dim0"])
+    assert minimal_conversion(a, b) == LinearLayout({"register": [[2], [1]]}, {"register": 4})
+    assert conversion_levels(a, b) == ("register",) and conversion_level(a, b) == "register"
+
+
+def test_conversion_level_of_permuted_layouts():
+    base = E.blocked([64, 64], [2, 2], [4, 8], [2, 2], [1, 0])
+    bases = dict(base.bases)
+    out = base.out_dims
+
+    def with_(**kw):
+        b = dict(bases)
+        b.update(kw)
+        return LinearLayout([(n, b[n]) for n, _ in base.bases], out)
+
+    assert conversion_level(base, base) == "none"
+    assert conversion_levels(base, base) == ()
+    assert conversion_level(base, with_(register=bases["register"][::-1])) == "register"
+    lane = bases["lane"]
+    assert conversion_level(base, with_(lane=[lane[1], lane[0]] + lane[2:])) == "lane"
+    reg, warp = bases["register"], bases["warp"]
+    assert conversion_level(base, with_(register=[warp[0]] + reg[1:], warp=[reg[0]] + warp[1:])) == "warp"
+    two = base * LinearLayout({"block": [[0, 0]]}, {"dim0": 1, "dim1": 1})
+    cross = LinearLayout(
+        [(n, v) if n not in ("warp", "block") else (n, {"warp": [warp[0], [0, 0]], "block": [warp[1]]}[n])
+         for n, v in two.bases], out)
+    wide = LinearLayout(
+        [(n, v) if n not in ("warp", "block") else (n, {"warp": warp, "block": [[0, 0]]}[n]) for n, v in two.bases],
+        out)
+    assert conversion_level(wide, cross) == "block"
+
+
+def test_bank_conflicts_examples():
+    reg = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])
+    plain = E.swizzled_shared([32, 32], 1, 1, 1, [1, 0])
+    assert bank_conflicts(reg, plain, vec=1) == 31
+    assert bank_conflicts(reg, plain) == 7
+    assert bank_conflicts(reg, E.swizzled_shared([32, 32], 4, 1, 8, [1, 0])) == 0
+    row = E.blocked([32, 32], [1, 1], [1, 32], [1, 1], [1, 0])
+    assert bank_conflicts(row, plain, vec=1) == 0
+    assert bank_conflicts(row, plain, bitwidth=64, vec=1) == 0  # 64-bit: phases of 16 lanes, 128 bytes each
+    assert bank_conflicts(reg, plain, bitwidth=64, vec=1) == 15  # 16 lanes, 256-byte row stride
+    assert bank_conflicts(row, plain, bitwidth=16, vec=1) == 0  # two lanes share a word (broadcast)
+    assert bank_conflicts(reg, plain, vec=1, num_banks=16) == 15
+    with pytest.raises(LayoutError, match="'offset' in-dim"):
+        bank_conflicts(reg, reg)
+    with pytest.raises(LayoutError, match="exceeds"):
+        bank_conflicts(reg, plain, vec=64)
+
+
+def test_bank_conflicts_formula_matches_brute_force():
+    rng = random.Random(22)
+    for _ in range(80):
+        reg, shared = _random_pair(rng)
+        kw = dict(bitwidth=rng.choice([8, 16, 32, 64]), num_banks=rng.choice([16, 32]),
+                  bank_bytes=rng.choice([4, 8]))
+        if rng.random() < 0.5:
+            kw["vec"] = 1
+        assert bank_conflicts(reg, shared, **kw) == bank_conflicts_formula(reg, shared, **kw)
+
+
+def test_bank_conflicts_are_the_same_in_every_phase():
+    rng = random.Random(23)
+    for _ in range(20):
+        reg, shared = _random_pair(rng)
+        cvt = reg.invert_and_compose(shared)
+        v = largest_vectorisation(cvt, 32)
+        lanes = cvt.in_dim_size("lane")
+        phase = max(1, min(lanes, 1024 // (32 * v.width)))
+        worst = []
+        for p0 in range(0, lanes, phase):
+            words = {}
+            for lane in range(p0, p0 + phase):
+                for j in range(v.width):
+                    pt = {n: 0 for n in v.layout.in_dim_names}
+                    pt["lane"], pt["register"] = lane, j
+                    off = v.layout.apply(pt)["offset"]
+                    words.setdefault(off % 32, set()).add(off)
+            worst.append(max(len(w) for w in words.values()) - 1)
+        assert len(set(worst)) == 1 and worst[0] == bank_conflicts(reg, shared)
+
+
+def test_optimal_swizzle_removes_transpose_conflicts():
+    src = E.blocked([32, 32], [1, 1], [1, 32], [1, 1], [1, 0])
+    dst = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])
+    plain = E.swizzled_shared([32, 32], 1, 1, 1, [1, 0])
+    assert bank_conflicts(dst, plain) > 0
+    r = optimal_swizzle(src, dst)
+    assert r.conflicts == (0, 0)
+    assert (bank_conflicts(src, r.layout), bank_conflicts(dst, r.layout)) == r.conflicts
+    assert r.layout == E.swizzled_shared([32, 32], r.vec, r.per_phase, r.max_phase, list(r.order))
+    with pytest.raises(LayoutError, match="same tensor"):
+        optimal_swizzle(src, E.blocked([32, 64], [1, 1], [1, 32], [1, 1], [1, 0]))
+
+
+def test_optimal_swizzle_is_no_worse_than_any_family_member():
+    rng = random.Random(24)
+    src = E.blocked([64, 64], [1, 4], [4, 8], [4, 1], [1, 0])
+    dst = E.blocked([64, 64], [4, 1], [8, 4], [1, 4], [0, 1])
+    r = optimal_swizzle(src, dst, bitwidth=16)
+    for _ in range(30):
+        vec, pp, mp = _p2(rng, 0, 3), _p2(rng, 0, 3), _p2(rng, 0, 3)
+        sh = E.swizzled_shared([64, 64], vec, pp, mp, rng.choice([[0, 1], [1, 0]]))
+        assert sum(r.conflicts) <= bank_conflicts(src, sh, 16) + bank_conflicts(dst, sh, 16)
