@@ -61,6 +61,10 @@ def test_bounds_equal_the_extremes_over_the_box(m, n0, n1, sym):
         ("(d0, d1) -> ((d0 floordiv 4) * 32 + (d0 mod 4) * 4 + (d1 floordiv 4) * 16 + d1 mod 4)", (8, 8)),
         ("(d0) -> (d0 floordiv 8, d0 mod 8 + 3)", (32,)),
         ("(d0, d1) -> (d0 floordiv 4, d1, d0 mod 4)", (8, 3)),
+        # found from the table (not a dense digit sum structurally):
+        ("(d0) -> (3 - d0)", (4,)),
+        ("(d0, d1) -> (d1 * 2 + d0 mod 2, d0 floordiv 2)", (4, 3)),
+        ("(d0, d1) -> ((d0 + d1 * 4) mod 8 + (d1 floordiv 2) * 8 - 5)", (4, 4)),
     ],
 )
 def test_inverse_from_structure_inverts_on_the_box(text, shape):

@@ -11,7 +11,9 @@ numpy in chunks.
 
 An inverse is found from the structure where the map is a *mixed-radix digit
 permutation* (each result a dense sum of digits ``(d_i mod M) floordiv F``
-of the inputs, as tiled and strided layouts are):
+of the inputs, as tiled and strided layouts are); otherwise it is fitted to
+the inverse table (each input a sum of mixed-radix digits of the results,
+e.g. a reversal), and the fit is checked on the whole box:
 
 >>> print(inverse(parse("(d0, d1) -> (d0 floordiv 4, d1, d0 mod 4)"), (8, 3)))
 (d0, d1, d2) -> (d0 * 4 + d2, d1)
@@ -267,6 +269,70 @@ def _structural_inverse(m, shape):
     return AffineMap(m.num_results, 0, results).simplify()
 
 
+def _fit_digits(f):
+    """Terms (F, E, c) with f(y) == sum c * ((y floordiv F) mod E) (outermost E None), or None."""
+    terms = []
+    scale = 1
+    while f.size > 1:
+        w = f.size
+        d = int(f[1] - f[0])
+        off = np.nonzero(f != f[0] + np.arange(w, dtype=np.int64) * d)[0]
+        if off.size == 0:
+            terms.append((scale, None, d))
+            return terms
+        e = int(off[0])
+        if w % e:
+            return None
+        y = np.arange(w, dtype=np.int64)
+        g = f[::e]
+        if not (f == (y % e) * d + g[y // e]).all():
+            return None
+        terms.append((scale, e, d))
+        scale *= e
+        f = g - g[0]
+    return terms
+
+
+def _table_inverse(m, shape):
+    """Affine inverse fitted to the inverse table (separable mixed-radix digits), verified; or None."""
+    from .map import AffineMap
+
+    total = 1
+    for n in shape:
+        total *= n
+    if total > ENUMERATION_LIMIT:
+        return None
+    table = inverse_table(m, shape)
+    fwd = m.index_map(shape)
+    lo = fwd.min(axis=0)
+    ext = tuple(int(x) for x in fwd.max(axis=0) - lo + 1)
+    grid = table.reshape(ext + (m.num_dims,))
+    base = grid[(0,) * len(ext)]
+    results = []
+    for i in range(m.num_dims):
+        e = Constant(int(base[i]))
+        for j in range(len(ext)):
+            index = [0] * len(ext)
+            index[j] = slice(None)
+            f = grid[tuple(index) + (i,)] - base[i]
+            terms = _fit_digits(np.asarray(f, dtype=np.int64))
+            if terms is None:
+                return None
+            y = get_add(Dim(j), Constant(-int(lo[j])))
+            for scale, ext_t, coef in terms:
+                digit = get_floordiv(y, Constant(scale))
+                if ext_t is not None:
+                    digit = get_mod(digit, Constant(ext_t))
+                e = get_add(e, get_mul(digit, Constant(coef)))
+        results.append(e)
+    inv = AffineMap(m.num_results, 0, results).simplify()
+    back = np.stack(inv.evaluate(*fwd.T), axis=1) if m.num_results else np.zeros((total, 0), dtype=np.int64)
+    coords = np.stack(np.unravel_index(np.arange(total), shape), axis=1)
+    if back.shape != coords.shape or not (back == coords).all():
+        return None
+    return inv
+
+
 def inverse(m, shape):
     """Inverse of ``m``, a bijection from the box ``shape`` onto the box of its bounds.
 
@@ -287,9 +353,10 @@ def inverse(m, shape):
     simple = m.simplify(shp)
     inv = _structural_inverse(simple, shp)
     if inv is None:
-        inverse_table(m, shp)  # raises LayoutError when m is not a bijection onto a box
+        inv = _table_inverse(m, shp)  # raises LayoutError when m is not a bijection onto a box
+    if inv is None:
         raise NotRepresentableError(
-            f"inverse: {m} is a bijection on {shp} but no affine inverse was found from its structure; "
+            f"inverse: {m} is a bijection on {shp} but no affine inverse of mixed-radix digits fits it; "
             "use inverse_table(shape)"
         )
     return inv

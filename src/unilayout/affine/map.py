@@ -198,12 +198,19 @@ class AffineMap:
             raise LayoutError(f"{what}: the map has {self.num_symbols} symbol(s); {len(syms)} value(s) given")
         return syms
 
-    def index_map(self, shape, symbols=()) -> np.ndarray:
+    def index_map(self, shape=None, symbols=()) -> np.ndarray:
         """Every result at every point of the box ``shape`` (row-major order) -> int64 (N, num_results).
+
+        A map has no box of its own, so ``shape`` is required (a map without
+        dims needs ``()``).
 
         >>> AffineMap.parse("(d0, d1) -> (d1, d0 * 2)").index_map((2, 2)).tolist()
         [[0, 0], [1, 0], [0, 2], [1, 2]]
         """
+        if shape is None:
+            raise LayoutError(
+                f"index_map: an affine map has no box of its own; pass the shape of its {self.num_dims} dim(s)"
+            )
         shp = self._box(shape, "index_map")
         syms = self._symbols(symbols, "index_map")
         n = len(shp)
