@@ -179,7 +179,9 @@ class _Simplifier:
         """Rule 2 on a flat form: recombine x mod q with q*(x floordiv q) and x."""
         terms, c = f
         changed = True
-        while changed:
+        budget = 10_000  # every step keeps the value; the cap only bounds the work
+        while changed and budget:
+            budget -= 1
             changed = False
             for atom, coef in list(terms.items()):
                 if type(atom) is not Binary or type(atom.rhs) is not Constant:
