@@ -84,3 +84,10 @@ def test_simplify_keeps_the_function(m, sym):
 def test_simplify_on_a_box_keeps_the_function_on_the_box(m, n0, n1):
     s = m.simplify((n0, n1))
     assert (m.index_map((n0, n1)) == s.index_map((n0, n1))).all()
+
+
+@settings(max_examples=150, deadline=None)
+@given(strategies.maps(num_dims=2, num_symbols=1))
+def test_simplify_is_idempotent(m):
+    once = m.simplify()
+    assert once.simplify() == once
