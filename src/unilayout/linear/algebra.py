@@ -229,12 +229,11 @@ def compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayout:
                 f"{osize}: grow it with resize_in_dim({name!r}, {size})"
             )
     ocols = outer._columns()
-    groups = []
+    start = {}
     c = 0
     for name, vecs in outer._bases:
-        groups.append((name, c))
+        start[name] = c
         c += len(vecs)
-    start = dict(groups)
     offsets = [start[n] for n in outs]
     flats = []
     for _, vecs in layout._bases:
@@ -242,12 +241,10 @@ def compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayout:
         for v in vecs:
             acc = 0
             for off, e in zip(offsets, v):
-                b = 0
                 while e:
-                    if e & 1:
-                        acc ^= ocols[off + b]
-                    e >>= 1
-                    b += 1
+                    low = e & -e
+                    acc ^= ocols[off + low.bit_length() - 1]
+                    e ^= low
             fl.append(acc)
         flats.append(fl)
     return _make(_split_flat(layout._bases, flats, outer._outs), outer._outs)
@@ -256,7 +253,11 @@ def compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayout:
 def _split_flat(bases, flats, outs):
     """Bases tuple for in-dims of ``bases`` whose flattened columns are ``flats``, over ``outs``."""
     if len(outs) == 1:
-        return tuple((name, tuple((f,) for f in fl)) for (name, _), fl in zip(bases, flats))
+        return tuple((name, tuple([(f,) for f in fl])) for (name, _), fl in zip(bases, flats))
+    if len(outs) == 2:
+        m0 = outs[0][1] - 1
+        s1 = outs[0][1].bit_length() - 1
+        return tuple((name, tuple([(f & m0, f >> s1) for f in fl])) for (name, _), fl in zip(bases, flats))
     spec = [(size - 1, size.bit_length() - 1) for _, size in outs]
     new = []
     for (name, _), fl in zip(bases, flats):

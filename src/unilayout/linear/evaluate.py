@@ -62,6 +62,8 @@ def index_map(layout: LinearLayout) -> np.ndarray:
 
     Inputs are flattened with the first in-dim least significant (bit c of x
     is input bit c of the matrix view); columns are the out-dims in order.
+    The array is the transposed view of a (num_out_dims, N) buffer (each
+    column contiguous); ``np.ascontiguousarray`` gives a row-major copy.
 
     **Pre-conditions:** at most ``2**32`` inputs; out-dims fit in int64.
 
@@ -81,25 +83,32 @@ def index_map(layout: LinearLayout) -> np.ndarray:
         )
     N = 1 << n
     k = len(layout._outs)
-    res = np.empty((N, k), dtype=np.int64)
     if k == 0:
-        return res
+        return np.empty((N, 0), dtype=np.int64)
+    # Built as (k, N) so each out-dim is one contiguous pass; returned as its (N, k) view.
+    res = np.empty((k, N), dtype=np.int64)
     nbits = layout.total_out_dim_size_log2
     if nbits <= 63:
-        flat = _span_table(layout._columns(), np.empty(N, dtype=np.int64))
         if k == 1:
-            res[:, 0] = flat
-            return res
+            _span_table(layout._columns(), res[0])
+            return res.T
+        flat = _span_table(layout._columns(), np.empty(N, dtype=np.int64))
         shift = 0
+        last = k - 1
         for j, (_, size) in enumerate(layout._outs):
             b = size.bit_length() - 1
-            np.bitwise_and(np.right_shift(flat, shift), size - 1, out=res[:, j])
+            if shift == 0:
+                np.bitwise_and(flat, size - 1, out=res[j])
+            elif j == last:
+                np.right_shift(flat, shift, out=res[j])
+            else:
+                np.right_shift(flat, shift, out=res[j])
+                res[j] &= size - 1
             shift += b
-        return res
-    tmp = np.empty(N, dtype=np.int64)
+        return res.T
     for j, cols in enumerate(_per_out_columns(layout)):
-        res[:, j] = _span_table(cols, tmp)
-    return res
+        _span_table(cols, res[j])
+    return res.T
 
 
 def evaluate(layout: LinearLayout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:

@@ -34,8 +34,17 @@ def rank(columns: Iterable[int]) -> int:
     >>> rank([])
     0
     """
+    cols = columns if isinstance(columns, (list, tuple)) else list(columns)
+    # Fast path: columns that are all 0 or powers of two (distributed layouts).
+    nonzero = set(cols)
+    nonzero.discard(0)
+    for v in nonzero:
+        if v & (v - 1):
+            break
+    else:
+        return len(nonzero)
     pivots: dict[int, int] = {}
-    for v in columns:
+    for v in cols:
         while v:
             top = v.bit_length() - 1
             p = pivots.get(top)

@@ -79,6 +79,8 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
+from itertools import chain, repeat
+from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
 from ..errors import LayoutError
@@ -122,8 +124,13 @@ def _as_pow2_size(value: Any, what: str) -> int:
     return n
 
 
+_SEQ_TYPES = {list, tuple}
+_STR_TYPES = {str}
+_INT_TYPES = {int}
+
+
 def _normalise_bases(bases: Any) -> tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]:
-    if isinstance(bases, Mapping):
+    if type(bases) is dict or isinstance(bases, Mapping):
         items = list(bases.items())
     else:
         try:
@@ -132,39 +139,58 @@ def _normalise_bases(bases: Any) -> tuple[tuple[str, tuple[tuple[int, ...], ...]
             raise LayoutError(
                 f"bases must map in-dim names to lists of basis vectors, got {type(bases).__name__}"
             ) from None
-    out = []
+    names = []
+    groups = []
     seen = set()
     for k, item in enumerate(items):
-        if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
-            raise LayoutError(
-                f"bases entry {k} must be a pair (in_dim_name, [basis, ...]), got {item!r}"
-            )
+        if type(item) is not tuple or len(item) != 2:
+            if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
+                raise LayoutError(
+                    f"bases entry {k} must be a pair (in_dim_name, [basis, ...]), got {item!r}"
+                )
         name, vectors = item
-        name = _as_name(name, f"in-dim name of bases entry {k}")
+        if type(name) is not str:
+            _as_name(name, f"in-dim name of bases entry {k}")
         if name in seen:
             raise LayoutError(f"in-dim {name!r} appears twice in bases: give each in-dim one entry")
         seen.add(name)
-        if isinstance(vectors, (str, bytes)):
-            raise LayoutError(f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}")
+        names.append(name)
+        groups.append(vectors)
+    # Fast path: lists/tuples of lists/tuples of ints, checked in bulk.
+    if set(map(type, groups)) <= _SEQ_TYPES:
+        flat = list(chain.from_iterable(groups))
+        if set(map(type, flat)) <= _SEQ_TYPES:
+            rows = list(map(tuple, flat))
+            if set(map(type, chain.from_iterable(rows))) <= _INT_TYPES:
+                out = []
+                i = 0
+                for name, g in zip(names, groups):
+                    n = len(g)
+                    out.append((name, tuple(rows[i:i + n])))
+                    i += n
+                return tuple(out)
+    return tuple((name, _normalise_vectors(name, g)) for name, g in zip(names, groups))
+
+
+def _normalise_vectors(name: str, vectors: Any) -> tuple[tuple[int, ...], ...]:
+    if isinstance(vectors, (str, bytes)):
+        raise LayoutError(f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}")
+    try:
+        vecs = list(vectors)
+    except TypeError:
+        raise LayoutError(f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}") from None
+    rows = []
+    for i, vec in enumerate(vecs):
+        if isinstance(vec, (str, bytes)):
+            raise LayoutError(f"basis {name}={1 << i} must be a list of ints, got {vec!r}")
         try:
-            vecs = list(vectors)
+            t = tuple(vec)
         except TypeError:
             raise LayoutError(
-                f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}"
+                f"basis {name}={1 << i} must be a list of ints (one per out-dim), got {vec!r}"
             ) from None
-        rows = []
-        for i, vec in enumerate(vecs):
-            if isinstance(vec, (str, bytes)):
-                raise LayoutError(f"basis {name}={1 << i} must be a list of ints, got {vec!r}")
-            try:
-                entries = list(vec)
-            except TypeError:
-                raise LayoutError(
-                    f"basis {name}={1 << i} must be a list of ints (one per out-dim), got {vec!r}"
-                ) from None
-            rows.append(tuple(_as_int(e, f"basis {name}={1 << i} entry {j}") for j, e in enumerate(entries)))
-        out.append((name, tuple(rows)))
-    return tuple(out)
+        rows.append(tuple(_as_int(e, f"basis {name}={1 << i} entry {j}") for j, e in enumerate(t)))
+    return tuple(rows)
 
 
 class LinearLayout:
@@ -199,14 +225,38 @@ class LinearLayout:
     unilayout.errors.LayoutError: layout is not surjective: it reaches 2 of the 4 points of out-dims [o (size 4)] (GF(2) rank 1 < 2 output bits); pass require_surjective=False if that is intended
     """
 
-    __slots__ = ("_bases", "_outs", "_cols", "_rank", "_hash")
+    __slots__ = ("_bases", "_outs", "_cols", "_rank", "_hash", "_plan")
 
     # ------------------------------------------------------------------ build
     def __init__(self, bases: Any, out_dims: Any, require_surjective: bool = True):
-        nbases = _normalise_bases(bases)
-        if isinstance(out_dims, Mapping):
+        # -- bases: fast bulk path for {name: [[int, ...], ...]}, detailed path otherwise
+        nbases = rows = per_out = None
+        if type(bases) is dict:
+            groups = list(bases.values())
+            if set(map(type, groups)) <= _SEQ_TYPES and set(map(type, bases)) <= _STR_TYPES:
+                flat = list(chain.from_iterable(groups))
+                if set(map(type, flat)) <= _SEQ_TYPES and len(set(map(len, flat))) <= 1:
+                    per_out = list(zip(*flat))
+                    if set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
+                        rows = list(zip(*per_out)) if per_out else [()] * len(flat)
+                        out = []
+                        i = 0
+                        for name, g in zip(bases, groups):
+                            n = len(g)
+                            out.append((name, tuple(rows[i:i + n])))
+                            i += n
+                        nbases = tuple(out)
+        if nbases is None:
+            nbases = _normalise_bases(bases)
+            rows = [v for _, vecs in nbases for v in vecs]
+            per_out = None
+        # -- out-dims: {name: size}, [(name, size)], or [name] (sizes inferred)
+        if type(out_dims) is dict or isinstance(out_dims, Mapping):
             out_items = list(out_dims.items())
             inferred = False
+        elif type(out_dims) is list and set(map(type, out_dims)) == _STR_TYPES:
+            out_items = out_dims
+            inferred = True
         else:
             if isinstance(out_dims, (str, bytes)):
                 raise LayoutError(
@@ -225,51 +275,68 @@ class LinearLayout:
                         raise LayoutError(
                             f"out_dims must be all names or all (name, size) pairs, got {out_items!r}"
                         )
-        names = []
-        for o in out_items:
-            names.append(_as_name(o if inferred else o[0], "out-dim name"))
+        names = out_items if inferred else [o[0] for o in out_items]
+        if not inferred and set(map(type, names)) - _STR_TYPES:
+            for n in names:
+                _as_name(n, "out-dim name")
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
             raise LayoutError(f"out-dim {dup!r} appears twice: give each out-dim one name")
         nout = len(names)
-        for name, vecs in nbases:
-            for i, vec in enumerate(vecs):
-                if len(vec) != nout:
-                    raise LayoutError(
-                        f"basis {name}={1 << i} has {len(vec)} entries but there are {nout} out-dims "
-                        f"{names}: give one entry per out-dim"
-                    )
-                for j, e in enumerate(vec):
-                    if e < 0:
+        if rows and len(rows[0]) != nout or (per_out is None and rows and set(map(len, rows)) != {nout}):
+            for name, vecs in nbases:
+                for i, vec in enumerate(vecs):
+                    if len(vec) != nout:
                         raise LayoutError(
-                            f"basis {name}={1 << i} has the negative entry {e} for out-dim {names[j]!r}: "
-                            "entries are coordinates in [0, size)"
+                            f"basis {name}={1 << i} has {len(vec)} entries but there are {nout} out-dims "
+                            f"{names}: give one entry per out-dim"
                         )
+        if per_out is None:
+            per_out = list(zip(*rows))
+        if not rows:
+            per_out = [()] * nout
+        maxes = [max(c) if c else 0 for c in per_out]
+        if rows and nout and min(map(min, per_out)) < 0:
+            for name, vecs in nbases:
+                for i, vec in enumerate(vecs):
+                    for j in range(nout):
+                        if vec[j] < 0:
+                            raise LayoutError(
+                                f"basis {name}={1 << i} has the negative entry {vec[j]} for out-dim "
+                                f"{names[j]!r}: entries are coordinates in [0, size)"
+                            )
         if inferred:
-            sizes = [1] * nout
-            for _, vecs in nbases:
-                for vec in vecs:
-                    for j, e in enumerate(vec):
-                        s = 1 << e.bit_length()
-                        if s > sizes[j]:
-                            sizes[j] = s
+            sizes = [1 << m.bit_length() for m in maxes]
             require_surjective = True
         else:
             sizes = [_as_pow2_size(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
-            for name, vecs in nbases:
-                for i, vec in enumerate(vecs):
-                    for j, e in enumerate(vec):
-                        if e >= sizes[j]:
-                            raise LayoutError(
-                                f"basis {name}={1 << i} entry {e} for out-dim {names[j]!r} is out of range "
-                                f"[0, {sizes[j]}): enlarge that out-dim to {1 << e.bit_length()} or fix the basis"
-                            )
-        object.__setattr__(self, "_bases", nbases)
-        object.__setattr__(self, "_outs", tuple(zip(names, sizes)))
-        object.__setattr__(self, "_cols", None)
-        object.__setattr__(self, "_rank", None)
-        object.__setattr__(self, "_hash", None)
-        if require_surjective and not self.is_surjective():
+            for j in range(nout):
+                if maxes[j] >= sizes[j]:
+                    for name, vecs in nbases:
+                        for i, vec in enumerate(vecs):
+                            e = vec[j]
+                            if e >= sizes[j]:
+                                raise LayoutError(
+                                    f"basis {name}={1 << i} entry {e} for out-dim {names[j]!r} is out of range "
+                                    f"[0, {sizes[j]}): enlarge that out-dim to {1 << e.bit_length()} or fix the basis"
+                                )
+        setattr_ = object.__setattr__
+        setattr_(self, "_bases", nbases)
+        setattr_(self, "_outs", tuple(zip(names, sizes)))
+        if nout == 1:
+            cols = per_out[0] if rows else ()
+        elif nout == 2:
+            cols = tuple(map(_or, per_out[0], map(_lshift, per_out[1], repeat(sizes[0].bit_length() - 1))))
+        else:
+            cols = None
+        setattr_(self, "_cols", cols)
+        rank = None if cols is None else gf2.rank(cols)
+        setattr_(self, "_rank", rank)
+        setattr_(self, "_hash", None)
+        setattr_(self, "_plan", None)
+        if require_surjective and (
+            rank is None or rank != sum(map(int.bit_length, sizes)) - nout
+        ) and not self.is_surjective():
             raise LayoutError(
                 f"layout is not surjective: it reaches {1 << self.rank} of the {self.total_out_dim_size} "
                 f"points of out-dims {self._outs_str()} (GF(2) rank {self.rank} < "
@@ -286,6 +353,7 @@ class LinearLayout:
         object.__setattr__(self, "_cols", None)
         object.__setattr__(self, "_rank", None)
         object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, "_plan", None)
         return self
 
     def __setattr__(self, name, value):
@@ -590,12 +658,23 @@ class LinearLayout:
         cols = self._cols
         if cols is None:
             shifts = self._shifts()
-            if len(shifts) == 1:
-                cols = tuple(v[0] for _, vecs in self._bases for v in vecs)
+            n = len(shifts)
+            if n == 1:
+                cols = tuple([v[0] for _, vecs in self._bases for v in vecs])
+            elif n == 2:
+                s1 = shifts[1]
+                cols = tuple([v[0] | (v[1] << s1) for _, vecs in self._bases for v in vecs])
+            elif n == 0:
+                cols = tuple([0 for _, vecs in self._bases for v in vecs])
             else:
-                cols = tuple(
-                    sum(e << s for e, s in zip(v, shifts)) for _, vecs in self._bases for v in vecs
-                )
+                out = []
+                for _, vecs in self._bases:
+                    for v in vecs:
+                        acc = 0
+                        for e, sh in zip(v, shifts):
+                            acc |= e << sh
+                        out.append(acc)
+                cols = tuple(out)
             object.__setattr__(self, "_cols", cols)
         return cols
 
@@ -657,6 +736,43 @@ class LinearLayout:
         >>> L.apply({"i": 6})
         {'o': 2}
         """
+        plan = self._plan
+        if plan is None:
+            plan = self._make_plan()
+        in_plan, outs, cols = plan
+        if type(ins) is dict and len(ins) == len(in_plan):
+            acc = 0
+            try:
+                for name, c, limit in in_plan:
+                    v = ins[name]
+                    if type(v) is not int or not 0 <= v < limit:
+                        raise LayoutError
+                    while v:
+                        low = v & -v
+                        acc ^= cols[c + low.bit_length() - 1]
+                        v ^= low
+            except (KeyError, LayoutError):
+                return self._apply_checked(ins)
+            if len(outs) == 1:
+                return {outs[0][0]: acc}
+            res = {}
+            for name, mask, shift in outs:
+                res[name] = (acc >> shift) & mask
+            return res
+        return self._apply_checked(ins)
+
+    def _make_plan(self):
+        in_plan = []
+        c = 0
+        for name, vecs in self._bases:
+            in_plan.append((name, c, 1 << len(vecs)))
+            c += len(vecs)
+        outs = tuple((name, size - 1, sh) for (name, size), sh in zip(self._outs, self._shifts()))
+        plan = (tuple(in_plan), outs, self._columns())
+        object.__setattr__(self, "_plan", plan)
+        return plan
+
+    def _apply_checked(self, ins: Any) -> dict[str, int]:
         items = ins.items() if isinstance(ins, Mapping) else ins
         vals = {}
         for item in items:
