@@ -414,3 +414,45 @@ def test_compose_and_reshape_preserve_the_function(seed):
         assert list(got.values()) == ([y] if F.out_dim_names else [])
     masks = A.free_variable_masks()
     assert all(m == 0 for m in masks.values()) == A.is_injective()
+
+
+def test_every_operation_fails_only_with_layout_error():
+    """Fuzz: random (often mismatched) operands give a result or a LayoutError, nothing else."""
+    rng = random.Random(99)
+    names = ["register", "lane", "warp", "block", "dim0", "dim1"]
+    ops = [
+        lambda a, b: a * b,
+        lambda a, b: a.compose(b),
+        lambda a, b: a.invert_and_compose(b),
+        lambda a, b: a.pseudoinvert(),
+        lambda a, b: a.invert(),
+        lambda a, b: divide_left(a, b),
+        lambda a, b: divide_right(a, b),
+        lambda a, b: a.quotient(rng.sample(names, rng.randint(0, 2))),
+        lambda a, b: a.sublayout(rng.sample(names, rng.randint(0, 3)), rng.sample(names, rng.randint(0, 3))),
+        lambda a, b: a.reshape_ins([("x", rng.choice([1, 2, 4, 8, 16, 3]))]),
+        lambda a, b: a.reshape_outs([("x", rng.choice([1, 2, 4, 8, 16, 6])), ("y", 2)]),
+        lambda a, b: a.transpose_ins(rng.sample(names, rng.randint(0, 3))),
+        lambda a, b: a.transpose_outs(rng.sample(names, rng.randint(0, 3))),
+        lambda a, b: a.concat_ins(b),
+        lambda a, b: a.concat_outs(b),
+        lambda a, b: a.resize_in_dim(rng.choice(names), rng.choice([0, 1, 2, 3, 4, 8])),
+        lambda a, b: a.resize_out_dim(rng.choice(names), rng.choice([0, 1, 2, 3, 4, 8])),
+        lambda a, b: a.rename_in_dim(rng.choice(names), rng.choice(names)),
+        lambda a, b: a.remove_zero_bases_along_dim(rng.choice(names)),
+        lambda a, b: a.apply({n: rng.randint(-1, 9) for n in rng.sample(names, rng.randint(0, 4))}),
+        lambda a, b: a.get_basis(rng.choice(names), rng.randint(-1, 3)),
+        lambda a, b: a.is_trivial_over(rng.sample(names, rng.randint(0, 2))),
+        lambda a, b: a.to_attr(),
+        lambda a, b: a.compose(42),
+        lambda a, b: a.equal_ignoring_out_dim_sizes(None),
+    ]
+    for _ in range(1500):
+        outs = [(n, 1 << rng.randint(0, 3)) for n in rng.sample(names, rng.randint(0, 3))]
+        a = H.random_layout(rng, outs=outs or None, in_names=rng.sample(names, rng.randint(0, 3)))
+        b = H.random_layout(rng, in_names=rng.sample(names, rng.randint(0, 3)))
+        op = rng.choice(ops)
+        try:
+            op(a, b)
+        except LayoutError:
+            pass

@@ -70,3 +70,40 @@ def test_to_attr_rejects_what_the_attribute_cannot_carry():
         to_attr(big)
     with pytest.raises(LayoutError, match="out-dims dim0"):
         to_attr(L.transpose_outs(["dim0"]).reshape_outs([("x", 2)]))
+
+
+def test_mutated_text_gives_a_layout_or_a_parse_error():
+    rng = random.Random(5)
+    alphabet = "[]{}<>=,-0123456789 abcdlnegrstwk#."
+    for _ in range(3000):
+        t = list(SEED_TEXT)
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(t) + 1)
+            r = rng.random()
+            if r < 0.4 and t:
+                del t[min(k, len(t) - 1)]
+            elif r < 0.8:
+                t.insert(k, rng.choice(alphabet))
+            elif t:
+                t[min(k, len(t) - 1)] = rng.choice(alphabet)
+        text = "".join(t)
+        try:
+            L = parse(text)
+        except ParseError as e:
+            assert 0 <= e.position <= len(text)
+            continue
+        assert isinstance(L, LinearLayout)
+
+
+def test_constructor_fuzz_raises_only_layout_error():
+    rng = random.Random(6)
+    junk = [None, 1.5, "x", b"y", -1, 3, True, [], [[]], [[1, 2]], {"a": 1}, (1,), [[1], [2.0]], object()]
+    for _ in range(2000):
+        bases = rng.choice([junk[rng.randrange(len(junk))], {"i": rng.choice(junk)},
+                            [("i", rng.choice(junk))], {"i": [[rng.randint(-2, 9)]]}])
+        outs = rng.choice([junk[rng.randrange(len(junk))], ["o"], {"o": rng.choice([1, 2, 3, 8, 0, -4, 2.0])},
+                           [("o", 4)], [("o", 4), "p"]])
+        try:
+            LinearLayout(bases, outs, require_surjective=rng.random() < 0.5)
+        except LayoutError:
+            pass

@@ -4,7 +4,8 @@ Each encoding is a small frozen value (``Blocked``, ``NvidiaMma``,
 ``DotOperand``, ``AmdMfma``, ``AmdWmma``, ``Slice``, ``SwizzledShared``)
 with Triton's parameter names in snake_case and a ``to_linear(shape)``
 method; the functions ``blocked(shape, ...)``, ``nvidia_mma(shape, ...)``,
-... build one and convert it in a single call. The results agree with
+``dot_operand``, ``amd_mfma``, ``amd_wmma``, ``slice_layout`` (alias
+``slice``) and ``swizzled_shared`` build one and convert it in a single call. The results agree with
 Triton 3.9.0's own conversion (``toLinearLayout``, reached from Python
 through Gluon); the tests check that on many parameter combinations.
 
@@ -67,6 +68,7 @@ __all__ = [
     "amd_mfma",
     "amd_wmma",
     "slice_layout",
+    "slice",
     "swizzled_shared",
     "fit_to_shape",
     "DISTRIBUTED_IN_DIMS",
@@ -768,3 +770,7 @@ class PaddedShared(_Encoding):
         raise NotRepresentableError(
             f"padded shared layouts insert padding{where}, so offset -> element is not linear over GF(2)"
         )
+
+
+#: Triton's name for :func:`slice_layout` (shadows the builtin only inside this module's namespace).
+slice = slice_layout  # noqa: A001
