@@ -19,6 +19,8 @@ so layouts with hundreds of input and output bits work (Triton caps both at 64).
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Iterable, Sequence
 
 __all__ = ["rank", "rref", "ColumnBasis", "solve", "free_columns"]
@@ -35,13 +37,11 @@ def rank(columns: Iterable[int]) -> int:
     0
     """
     cols = columns if isinstance(columns, (list, tuple)) else list(columns)
-    # Fast path: columns that are all 0 or powers of two (distributed layouts).
+    # Fast path: distinct non-zero columns with pairwise disjoint bits (e.g. the
+    # powers of two of distributed layouts) are independent: sum == OR.
     nonzero = set(cols)
     nonzero.discard(0)
-    for v in nonzero:
-        if v & (v - 1):
-            break
-    else:
+    if sum(nonzero) == reduce(or_, nonzero, 0):
         return len(nonzero)
     pivots: dict[int, int] = {}
     for v in cols:

@@ -231,21 +231,27 @@ class LinearLayout:
     def __init__(self, bases: Any, out_dims: Any, require_surjective: bool = True):
         # -- bases: fast bulk path for {name: [[int, ...], ...]}, detailed path otherwise
         nbases = rows = per_out = None
-        if type(bases) is dict:
+        if type(bases) is dict and set(map(type, bases)) <= _STR_TYPES:
             groups = list(bases.values())
-            if set(map(type, groups)) <= _SEQ_TYPES and set(map(type, bases)) <= _STR_TYPES:
+            try:
                 flat = list(chain.from_iterable(groups))
-                if set(map(type, flat)) <= _SEQ_TYPES and len(set(map(len, flat))) <= 1:
-                    per_out = list(zip(*flat))
-                    if set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
-                        rows = list(zip(*per_out)) if per_out else [()] * len(flat)
-                        out = []
-                        i = 0
-                        for name, g in zip(bases, groups):
-                            n = len(g)
-                            out.append((name, tuple(rows[i:i + n])))
-                            i += n
-                        nbases = tuple(out)
+            except TypeError:
+                flat = None
+            if (
+                flat is not None
+                and set(map(type, chain(groups, flat))) <= _SEQ_TYPES
+                and len(set(map(len, flat))) <= 1
+            ):
+                per_out = list(zip(*flat))
+                if set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
+                    rows = list(zip(*per_out)) if per_out else [()] * len(flat)
+                    out = []
+                    i = 0
+                    for name, g in zip(bases, groups):
+                        n = len(g)
+                        out.append((name, tuple(rows[i:i + n])))
+                        i += n
+                    nbases = tuple(out)
         if nbases is None:
             nbases = _normalise_bases(bases)
             rows = [v for _, vecs in nbases for v in vecs]
