@@ -199,3 +199,36 @@ def test_optimal_swizzle_is_no_worse_than_any_family_member():
         vec, pp, mp = _p2(rng, 0, 3), _p2(rng, 0, 3), _p2(rng, 0, 3)
         sh = E.swizzled_shared([64, 64], vec, pp, mp, rng.choice([[0, 1], [1, 0]]))
         assert sum(r.conflicts) <= bank_conflicts(src, sh, 16) + bank_conflicts(dst, sh, 16)
+
+
+def test_optimal_shared_layout_is_conflict_free_and_vectorised():
+    from unilayout.linear.analysis import optimal_shared_layout
+
+    rng = random.Random(25)
+    eight_bit_bad = eight_bit = 0
+    for _ in range(150):
+        shape = [_p2(rng, 4, 7), _p2(rng, 4, 7)]
+
+        def rb():
+            return E.blocked(shape, [_p2(rng, 0, 3), _p2(rng, 0, 3)], _split(rng, 5, 2),
+                             _split(rng, rng.randint(0, 2), 2), rng.choice([[0, 1], [1, 0]]))
+
+        src, dst = rb(), rb()
+        bw = rng.choice([8, 16, 32, 64])
+        S = optimal_shared_layout(src, dst, bw)
+        assert S.is_invertible() and S.in_dim_names == ["offset"] and S.out_dims == src.out_dims
+        conflicts = (bank_conflicts(src, S, bw), bank_conflicts(dst, S, bw))
+        common = {tuple(v) for n, b in src.bases if n == "register" for v in b} & {
+            tuple(v) for n, b in dst.bases if n == "register" for v in b} - {(0, 0)}
+        if bw == 8:
+            eight_bit += 1
+            eight_bit_bad += conflicts != (0, 0)
+        else:
+            assert conflicts == (0, 0), (shape, bw, src, dst)
+        widest = min(128 // bw, 1 << len(common))
+        for side in (src, dst):  # at least the common vector (when the common registers are independent)
+            assert largest_vectorisation(side.invert_and_compose(S), bw).width >= min(widest, 2 if common else 1)
+    assert eight_bit_bad <= max(1, eight_bit // 20)
+    with pytest.raises(LayoutError, match="same tensor"):
+        optimal_shared_layout(E.blocked([32, 32], [1, 1], [1, 32], [1, 1], [1, 0]),
+                              E.blocked([32, 64], [1, 1], [1, 32], [1, 1], [1, 0]))

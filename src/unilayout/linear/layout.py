@@ -66,13 +66,20 @@ non-power-of-two shapes; linear layouts cannot.
 
 Deliberate differences from Triton 3.9.0
 ----------------------------------------
-- No 64-bit caps and no int32 sizes: any number of in/out bits works.
+- No 64-bit caps and no int32 sizes: any number of in/out bits works
+  (Triton asserts at 64 input bits, 64 output bits and 64 solver columns).
 - Every Triton ``assert`` / fatal error becomes ``LayoutError`` with the
-  reason and the fix (``None`` for the optional-returning operations).
+  reason and the fix (``None`` for the optional-returning operations
+  ``divide_left``, ``divide_right``, ``quotient``); nothing aborts.
 - ``apply`` rejects inputs outside ``[0, size)`` (Triton drops the high bits).
-- Repeated dim names raise (Triton's binding silently keeps one).
-- See :mod:`unilayout.linear.algebra` for the few operations where Triton
-  would abort and unilayout returns a well-defined answer.
+- Repeated dim names raise: in the bases (Triton's binding keeps one), in
+  ``concat_ins``/``concat_outs`` (Triton keeps self's), and ``a * b`` with
+  common dims in conflicting orders (Triton's release build returns an
+  arbitrary order).
+- ``divide_right`` returns ``None`` unless ``C * B == A`` (Triton skips
+  some checks and then asserts); ``is_trivial_over`` is False for a name that
+  is not both an in- and an out-dim (Triton aborts).
+See ``docs/linear.md`` for the full list, including the encodings.
 """
 
 from __future__ import annotations
