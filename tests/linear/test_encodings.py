@@ -47,6 +47,14 @@ def test_out_sizes_are_the_shape_and_layouts_are_surjective():
     assert L.get_basis("warp", 0) == (0, 0)  # surplus warps broadcast
 
 
+def test_wmma_warps_per_cta_is_warp_bases_n_first():
+    a = E.amd_wmma([64, 64], 2, False, warps_per_cta=[2, 2])
+    b = E.amd_wmma([64, 64], 2, False, warp_bases=[[0, 1], [1, 0]])
+    assert a == b and a.get_basis("warp", 0) == (0, 16)
+    with pytest.raises(LayoutError, match="not both"):
+        E.amd_wmma([64, 64], 2, False, warp_bases=[[0, 1]], warps_per_cta=[1, 2])
+
+
 def test_bad_parameters_raise():
     with pytest.raises(LayoutError, match="not a power of two"):
         E.blocked([32, 32], [3, 1], [4, 8], [2, 2], [1, 0])
@@ -58,6 +66,10 @@ def test_bad_parameters_raise():
         E.amd_mfma([32, 32], 3, [4, 4, 4], False, [1, 1])
     with pytest.raises(LayoutError, match="64-bit"):
         E.amd_mfma([32, 32], 3, [16, 16, 4], False, [1, 1], element_bitwidth=64)
+    with pytest.raises(LayoutError, match="MFMA version 7"):
+        E.amd_mfma([32, 32], 7, [16, 16, 16], False, [1, 1])
+    with pytest.raises(LayoutError, match="rank 2"):
+        E.nvidia_mma([2, 64, 64], 3, [1, 4, 1], [16, 64, 16])
     with pytest.raises(LayoutError, match="version 4"):
         E.nvidia_mma([32, 32], 4, [1, 1], [16, 8])
     with pytest.raises(LayoutError, match="shared memory"):
@@ -114,18 +126,24 @@ def _random_case(rng, kind):
         wpc = _split(rng, rng.randint(0, 3), rank)
         instr = [1] * (rank - 2) + [16, 8]
         shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 2, 7)]
-        return f"G.NVMMADistributedLayout([2,0],{wpc},{instr})", E.NvidiaMma([2, 0], wpc, instr), shape
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+        text = f"G.NVMMADistributedLayout([2,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.NvidiaMma([2, 0], wpc, instr, cga), shape
     if kind == "mma3":
         wpc = rng.choice([[4, 1], [4, 2], [8, 1], [4, 4]])
         instr = [16, _p2(rng, 3, 8), 16]
         shape = [_p2(rng, 4, 8), _p2(rng, 3, 8)]
-        return f"G.NVMMADistributedLayout([3,0],{wpc},{instr})", E.NvidiaMma(3, wpc, instr), shape
+        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
+        text = f"G.NVMMADistributedLayout([3,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.NvidiaMma(3, wpc, instr, cga), shape
     if kind == "dot":
-        wpc = _split(rng, rng.randint(0, 3), 2)
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
         op, kw = rng.randint(0, 1), rng.choice([1, 2, 4, 8])
-        shape = [_p2(rng, 3, 8), _p2(rng, 3, 8)]
-        text = f"G.DotOperandLayout({op}, G.NVMMADistributedLayout([2,0],{wpc},[16,8]), {kw})"
-        return text, E.DotOperand(op, E.NvidiaMma([2, 0], wpc, [16, 8]), kw), shape
+        instr = [1] * (rank - 2) + [16, 8]
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
+        text = f"G.DotOperandLayout({op}, G.NVMMADistributedLayout([2,0],{wpc},{instr}), {kw})"
+        return text, E.DotOperand(op, E.NvidiaMma([2, 0], wpc, instr), kw), shape
     if kind == "mfma":
         rank = rng.choice([2, 2, 3])
         wpc = _split(rng, rng.randint(0, 3), rank)
@@ -135,8 +153,10 @@ def _random_case(rng, kind):
         tpw = [1] * (rank - 2) + [_p2(rng, 0, 1), _p2(rng, 0, 1)] if rng.random() < 0.5 else None
         ver = rng.choice([3, 4])
         shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
-        text = f"A.AMDMFMALayout({ver},[{mn},{mn},{k}],{tr},{wpc}" + (f", tiles_per_warp={tpw})" if tpw else ")")
-        return text, E.AmdMfma(ver, [mn, mn, k], tr, wpc, tiles_per_warp=tpw), shape
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+        text = (f"A.AMDMFMALayout({ver},[{mn},{mn},{k}],{tr},{wpc}" + (f", tiles_per_warp={tpw}" if tpw else "")
+                + (f", cga_layout={cga})" if cga else ")"))
+        return text, E.AmdMfma(ver, [mn, mn, k], tr, wpc, tiles_per_warp=tpw, cga_layout=cga), shape
     if kind == "wmma":
         ver = rng.choice([1, 2, 3])
         tr = rng.random() < 0.5
@@ -145,8 +165,10 @@ def _random_case(rng, kind):
         wb = _unit_bases(rng, 2, rng.randint(0, 3), allow_zero=True, counts=counts)
         instr = [16, 16, 16] if ver < 3 else [16, 16, 32]
         shape = [_p2(rng, 4, 7), _p2(rng, 4, 7)]
-        text = f"A.AMDWMMALayout({ver},{tr},{wb}" + (f", reg_bases={rb}" if rb else "") + f", instr_shape={instr})"
-        return text, E.AmdWmma(ver, tr, wb, rb, instr), shape
+        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
+        text = (f"A.AMDWMMALayout({ver},{tr},{wb}" + (f", reg_bases={rb}" if rb else "") + f", instr_shape={instr}"
+                + (f", cga_layout={cga})" if cga else ")"))
+        return text, E.AmdWmma(ver, tr, wb, rb, instr, cga), shape
     if kind == "slice":
         dim = rng.randint(0, 1)
         shape = [_p2(rng, 0, 8)]

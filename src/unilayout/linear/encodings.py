@@ -158,7 +158,8 @@ def _shrink(layout: LinearLayout, out_dim: str, desired: int) -> LinearLayout:
     return LinearLayout(bases, outs, require_surjective=False)
 
 
-def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _after_grow=None) -> LinearLayout:
+def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _after_grow=None,
+                 _grow_to_full_shape=False) -> LinearLayout:
     """Fit a one-CTA layout to ``shape`` and add the CGA (``block``) layout (Triton ``combineCtaCgaWithShape``).
 
     ``cta`` maps its in-dims (first one: ``register`` or ``offset``) to
@@ -184,10 +185,13 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _afte
     cga = cga.transpose_outs(cta.out_dim_names)
     first = cta.in_dim_names[0]
     want = {d: max(1, s // cga.out_dim_size(d)) for d, s in zip(names, shape)}
+    grow = dict(want)
+    for d in _grow_to_full_shape or ():
+        grow[d] = shape[names.index(d)]
     for d in cta.out_dim_names:
         have = cta.out_dim_size(d)
-        if have < want[d]:
-            cta = cta * LinearLayout.identity_1d(want[d] // have, first, d)
+        if have < grow[d]:
+            cta = cta * LinearLayout.identity_1d(grow[d] // have, first, d)
     if _after_grow is not None:
         cta = _after_grow(cta)
     for d in cta.out_dim_names:
@@ -196,11 +200,7 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _afte
 
 
 class _Encoding:
-    def to_linear(self, shape: Sequence[int]) -> LinearLayout:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _cga(self):
-        return self.cga_layout
+    """Base of the encoding values: each implements ``to_linear(shape)``."""
 
 
 # ---------------------------------------------------------------- blocked
@@ -332,6 +332,8 @@ class NvidiaMma(_Encoding):
                 raise LayoutError(f"MMA v2 instr_shape needs {rank} entries, got {list(instr)}")
             tile_m, tile_n = instr[-2], instr[-1]
         else:
+            if rank != 2:
+                raise LayoutError(f"NVIDIA MMA v3 (Hopper) layouts have rank 2, got shape {list(shape)}")
             if len(instr) != 3:
                 raise LayoutError(f"MMA v3 instr_shape is [M, N, K], got {list(instr)}")
             tile_m, tile_n = instr[0], instr[1]
@@ -486,6 +488,9 @@ class AmdMfma(_Encoding):
             raise LayoutError(f"instr_shape is [M, N] or [M, N, K], got {list(instr)}")
         if self.element_bitwidth is not None and _as_int(self.element_bitwidth, "element_bitwidth") == 64:
             raise LayoutError("64-bit MFMA layouts are not supported by unilayout.linear.encodings")
+        version = _as_int(self.version, "MFMA version")
+        if version not in (1, 2, 3, 4):
+            raise LayoutError(f"MFMA version {version} is not supported: use 1 to 4")
         m, n = instr[0], instr[1]
         if (m, n) == (32, 32):
             reg = [(1, 0), (2, 0), (8, 0), (16, 0)]
@@ -515,8 +520,12 @@ class AmdMfma(_Encoding):
         warp_vecs = [[e * k for e, k in zip(v, scale)] for v in _std_vectors(warps, names)]
         warp_layout = _bases_layout("warp", warp_vecs, rank)
         cta = _amd_cta(rank, reg, lane, tile, reps, warp_layout, bool(self.is_transposed))
+        # Triton 3.9.0 repeats the MFMA tile along N over the whole tensor (not
+        # just one CTA's share) before the CGA split, so surplus N repeats become
+        # zero registers; M and batch grow to the CTA's share only.
         return fit_to_shape(cta, shape, self.cga_layout,
-                            lambda c: _reorder_register_repeats(c, len(reg), rank))
+                            lambda c: _reorder_register_repeats(c, len(reg), rank),
+                            _grow_to_full_shape=names[-1:])
 
 
 def _std_vectors(layout: LinearLayout, names):
