@@ -1,0 +1,2 @@
+"""Tenstorrent metal layouts and devices (placeholder docstring, rewritten below)."""
+from .metal import MetalLayout
