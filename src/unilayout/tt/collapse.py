@@ -156,10 +156,13 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
         )
     results = [constant(0)] * (grid_rank - len(groups))
     for group in groups:
-        coef, expr = 1, None
+        coefs, coef = {}, 1
         for d in reversed(group):
-            term = dim(d) * coef if coef != 1 else dim(d)
-            expr = term if expr is None else term + expr
+            coefs[d] = coef
             coef = _align_up(shape[d] * coef, align[d])
+        expr = None
+        for d in group:  # left-associated sum, outermost first, as MLIR parses it
+            term = dim(d) * coefs[d]
+            expr = term if expr is None else expr + term
         results.append(expr)
     return AffineMap(rank, 0, results)

@@ -274,8 +274,9 @@ class MetalLayout:
         results; anything else needs ``from_collapse``.
 
         >>> ml = MetalLayout.from_collapse((128,), (4,))
-        >>> print(ml.with_grid((1, 2)).linear), ml.with_grid((1, 2)).shard_shape
+        >>> print(ml.with_grid((1, 2)).linear)
         (d0) -> (0, d0)
+        >>> ml.with_grid((1, 2)).shard_shape
         (1, 64)
         >>> print(ml.with_grid((1, 2)).with_grid((4,)).linear)
         (d0) -> (d0)
@@ -618,7 +619,7 @@ class MetalLayout:
         """int64 (N,): for every logical index in row-major order, its flat position in ``shard()``'s output.
 
         >>> MetalLayout.from_collapse((3, 4), (2, 2)).index_map().tolist()
-        [0, 1, 4, 5, 2, 3, 8, 9, 12, 13, 16, 17]
+        [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13]
         """
         from .shard import index_map
 
