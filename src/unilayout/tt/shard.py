@@ -56,7 +56,7 @@ def fill_value(ml, dtype):
     dtype = np.dtype(dtype)
     oob = ml.oob_val
     if oob in ("undef", "zero"):
-        return dtype.type(0).item() if dtype.kind != "V" else 0
+        return 0
     if oob == "one":
         return 1
     if dtype.kind not in "fc":

@@ -1,0 +1,178 @@
+"""shard / unshard / padding_mask / padding_summary / index_map: exact, lossless, vectorised."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import unilayout
+from unilayout import LayoutError
+from unilayout.tt import MetalLayout, collapse_groups
+
+ML = MetalLayout
+
+
+def _slot(ml, G, q):
+    if ml.tile is None:
+        return G + q
+    T = ml.tile
+    return G + q[:-2] + (q[-2] // T[0], q[-1] // T[1], q[-2] % T[0], q[-1] % T[1])
+
+
+def _check_against_locate(ml, a, s):
+    """Every element sits where locate says; everything else is padding."""
+    mask = np.ones(s.shape, dtype=bool)
+    for x in itertools.product(*(range(n) for n in ml.logical_shape)):
+        G, q = ml.locate(*x)
+        slot = _slot(ml, G, q)
+        assert s[slot] == a[x]
+        mask[slot] = False
+    assert np.array_equal(mask, ml.padding_mask())
+
+
+CASES = [
+    ML.from_collapse((2, 3, 64, 128), (2, 4)),
+    ML.from_collapse((53, 63), (3, 2)),
+    ML.from_collapse((53, 63), (3, 2), tile=(32, 32)),
+    ML.from_collapse((2, 8, 32), (1, 2), dim_alignments=(1, 32, 1), tile=(32, 32)),
+    ML((8, 96, 32), "(d0, d1, d2) -> (d0 * 96 + d1, d1, d2)", (2, 1, 2)),
+    ML.from_collapse((3, 5, 7, 4), (2, 2, 3), [(1, -1)], tile=(4, 4)),
+    ML((8, 6), "(d0, d1) -> (d0 floordiv 2, d0 mod 2, d1)", (3, 1, 4)),
+    ML((5, 4), "(d0, d1) -> (d1 * 7 + d0 + 1, 0)", (4, 1)),
+    ML.from_collapse((9,), (2, 2, 4)),
+    ML.from_collapse((4, 6), (8, 1)),  # more cores than rows: whole empty cores
+]
+
+
+@pytest.mark.parametrize("ml", CASES, ids=str)
+def test_shard_puts_every_element_where_locate_says_and_unshard_inverts(ml):
+    a = np.arange(1, ml.volume + 1, dtype=np.int64).reshape(ml.logical_shape)
+    s = ml.shard(a)
+    assert s.shape == ml.shards_shape and s.dtype == a.dtype
+    if ml.volume <= 5000:
+        _check_against_locate(ml, a, s)
+    assert (s[ml.padding_mask()] == 0).all()
+    assert np.array_equal(ml.unshard(s), a)
+    assert np.array_equal(s.reshape(-1)[ml.index_map()], a.reshape(-1))
+    assert np.array_equal(unilayout.index_map(ml), ml.index_map())
+
+
+@pytest.mark.parametrize("oob, value", [("undef", 0.0), ("zero", 0.0), ("one", 1.0), ("inf", np.inf), ("neginf", -np.inf)])
+def test_padding_is_filled_from_oob_val(oob, value):
+    ml = ML.from_collapse((53, 63), (3, 2), oob_val=oob, tile=(32, 32))
+    s = ml.shard(np.full((53, 63), 7.0, dtype=np.float32))
+    mask = ml.padding_mask()
+    assert (s[mask] == value).all() and (s[~mask] == 7.0).all()
+
+
+def test_inf_padding_on_an_integer_array_is_rejected():
+    ml = ML.from_collapse((5, 5), (2, 2), oob_val="inf")
+    with pytest.raises(LayoutError, match="floating-point"):
+        ml.shard(np.zeros((5, 5), dtype=np.int32))
+    # no padding needed still needs a representable fill: the rule does not depend on the sizes
+    assert ML.from_collapse((4, 4), (2, 2), oob_val="one").shard(np.zeros((4, 4), np.int8)).dtype == np.int8
+
+
+def test_shard_and_unshard_check_shapes_and_out_buffers():
+    ml = ML.from_collapse((8, 8), (2, 2))
+    with pytest.raises(LayoutError, match=r"shape \(8, 9\) does not match the expected \(8, 8\)"):
+        ml.shard(np.zeros((8, 9)))
+    with pytest.raises(LayoutError, match="does not match"):
+        ml.unshard(np.zeros((8, 8)))
+    with pytest.raises(LayoutError, match="out must be"):
+        ml.shard(np.zeros((8, 8)), out=np.zeros((2, 2, 4, 4), np.float32))
+    with pytest.raises(LayoutError, match="C-contiguous"):
+        ml.shard(np.zeros((8, 8)), out=np.zeros((2, 2, 4, 8))[..., ::2])
+    out = np.empty((2, 2, 4, 4))
+    a = np.random.default_rng(0).random((8, 8))
+    assert ml.shard(a, out=out) is out
+    back = np.empty((8, 8))
+    assert ml.unshard(out, out=back) is back and np.array_equal(back, a)
+
+
+def test_non_contiguous_inputs_and_other_dtypes_round_trip():
+    a = np.arange(40 * 30, dtype=np.int16).reshape(40, 30)[::2, ::3]  # 20x10, strided
+    ml = ML.from_collapse((20, 10), (3, 4), tile=(4, 4))
+    s = ml.shard(a)
+    assert np.array_equal(ml.unshard(s), a)
+    assert np.array_equal(ml.unshard(np.asfortranarray(s)), a)
+    b = np.random.default_rng(2).random((20, 10)) > 0.5
+    assert np.array_equal(ml.unshard(ml.shard(b)), b)
+    c = np.array([["x"] * 10] * 20, dtype=object)
+    assert np.array_equal(ml.unshard(ml.shard(c)), c)
+
+
+def test_tile_major_order_inside_a_shard():
+    ml = ML.from_collapse((4, 8), (1, 1), tile=(2, 4))
+    s = ml.shard(np.arange(32).reshape(4, 8))
+    assert s.shape == (1, 1, 2, 2, 2, 4)
+    assert s[0, 0, 0, 1].tolist() == [[4, 5, 6, 7], [12, 13, 14, 15]]  # tile row 0, tile column 1
+    assert ml.index_map()[:8].tolist() == [0, 1, 2, 3, 8, 9, 10, 11]
+
+
+def test_padding_summary_counts_holes_grid_and_tile_padding():
+    p = ML((2, 8, 32), "(d0, d1, d2) -> (d0 * 32 + d1, d2)", (1, 2)).tilize().padding_summary()
+    # per core: 2 tiles of 32x16 data region -> 40 physical rows hold 16 rows of data, 16 columns each
+    assert p.extent.tolist() == [[[40, 16], [40, 16]]]
+    assert p.padding.tolist() == [[[24, 16], [24, 16]]]
+    assert p.slots.tolist() == [[2 * 1024 - 16 * 16, 2 * 1024 - 16 * 16]]
+    assert p.total == 2 * 2 * 1024 - 2 * 8 * 32
+
+
+@st.composite
+def layouts(draw):
+    r = draw(st.integers(1, 4))
+    shape = tuple(draw(st.integers(1, 9)) for _ in range(r))
+    b = draw(st.integers(0, r))
+    e = draw(st.integers(b, r))
+    k = len(collapse_groups(r, [(b, e)]))
+    g = max(k, 2) + draw(st.integers(0, 1))  # includes 3-D grids
+    grid = tuple(draw(st.integers(1, 5)) for _ in range(g))
+    align = tuple(draw(st.sampled_from([1, 1, 2, 3, 8])) for _ in range(r))
+    tile = draw(st.sampled_from([None, None, (2, 2), (4, 8), (1, 3), (32, 32)]))
+    oob = draw(st.sampled_from(["undef", "zero", "one", "neginf"]))
+    return ML.from_collapse(shape, grid, [(b, e)], dim_alignments=align, tile=tile, oob_val=oob)
+
+
+@settings(max_examples=80, deadline=None)
+@given(ml=layouts(), seed=st.integers(0, 2**16))
+def test_shard_then_unshard_gives_back_the_same_array(ml, seed):
+    a = np.random.default_rng(seed).standard_normal(ml.logical_shape).astype(np.float32)
+    s = ml.shard(a)
+    assert s.shape == ml.shards_shape
+    assert np.array_equal(ml.unshard(s), a)
+    mask = ml.padding_mask()
+    assert int((~mask).sum()) == ml.volume
+    assert np.array_equal(np.sort(s[~mask]), np.sort(a.reshape(-1)))
+    im = ml.index_map()
+    assert len(np.unique(im)) == ml.volume and not mask.reshape(-1)[im].any()
+
+
+@settings(max_examples=25, deadline=None)
+@given(ml=layouts())
+def test_shard_matches_locate_elementwise(ml):
+    a = np.arange(ml.volume, dtype=np.float64).reshape(ml.logical_shape)
+    _check_against_locate(ml, a, ml.shard(a))
+
+
+def test_large_layout_moves_data_with_a_bounded_number_of_copies(monkeypatch):
+    """shard does a fixed number of numpy copies, independent of the core and element counts."""
+    from unilayout.tt import shard as shard_mod
+
+    calls = []
+    real = np.copyto
+
+    def counting(dst, src, *a, **k):
+        calls.append(dst.shape)
+        return real(dst, src, *a, **k)
+
+    monkeypatch.setattr(shard_mod.np, "copyto", counting)
+    ml = ML.from_collapse((1000, 1000), (7, 9), tile=(32, 32))
+    a = np.random.default_rng(0).random((1000, 1000))
+    s = ml.shard(a)
+    assert len(calls) <= 16  # 4 runs per tiled dim
+    calls.clear()
+    assert np.array_equal(ml.unshard(s), a)
+    assert len(calls) <= 16
