@@ -199,6 +199,10 @@ class MetalLayout:
                     "the maximum must be at the last index"
                 )
         physical = tuple(v + 1 for v in last)
+        if math.prod(physical) >= 1 << 62 or math.prod(shape) >= 1 << 62:
+            raise LayoutError(
+                f"tensor {xs(shape)} with physical extent {xs(physical)} is too large: sizes must stay below 2**62"
+            )
         s = object.__setattr__
         s(self, "logical_shape", shape)
         s(self, "linear", linear)

@@ -163,9 +163,16 @@ def _check_array(ml, a, shape, what):
     return a
 
 
+def _alloc(shape, dtype, what, fill=None):
+    try:
+        return np.empty(shape, dtype=dtype) if fill is None else np.full(shape, fill, dtype=dtype)
+    except (ValueError, MemoryError) as e:
+        raise LayoutError(f"{what}: cannot allocate an array of shape {tuple(shape)} ({e})") from None
+
+
 def _check_out(out, shape, dtype, what):
     if out is None:
-        return np.empty(shape, dtype=dtype)
+        return _alloc(shape, dtype, what)
     if not isinstance(out, np.ndarray) or out.shape != tuple(shape) or out.dtype != dtype:
         got = f"{out.shape} {out.dtype}" if isinstance(out, np.ndarray) else type(out).__name__
         raise LayoutError(f"{what}: out must be a numpy array of shape {tuple(shape)} and dtype {dtype}, got {got}")
@@ -181,7 +188,7 @@ def _to_shards(ml, a, out, fill):
     if _is_dense(ml):
         phys = np.ascontiguousarray(a).reshape(ml.physical_shape)
     else:
-        phys = np.full(ml.physical_shape, fill, dtype=out.dtype)
+        phys = _alloc(ml.physical_shape, out.dtype, "shard", fill)
         if ml._linear_info() is not None:
             _logical_view(ml, phys)[...] = a
         else:
@@ -226,7 +233,7 @@ def unshard(ml, shards, out=None) -> np.ndarray:
     ml.check_injective()
     result = _check_out(out, ml.logical_shape, s.dtype, "unshard")
     dense = _is_dense(ml)
-    phys = result.reshape(ml.physical_shape) if dense else np.empty(ml.physical_shape, dtype=s.dtype)
+    phys = result.reshape(ml.physical_shape) if dense else _alloc(ml.physical_shape, s.dtype, "unshard")
     if not s.flags.c_contiguous:
         s = np.ascontiguousarray(s)
     for ov, pv in _views(ml, phys, s):
@@ -249,7 +256,7 @@ def padding_mask(ml) -> np.ndarray:
     >>> int(padding_mask(MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))).sum())
     2805
     """
-    mask = np.empty(ml.shards_shape, dtype=bool)
+    mask = _alloc(ml.shards_shape, bool, "padding_mask")
     return _to_shards(ml, np.zeros(ml.logical_shape, dtype=bool), mask, True)
 
 
@@ -301,6 +308,8 @@ def index_map(ml) -> np.ndarray:
     [0, 1, 4, 5, 2, 3, 6, 7]
     """
     n = math.prod(ml.shards_shape)
+    if n > 1 << 40:
+        raise LayoutError(f"index_map: {n} slots are too many to enumerate")
     positions = np.arange(n, dtype=np.int64).reshape(ml.shards_shape)
     return unshard(ml, positions).reshape(-1)
 
