@@ -82,6 +82,34 @@ os._exit(0)
 '''
 
 
+_MLIR_ORACLE = r'''
+import json, os, sys, tempfile
+from triton._C.libtriton import ir
+ctx = ir.context(); ir.load_dialects(ctx)
+cases = json.load(sys.stdin)
+lines = ['module attributes {"ttg.num-warps" = %d : i32, "ttg.threads-per-warp" = %d : i32, "ttg.num-ctas" = 1 : i32} {'
+         % (cases["warps"], cases["lanes"]), "  tt.func @f() {"]
+for k, (attr, shape) in enumerate(cases["tensors"]):
+    lines.append("    %%c%d = arith.constant dense<0> : tensor<%sxi32, %s>" % (k, "x".join(map(str, shape)), attr))
+lines += ["    tt.return", "  }", "}"]
+with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+    f.write("\n".join(lines))
+m = ir.parse_mlir_module(f.name, ctx)
+out = [l.split(" = ", 1)[1] for l in str(m).splitlines() if l.startswith("#linear")]
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+'''
+
+
+def triton_mlir_print(warps: int, lanes: int, tensors: list) -> list:
+    """Parse ``[(attr_text, shape), ...]`` as tensor encodings with Triton's MLIR parser and
+    return the ``#ttg.linear`` attributes it prints back (one per distinct layout)."""
+    if not _have_triton():
+        pytest.skip("triton is not installed")
+    return _run(_MLIR_ORACLE, {"warps": warps, "lanes": lanes, "tensors": tensors})
+
+
 def _have_triton() -> bool:
     try:
         import importlib.util

@@ -107,3 +107,26 @@ def test_constructor_fuzz_raises_only_layout_error():
             LinearLayout(bases, outs, require_surjective=rng.random() < 0.5)
         except LayoutError:
             pass
+
+
+def test_printed_attributes_match_tritons_own_printer():
+    from unilayout.linear import encodings as E
+
+    rng = random.Random(7)
+    layouts = set()
+    while len(layouts) < 40:
+        shape = [1 << rng.randint(3, 7), 1 << rng.randint(3, 7)]
+        order = rng.choice([[0, 1], [1, 0]])
+        parts = [0, 0]
+        for _ in range(5):
+            parts[rng.randrange(2)] += 1
+        tpw = [1 << parts[0], 1 << parts[1]]
+        spt = [1 << rng.randint(0, 2), 1 << rng.randint(0, 2)]
+        wpc = rng.choice([[4, 1], [2, 2], [1, 4]])
+        layouts.add((E.blocked(shape, spt, tpw, wpc, order), tuple(shape)))
+        layouts.add((E.nvidia_mma(shape, [2, 0], wpc, [16, 8]), tuple(shape)))
+    tensors = [(to_attr(L), list(shape)) for L, shape in layouts]
+    printed = H.triton_mlir_print(4, 32, tensors)
+    assert set(printed) == {t for t, _ in tensors}
+    for text in printed:
+        assert to_attr(parse(text)) == text
