@@ -176,3 +176,23 @@ def test_large_layout_moves_data_with_a_bounded_number_of_copies(monkeypatch):
     calls.clear()
     assert np.array_equal(ml.unshard(s), a)
     assert len(calls) <= 16
+
+
+@pytest.mark.parametrize("ml", CASES, ids=str)
+def test_shard_into_a_dirty_out_buffer_overwrites_every_slot(ml):
+    a = np.arange(1, ml.volume + 1, dtype=np.float64).reshape(ml.logical_shape)
+    out = np.full(ml.shards_shape, -99.0)
+    ml.replace(oob_val="one").shard(a, out=out)
+    mask = ml.padding_mask()
+    assert (out[mask] == 1.0).all() and np.array_equal(np.sort(out[~mask]), a.reshape(-1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(ml=layouts())
+def test_padding_mask_counts_match_the_slot_arithmetic(ml):
+    mask = ml.padding_mask()
+    assert mask.shape == ml.shards_shape
+    assert int(mask.size - mask.sum()) == ml.volume
+    out = np.full(ml.shards_shape, 5, dtype=np.int16)
+    ml.replace(oob_val="zero").shard(np.full(ml.logical_shape, 7, dtype=np.int16), out=out)
+    assert np.array_equal(out == 0, mask) and np.array_equal(out == 7, ~mask)

@@ -181,10 +181,42 @@ def _check_out(out, shape, dtype, what):
     return out
 
 
+def _fill_padding(ml, out, fill):
+    """Fill grid and tile padding of ``out`` (slots outside the physical extent) with basic-slice slabs."""
+    g = len(ml.grid)
+    full = slice(None)
+    for i, (P, s, n) in enumerate(zip(ml.physical_shape, ml.shard_shape, ml.grid)):
+        used = -(-P // s)
+        slabs = []
+        if used < n:  # whole cores without data
+            slabs.append({i: slice(used, n)})
+        full_cores, rem = divmod(P, s)
+        runs = [(0, full_cores, s)] if full_cores else []
+        if rem:
+            runs.append((full_cores, full_cores + 1, rem))
+        tiled = ml.tile is not None and i >= g - 2
+        for g0, g1, extent in runs:
+            cores = slice(g0, g1)
+            if not tiled:
+                if extent < s:
+                    slabs.append({i: cores, g + i: slice(extent, s)})
+                continue
+            T = ml.tile[i - (g - 2)]
+            ft, rt = divmod(extent, T)
+            nt = ml.memref_shape[i]
+            first_empty = ft + (1 if rt else 0)
+            if first_empty < nt:
+                slabs.append({i: cores, g + i: slice(first_empty, nt)})
+            if rt:
+                slabs.append({i: cores, g + i: slice(ft, ft + 1), g + i + 2: slice(rt, T)})
+        for slab in slabs:
+            out[tuple(slab.get(k, full) for k in range(out.ndim))] = fill
+
+
 def _to_shards(ml, a, out, fill):
     ml.check_injective()
     if math.prod(out.shape) != ml.volume:
-        out.fill(fill)
+        _fill_padding(ml, out, fill)
     if _is_dense(ml):
         phys = np.ascontiguousarray(a).reshape(ml.physical_shape)
     else:
