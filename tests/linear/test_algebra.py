@@ -456,3 +456,119 @@ def test_every_operation_fails_only_with_layout_error():
             op(a, b)
         except LayoutError:
             pass
+
+
+# ---------------------------------------------------- Triton's own unit-test cases
+def L_(bases, outs, surj=True):
+    return LinearLayout(bases, outs, require_surjective=surj)
+
+
+def test_triton_unit_cases_divide_left():
+    B, C = identity_1d(8, "in", "out"), zeros_1d(16, "in", "out")
+    assert divide_left(B * C, B) == C and divide_left(C * B, C) == B
+    A = identity_1d(32, "in", "out")
+    assert divide_left(A, L_({"in": [[1], [2], [4], [8]], "extra": [[0]]}, ["out"])) is None
+    assert divide_left(identity_1d(8, "in", "out"), identity_1d(4, "in", "out")) == identity_1d(2, "in", "out")
+    assert divide_left(identity_1d(8, "in", "out"), identity_1d(8, "in", "out")) == identity_1d(1, "in", "out")
+    l1 = L_({"in1": [[1, 1], [2, 2], [0, 8], [0, 4]], "in2": [[0, 2], [0, 1]]}, ["out1", "out2"])
+    l2 = L_({"in1": [[1, 1], [2, 2]], "in2": [[0, 2], [0, 1]]}, ["out1", "out2"])
+    l3 = L_({"in1": [[0, 2], [0, 1]], "in2": []}, ["out1", "out2"])
+    assert l2 * l3 == l1 and divide_left(l1, l2) == l3
+    l1 = L_({"in2": [[0, 1], [1, 0]], "in1": [[2, 0], [0, 2]]}, ["out1", "out2"])
+    l2 = L_({"in2": [[0, 1], [1, 0]]}, ["out1", "out2"])
+    l3 = L_({"in2": [], "in1": [[1, 0], [0, 1]]}, ["out1", "out2"])
+    assert l2 * l3 == l1 and divide_left(l1, l2) == l3
+    l4 = L_({"in1": [[0, 1], [0, 2]], "in2": []}, ["out1", "out2"])
+    l5 = L_({"in1": [[0, 1], [0, 2]]}, ["out1", "out2"])
+    l6 = L_({"in1": [], "in2": []}, ["out1", "out2"])
+    assert l5 * l6 == l4 and divide_left(l4, l5) == l6
+    l1 = L_({"in2": [[1, 0], [1, 0]], "in1": [[2, 0], [0, 1]]}, ["out1", "out2"])
+    l2 = L_({"in2": [[1, 0], [1, 0]]}, ["out1", "out2"])
+    l3 = L_({"in2": [], "in1": [[1, 0], [0, 1]]}, ["out1", "out2"])
+    assert l2 * l3 == l1 and divide_left(l1, l2) == l3
+    l4 = L_({"in1": [[0, 1], [0, 2]]}, ["out1", "out2"])
+    l5 = L_({}, ["out1"])
+    assert l5 * l4 == l4 and divide_left(l4, l5) == l4
+
+
+def test_triton_unit_cases_invert_and_compose():
+    l1 = L_({"in1": [[2], [1], [4]]}, ["out"])
+    l2 = L_({"in2": [[4], [1], [2]]}, ["out"])
+    c = l1.invert_and_compose(l2)
+    assert c == L_({"in1": [[4], [2], [1]]}, ["in2"]) and c.compose(l2) == l1
+    l2 = L_({"in2": [[0], [2], [1], [4]]}, ["out"])
+    c = l1.invert_and_compose(l2)
+    assert c == L_({"in1": [[2], [4], [8]]}, {"in2": 16}, False) and c.compose(l2) == l1
+    l1 = L_({"in1": [[2], [1], [4]], "in2": [[0]]}, ["out"])
+    l2 = L_({"in": [[4], [1], [2]]}, ["out"])
+    c = l1.invert_and_compose(l2)
+    assert c == L_({"in1": [[4], [2], [1]], "in2": [[0]]}, ["in"]) and c.compose(l2) == l1
+    l1 = L_({"in": [[1], [2], [4]]}, ["out"])
+    c = l1.invert_and_compose(L_({"in": [[0], [4], [1], [2]]}, ["out"]))
+    assert c == L_({"in": [[4], [8], [2]]}, {"in": 16}, False)
+    c = L_({"in1": [[1], [2], [4]]}, ["out"]).invert_and_compose(L_({"in2": [[4], [1], [2], [0]]}, ["out"]))
+    assert c == L_({"in1": [[2], [4], [1]]}, {"in2": 16}, False)
+    c = l1.invert_and_compose(L_({"in": [[0], [4], [1], [2], [0]]}, ["out"]))
+    assert c == L_({"in": [[4], [8], [2]]}, {"in": 32}, False)
+    m1 = L_({"in1": [[1, 0], [0, 1], [2, 0], [3, 2]], "in2": [[2, 2]]}, ["out1", "out2"])
+    m2 = L_({"in3": [[0, 1], [1, 0], [0, 0], [0, 2], [2, 1]]}, ["out2", "out1"])
+    assert m1.invert_and_compose(m2).compose(m2) == m1.transpose_outs(m2.out_dim_names)
+    assert m2.invert_and_compose(m1).compose(m1) == m2.transpose_outs(m1.out_dim_names)
+    a = L_({"in1": [[1], [2], [4]], "in2": [[0]]}, ["out"])
+    b = L_({"in3": [[1], [2], [4]], "in4": [[0]]}, ["out"])
+    assert a.invert_and_compose(b) == L_({"in1": [[1, 0], [2, 0], [4, 0]], "in2": [[0, 0]]},
+                                         {"in3": 8, "in4": 2}, False)
+    a = L_({"in1": [[1], [2]], "in2": [[0]]}, ["out"])
+    b = L_({"in3": [[2], [1]], "in4": [[0]]}, ["out"])
+    assert a.invert_and_compose(b) == L_({"in1": [[2, 0], [1, 0]], "in2": [[0, 0]]}, {"in3": 4, "in4": 2}, False)
+    outs = [f"dim{i}" for i in range(9)]
+
+    def unit(k):
+        return [1 if j == k else 0 for j in range(9)]
+
+    src = L_({"register": [unit(8), unit(7)], "lane": [unit(6), unit(5), unit(4), unit(3), unit(2)],
+              "warp": [unit(1), unit(0)], "block": []}, outs)
+    dst = L_({"register": [unit(8), unit(7)], "lane": [unit(0), unit(1), unit(2), unit(3), unit(4)],
+              "warp": [unit(5), unit(6)], "block": []}, outs)
+    cvt = dst.invert_and_compose(src)
+    k = {"register": 3, "lane": 0, "warp": 2, "block": 0}
+    assert dst.apply(k) == src.apply(cvt.apply(k))
+
+
+def test_triton_unit_cases_queries():
+    assert identity_1d(1, "in", "out").num_consecutive_in_out() == 1
+    assert identity_1d(4, "in", "out").num_consecutive_in_out() == 4
+    assert (identity_1d(4, "in1", "out") * identity_1d(8, "in2", "out")).num_consecutive_in_out() == 4
+    assert (identity_1d(4, "in", "out1") * identity_1d(8, "in", "out2")).num_consecutive_in_out() == 4
+    assert (zeros_1d(4, "in", "out1") * identity_1d(4, "in", "out2")).num_consecutive_in_out() == 1
+    assert L_({"in": [[1], [2], [4], [9]]}, ["out"]).num_consecutive_in_out() == 1
+    assert L_({"in": [[1], [2], [4], [10]]}, ["out"]).num_consecutive_in_out() == 2
+    assert L_({"in": [[1], [4], [2]]}, ["out"]).num_consecutive_in_out() == 2
+    assert L_({"in": [[1], [2], [4]], "in2": [[8], [18]]}, ["out"]).num_consecutive_in_out() == 2
+    assert zeros_1d(16, "in", "out").free_variable_masks() == {"in": 0b1111}
+    mixed = identity_1d(2, "in", "out") * zeros_1d(4, "in", "out") * identity_1d(4, "in", "out") * zeros_1d(
+        2, "in", "out")
+    assert mixed.free_variable_masks() == {"in": 0b100110}
+    l1 = L_({"in1": [[1, 0], [0, 1], [2, 0]], "in2": [[0, 1]]}, ["out1", "out2"])
+    assert l1.sublayout(["in1", "in2"], ["out1"]) == L_({"in1": [[1], [0], [2]], "in2": [[0]]}, ["out1"])
+    assert l1.sublayout(["in2", "in1"], ["out2", "out1"]) == l1
+    assert l1.sublayout(["in1"], []) == L_({"in1": [[], [], []]}, [])
+    assert l1.sublayout([], ["out1"]) == L_({}, {"out1": 4}, False)
+    z = L_({"in1": [[0, 1], [0, 2]], "in2": [[1, 1]]}, ["out1", "out2"])
+    assert z.sublayout_is_zero(["in1"], ["out1"]) and not z.sublayout_is_zero(["in1"], ["out2"])
+    assert not z.sublayout_is_zero(["in2"], ["out1"]) and identity_1d(4, "in", "out").sublayout_is_zero([], [])
+
+
+def test_triton_unit_cases_quotient():
+    layout = L_({"dim1": [[1, 0], [2, 0], [4, 0]], "dim2": [[0, 1], [0, 2]]}, ["dim1", "dim2"])
+    assert layout.quotient(["dim1", "dim2"]) is not None
+    layout = L_({"dim1": [[1, 0, 2], [2, 0, 1]], "dim2": [[0, 1, 0], [0, 2, 0], [0, 4, 0]],
+                 "dim3": [[0, 0, 1], [0, 0, 2]]}, ["dim1", "dim2", "dim3"])
+    assert layout.quotient(["dim2"]) is not None
+    layout = L_({"dim1": [[1, 0, 2], [2, 0, 1]], "dim2": [[0, 1, 0], [0, 2, 0], [0, 4, 0]],
+                 "dim3": [[0, 1, 1], [0, 0, 2]]}, ["dim1", "dim2", "dim3"])
+    assert layout.quotient(["dim2"]) is None
+    assert empty().quotient(["dim1"]) is None
+    ident = identity_1d(8, "dim1", "dim1") * identity_1d(2, "dim2", "dim2") * identity_1d(4, "dim3", "dim3")
+    q = ident.quotient(["dim1", "dim3"])
+    assert q == identity_1d(2, "dim2", "dim2") and ident.quotient(["dim3", "dim1"]) == q
