@@ -235,3 +235,12 @@ def test_from_mesh_round_trips_through_text_and_is_valid(mesh, chip):
     assert d.validate(system) is d
     cores = d.physical_cores()
     assert set(np.unique(cores[..., 0]).tolist()) == set(ids)
+
+
+def test_equivalent_devices_agree_on_the_grid():
+    hand = Device((8, 16), "(d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)", (1, 2), (0, 1))
+    gen = Device.from_mesh(SystemDesc(num_chips=2), (1, 2))
+    assert hand != gen and hand.equivalent(gen)
+    assert not gen.equivalent(gen.reinterpret("(d0, d1) -> (d1 floordiv 8, d0, (d1 + 1) mod 8)"))
+    assert not gen.equivalent(Device.from_mesh(SystemDesc(num_chips=3), (1, 2), [1, 2]))
+    assert not gen.equivalent(None)

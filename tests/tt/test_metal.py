@@ -244,3 +244,15 @@ def test_locate_round_trips_for_random_collapses_grids_and_tiles(shape, data):
     ml = ML.from_collapse(shape, grid, [(b, e)], dim_alignments=align, tile=tile)
     for x in itertools.product(*(range(n) for n in shape)):
         assert ml.logical_index(*ml.locate(*x)) == x
+
+
+def test_equivalent_compares_the_placement_function_not_the_text():
+    a = ML((4, 8), "(d0, d1) -> (d0, d1)", (2, 2))
+    b = ML((4, 8), "(d0, d1) -> (d0 + (d1 floordiv 8) * 4, d1 mod 8)", (2, 2))
+    assert a != b and a.equivalent(b) and b.equivalent(a)
+    assert not a.equivalent(a.replace(grid=(4, 1)))
+    assert not a.equivalent(a.replace(oob_val="zero")) and not a.equivalent("x")
+    seed = ML((8, 96, 32), "(d0, d1, d2) -> (d0 * 96 + d1, d2)", (2, 1))
+    assert seed.equivalent(ML.from_collapse((8, 96, 32), (2, 1)))
+    swapped = ML((4, 4), "(d0, d1) -> (d1, d0)", (1, 1))
+    assert not swapped.equivalent(ML((4, 4), "(d0, d1) -> (d0, d1)", (1, 1)))

@@ -208,6 +208,21 @@ class Device:
             text += f", meshTopology = [{', '.join(self.mesh_topology)}]"
         return text + ">"
 
+    def equivalent(self, other) -> bool:
+        """True iff ``other`` has the same grid, mesh and chips and sends every grid coordinate to the same place.
+
+        >>> hand = Device((8, 16), "(d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)", (1, 2), (0, 1))
+        >>> gen = Device((8, 16), "(d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)", (1, 2), (0, 1))
+        >>> hand == gen, hand.equivalent(gen)
+        (False, True)
+        """
+        if not isinstance(other, Device):
+            return False
+        if (self.grid_shape, self.mesh_shape, self.chip_ids, self.mesh_topology) != (
+                other.grid_shape, other.mesh_shape, other.chip_ids, other.mesh_topology):
+            return False
+        return self == other or bool(np.array_equal(self._raw(), other._raw()))
+
     # --- evaluation ----------------------------------------------------------------------
     def _raw(self):
         """int64 array grid + (3,) of (chip index, y, x) for every grid coordinate."""

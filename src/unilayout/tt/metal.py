@@ -352,6 +352,28 @@ class MetalLayout:
         """
         return f"tensor<{xs(self.logical_shape)}x{self.element_type}, {self}>"
 
+    def equivalent(self, other) -> bool:
+        """True iff ``other`` puts every element of the same logical shape in the same slot of the same shards.
+
+        Compares the function, not the text: element type, memory space and
+        ``oob_val`` must agree too, maps only on the tensor's box.
+
+        >>> a = MetalLayout((4, 8), "(d0, d1) -> (d0, d1)", (2, 2))
+        >>> b = MetalLayout((4, 8), "(d0, d1) -> (d0 + (d1 floordiv 8) * 4, d1 mod 8)", (2, 2))
+        >>> a == b, a.equivalent(b)
+        (False, True)
+        """
+        if not isinstance(other, MetalLayout):
+            return False
+        same = (self.logical_shape, self.shards_shape, self.grid, self.element_type, self.memory_space, self.oob_val,
+                self.tile, self.tile_dtype)
+        if same != (other.logical_shape, other.shards_shape, other.grid, other.element_type, other.memory_space,
+                    other.oob_val, other.tile, other.tile_dtype):
+            return False
+        if self == other:
+            return True
+        return bool(np.array_equal(self.index_map(), other.index_map()))
+
     # --- derived shapes ----------------------------------------------------------
     @property
     def rank(self) -> int:
