@@ -107,11 +107,12 @@ def test_bad_tensor_text_is_a_parse_error_at_the_field(text, message, needle):
         (DEV.replace("chipIds = [0, 1]", "chipIds = [1, 1]"), "chip id 1 appears twice", "[1, 1]"),
         (DEV.replace("(d0, d1) ->", "(d0) ->").replace("d1 floordiv 8, d0, d1 mod 8", "0, d0, 0"), "worker grid map has 1 dims", "(d0)"),
         (DEV.replace("(d1 floordiv 8, d0, d1 mod 8)", "(d0, d1)"), "must give exactly 3", "(d0, d1) ->"),
-        (DEV.replace("meshShape = 1x2", "meshShape = "), "expected a mesh dim", ", chipIds"),
+        (DEV.replace("meshShape = 1x2", "meshShape = x"), "expected a mesh dim", "x, chipIds"),
         (DEV.replace("workerGrid", "worker"), "expected 'workerGrid'", "worker"),
         (DEV[:-1] + ", meshTopology = [ring]>", "meshTopology has 1 entries but meshShape 1x2 has rank 2", "[ring]"),
         (DEV[:-1] + ", meshTopology = [ring, star]>", "topology 'star'", "star"),
         (DEV[:-1] + ", l1Map = (d0) -> (d0)>", "expected 'meshTopology'", "l1Map"),
+        (DEV.replace("meshShape", "l1Map = (d0) -> (d0 +), meshShape"), "expected an affine operand", "), meshShape"),
         (DEV.replace("chipIds = [0, 1]", "chipIds = []"), "expected a chip id", "]>"),
     ],
 )
@@ -119,6 +120,17 @@ def test_bad_device_text_is_a_parse_error_at_the_field(text, message, needle):
     with pytest.raises(ParseError, match=message) as e:
         tt.parse(text)
     assert e.value.position == text.index(needle), (e.value.position, text[e.value.position:])
+
+
+def test_newer_tt_mlir_device_text_with_l1_and_dram_maps_and_empty_mesh():
+    text = ("#ttcore.device<workerGrid = #ttcore.grid<8x8, (d0, d1) -> (0, d0, d1)>, "
+            "l1Map = (d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0), "
+            "dramMap = (d0, d1, d2)[s0, s1, s2, s3, s4, s5, s6] -> (0, 0, (((d0 * s1) * (s2 * (s3 * s6)) + d1 * (s2 * (s3 * s6)) + d2) floordiv s4) mod 12, "
+            "((((d0 * s1) * (s2 * (s3 * s6)) + d1 * (s2 * (s3 * s6)) + d2) floordiv s4) floordiv 12) * s4 + ((d0 * s1) * (s2 * (s3 * s6)) + d1 * (s2 * (s3 * s6)) + d2) mod s4 + s5), "
+            "meshShape = , chipIds = [0]>")
+    d = tt.parse(text)
+    assert d == tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
+    assert str(d) == "#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>"
 
 
 def test_non_string_input_is_a_layout_error():

@@ -12,6 +12,10 @@ Grammar (whitespace and newlines free between tokens; ``ttcore`` accepted for ``
                      'meshShape' '=' INT ('x' INT)* ',' 'chipIds' '=' '[' INT (',' INT)* ']'
                      [',' 'meshTopology' '=' '[' topology (',' topology)* ']'] '>'
 
+Newer tt-mlir output is read too: ``l1Map = <map>, dramMap = <map>`` before
+``meshShape`` are parsed and dropped (tt-mlir derives them from the system),
+and an empty ``meshShape =`` means one chip (printed back as ``meshShape = 1``).
+
 The seed's multi-core example:
 
 >>> ml = parse(
@@ -308,10 +312,16 @@ class _Parser:
         gmap, mpos = self.affine_map()
         self.expect(">", "'>' to close '#tt.grid<'")
         self.expect(",", "',' after the worker grid")
+        for name in ("l1Map", "dramMap"):  # newer tt-mlir prints these; derived from the system, so dropped
+            if self.accept(name):
+                self.expect("=", f"'=' after '{name}'")
+                self.affine_map()
+                self.expect(",", f"',' after the {name}")
         self.expect("meshShape", "'meshShape'")
         self.expect("=", "'=' after 'meshShape'")
         spos = self.ws()
-        mesh = self.dims("a mesh dim")
+        # newer tt-mlir prints an empty mesh shape for a single device
+        mesh = (1,) if self.peek(",") else self.dims("a mesh dim")
         if any(m < 1 for m in mesh):
             raise self.error(f"mesh shape {xs(mesh)}: every dim must be >= 1", spos)
         self.expect(",", "',' after the mesh shape")
