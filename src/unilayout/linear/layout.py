@@ -244,13 +244,11 @@ class LinearLayout:
                 flat = list(chain.from_iterable(groups))
             except TypeError:
                 flat = None
-            if (
-                flat is not None
-                and set(map(type, chain(groups, flat))) <= _SEQ_TYPES
-                and len(set(map(len, flat))) <= 1
-            ):
+            if flat is not None and set(map(type, chain(groups, flat))) <= _SEQ_TYPES:
                 per_out = list(zip(*flat))
-                if set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
+                if sum(map(len, flat)) == len(flat) * len(per_out) and set(
+                    map(type, chain.from_iterable(per_out))
+                ) <= _INT_TYPES:
                     rows = list(zip(*per_out)) if per_out else [()] * len(flat)
                     out = []
                     i = 0
@@ -308,8 +306,14 @@ class LinearLayout:
             per_out = list(zip(*rows))
         if not rows:
             per_out = [()] * nout
-        maxes = [max(c) if c else 0 for c in per_out]
-        if rows and nout and min(map(min, per_out)) < 0:
+        if nout == 2 and rows:
+            c0, c1 = per_out
+            maxes = [max(c0), max(c1)]
+            negative = min(c0) < 0 or min(c1) < 0
+        else:
+            maxes = [max(c) if c else 0 for c in per_out]
+            negative = bool(rows) and nout > 0 and min(map(min, per_out)) < 0
+        if negative:
             for name, vecs in nbases:
                 for i, vec in enumerate(vecs):
                     for j in range(nout):
@@ -345,8 +349,6 @@ class LinearLayout:
         setattr_(self, "_cols", cols)
         rank = None if cols is None else gf2.rank(cols)
         setattr_(self, "_rank", rank)
-        setattr_(self, "_hash", None)
-        setattr_(self, "_plan", None)
         if require_surjective and (
             rank is None or rank != sum(map(int.bit_length, sizes)) - nout
         ) and not self.is_surjective():
@@ -365,8 +367,6 @@ class LinearLayout:
         object.__setattr__(self, "_outs", outs)
         object.__setattr__(self, "_cols", None)
         object.__setattr__(self, "_rank", None)
-        object.__setattr__(self, "_hash", None)
-        object.__setattr__(self, "_plan", None)
         return self
 
     def __setattr__(self, name, value):
@@ -749,8 +749,9 @@ class LinearLayout:
         >>> L.apply({"i": 6})
         {'o': 2}
         """
-        plan = self._plan
-        if plan is None:
+        try:
+            plan = self._plan  # built on first use (slot unset until then)
+        except AttributeError:
             plan = self._make_plan()
         in_plan, outs, cols = plan
         if type(ins) is dict and len(ins) == len(in_plan):
@@ -863,11 +864,12 @@ class LinearLayout:
         return r if r is NotImplemented else not r
 
     def __hash__(self) -> int:
-        h = self._hash
-        if h is None:
+        try:
+            return self._hash  # computed on first use (slot unset until then)
+        except AttributeError:
             h = hash((self._bases, self._outs))
             object.__setattr__(self, "_hash", h)
-        return h
+            return h
 
     def equal_ignoring_out_dim_sizes(self, other: "LinearLayout") -> bool:
         """Same out-dim names (in order), in-dims and bases; out sizes may differ.
