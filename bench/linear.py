@@ -3,7 +3,8 @@
     python bench/linear.py            # full run (a few seconds of Triton apply loop)
     python bench/linear.py --quick    # fewer repeats
 
-Per operation it prints the time per call of both libraries and the ratio
+Per operation it prints the time per call of both libraries (the minimum over
+many short rounds, to filter out other load on a shared machine) and the ratio
 unilayout/triton (< 1 means unilayout is faster). For construction, product,
 compose and invert_and_compose the unilayout operands are rebuilt without
 caches before every call (``LinearLayout._make``), so no cached rank or
@@ -44,23 +45,33 @@ except Exception:  # pragma: no cover - triton missing
 QUICK = "--quick" in sys.argv
 
 
-def per_call(fn, setup=None, min_time=0.2, max_calls=2000):
-    """Best-of-3 time per call in seconds; ``setup()`` builds one argument tuple per call."""
-    best = float("inf")
-    for _ in range(2 if QUICK else 3):
-        n = 0
-        args = [setup() for _ in range(max_calls)] if setup else None
+def per_call(fn, setup=None, rounds=None, round_time=0.02, max_calls=2000):
+    """Time per call in seconds: the minimum over many short rounds (each ~20 ms),
+    which filters out interference from other processes on a shared machine.
+    ``setup()`` builds one fresh argument tuple per call, outside the timing."""
+    rounds = rounds or (7 if QUICK else 25)
+    # calibrate the number of calls per round
+    n = 1
+    while True:
+        args = [setup() for _ in range(n)] if setup else None
         t0 = time.perf_counter()
-        while True:
-            if args is not None:
-                fn(*args[n])
-            else:
+        for i in range(n):
+            fn(*args[i]) if args is not None else fn()
+        el = time.perf_counter() - t0
+        if el >= round_time / 4 or n >= max_calls:
+            break
+        n = min(max_calls, n * 4)
+    best = float("inf")
+    for _ in range(rounds):
+        args = [setup() for _ in range(n)] if setup else None
+        t0 = time.perf_counter()
+        if args is not None:
+            for a in args:
+                fn(*a)
+        else:
+            for _ in range(n):
                 fn()
-            n += 1
-            el = time.perf_counter() - t0
-            if el >= min_time or n >= max_calls:
-                break
-        best = min(best, el / n)
+        best = min(best, (time.perf_counter() - t0) / n)
     return best
 
 
