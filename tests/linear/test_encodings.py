@@ -53,6 +53,10 @@ def test_wmma_warps_per_cta_is_warp_bases_n_first():
     assert a == b and a.get_basis("warp", 0) == (0, 16)
     with pytest.raises(LayoutError, match="not both"):
         E.amd_wmma([64, 64], 2, False, warp_bases=[[0, 1]], warps_per_cta=[1, 2])
+    with pytest.raises(LayoutError, match="distinct tile steps"):
+        E.amd_wmma([64, 64], 2, False, warp_bases=[[0, 1], [0, 1]])
+    with pytest.raises(LayoutError, match="distinct tile steps"):
+        E.amd_wmma([64, 64], 2, False, warp_bases=[[1, 1]])
 
 
 def test_bad_parameters_raise():

@@ -622,8 +622,19 @@ class AmdWmma(_Encoding):
             wpc = _pow2s(self.warps_per_cta if self.warps_per_cta is not None else [1] * rank,
                          "warps_per_cta", rank)
             warp_vecs = _std_vectors(identity_standard_nd("warp", wpc, list(range(rank - 1, -1, -1))), names)
-        warp_layout = _bases_layout("warp", warp_vecs, rank, tile_scale)
         reps = [list(_ints(b, "reg basis", rank)) for b in (self.reg_bases or [])]
+        seen = set()
+        for v in reps + warp_vecs:  # tile repeats: distinct powers of two along one dim each (or 0 for warps)
+            nz = [e for e in v if e]
+            if not nz:
+                continue
+            if len(nz) != 1 or nz[0] & (nz[0] - 1) or tuple(v) in seen:
+                raise LayoutError(
+                    f"WMMA reg_bases/warp_bases {reps} / {warp_vecs} must be distinct tile steps, each a power of "
+                    "two along one dim (or all zero for a broadcast warp)"
+                )
+            seen.add(tuple(v))
+        warp_layout = _bases_layout("warp", warp_vecs, rank, tile_scale)
         cta = _amd_cta(rank, reg, lane, (16, 16), reps, warp_layout, bool(self.is_transposed))
         return fit_to_shape(cta, shape, self.cga_layout)
 
