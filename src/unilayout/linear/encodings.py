@@ -134,6 +134,17 @@ def _bases_layout(in_dim: str, bases, rank: int, scale: Sequence[int] | None = N
     return LinearLayout({in_dim: vecs}, dict(zip(_dims(rank), sizes)), require_surjective=False)
 
 
+def _cga_layout(cga_layout, rank: int) -> LinearLayout:
+    """The ``block`` layout in CTA-tile units; it must reach every tile it spans (Triton aborts otherwise)."""
+    cga = _bases_layout("block", cga_layout or [], rank)
+    if not cga.is_surjective():
+        raise LayoutError(
+            f"cga_layout {[list(v) for v in cga_layout]} does not reach every CTA tile it spans "
+            "(use distinct powers of two per dim, or zeros to broadcast)"
+        )
+    return cga
+
+
 def _shrink(layout: LinearLayout, out_dim: str, desired: int) -> LinearLayout:
     """Triton's ``ensureLayoutNotLargerThan`` for one out-dim: zero the largest entry per halving."""
     j = layout._out_index(out_dim)
@@ -179,7 +190,7 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _afte
     names = _dims(rank)
     if sorted(cta.out_dim_names) != names:
         raise LayoutError(f"fit_to_shape: the CTA layout's out-dims {cta.out_dim_names} must be {names}")
-    cga = _bases_layout("block", cga_layout or [], rank)
+    cga = _cga_layout(cga_layout, rank)
     for d, s in zip(names, shape):
         cga = _shrink(cga, d, s)
     cga = cga.transpose_outs(cta.out_dim_names)
@@ -237,7 +248,7 @@ class Blocked(_Encoding):
         wpc = _pow2s(self.warps_per_cta, "warps_per_cta", rank)
         order = _order(self.order, rank)
         # Triton 3.9.0 clamps size_per_thread to the per-CTA shape (no zero register bases).
-        cga = _bases_layout("block", self.cga_layout or [], rank)
+        cga = _cga_layout(self.cga_layout, rank)
         spt = tuple(min(s, max(1, n // cga.out_dim_size(f"dim{d}"))) for d, (s, n) in enumerate(zip(spt, shape)))
         cta = (
             identity_standard_nd("register", spt, order)
@@ -736,7 +747,7 @@ class SwizzledShared(_Encoding):
         if vec < 1 or per_phase < 1 or max_phase < 1:
             raise LayoutError(f"vec, per_phase and max_phase must be >= 1, got {vec}, {per_phase}, {max_phase}")
         names = _dims(rank)
-        cga = _bases_layout("block", self.cga_layout or [], rank)
+        cga = _cga_layout(self.cga_layout, rank)
         cta_shape = [max(1, s // cga.out_dim_size(n)) for n, s in zip(names, shape)]
         if rank == 1:
             cta = LinearLayout.identity_1d(cta_shape[0], "offset", "dim0")
