@@ -129,6 +129,8 @@ def _run(script: str, cases: list) -> list:
         env={**os.environ, "TRITON_DISABLE_LINE_INFO": "1"},
     )
     if proc.returncode != 0:
+        if "ImportError" in proc.stderr or "ModuleNotFoundError" in proc.stderr:
+            pytest.skip(f"triton is not importable: {proc.stderr.strip().splitlines()[-1]}")
         raise RuntimeError(f"triton oracle failed (rc {proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout)
 
