@@ -219,3 +219,12 @@ def test_encodings_match_triton_conversion():
         assert "error" not in want, (case, want)
         assert {n: b for n, b in L.bases} == want, case
         assert L.out_dims == [(f"dim{i}", s) for i, s in enumerate(case["shape"])]
+
+
+def test_seed_simplified_mfma_tile_is_the_real_tile():
+    from unilayout.linear import identity_1d
+
+    simple = (identity_1d(4, "register", "dim0") * identity_1d(16, "lane", "dim1")
+              * identity_1d(64 // 16, "lane", "dim0"))
+    mfma = E.amd_mfma([16, 16], 3, [16, 16, 16], False, [1, 1])
+    assert mfma.sublayout(["register", "lane"], ["dim0", "dim1"]) == simple
