@@ -22,8 +22,9 @@ is: the operation acts on its inner layout.
 from __future__ import annotations
 
 from ..errors import LayoutError
-from .inttuple import ceil_div, int_tuple_str, leaves, normalize, prefix_product, product, product_each
-from .layout import Layout, make_layout, make_ordered_layout
+from .inttuple import ceil_div, normalize, prefix_product, product_each
+from .layout import Layout, _make, make_layout, make_ordered_layout
+from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
     "coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse",
@@ -32,26 +33,35 @@ __all__ = [
     "blocked_product", "raked_product", "tile_to_shape", "upcast", "downcast", "recast_layout",
 ]
 
-_ONE = Layout._make(1, 0)
+_ONE = _make(1, 0, ((1,), (0,), 1))
 
 
 def _flat(layout: Layout):
-    return leaves(layout.shape), leaves(layout.stride)
+    """``(leaf shapes, leaf strides, size)``, cached on the layout."""
+    f = layout._flat
+    return f if f is not None else layout.flat()
 
 
 def _from_lists(shapes, strides) -> Layout:
     """Layout from flat mode lists: none -> ``1:0``, one -> integral, more -> tuple."""
-    if not shapes:
+    n = len(shapes)
+    if n == 0:
         return _ONE
-    if len(shapes) == 1:
-        return Layout._make(shapes[0], strides[0])
-    return Layout._make(tuple(shapes), tuple(strides))
+    if n == 1:
+        s, d = shapes[0], strides[0]
+        return _make(s, d, ((s,), (d,), s))
+    size = 1
+    for v in shapes:
+        size *= v
+    sh, st = tuple(shapes), tuple(strides)
+    return _make(sh, st, (sh, st, size))
 
 
-def _coalesce_lists(shapes, strides):
+def _coalesce_lists(shapes, strides, drop_zero_strides=False):
+    """Flat coalesce: skip size-1 (and optionally stride-0) modes, merge ``s0*d0 == d1`` neighbours."""
     rs, rd = [], []
     for s, d in zip(shapes, strides):
-        if s == 1:
+        if s == 1 or (drop_zero_strides and d == 0):
             continue
         if rs and rs[-1] * rd[-1] == d:
             rs[-1] *= s
@@ -63,12 +73,10 @@ def _coalesce_lists(shapes, strides):
 
 def _inner(x):
     """The layout an algebra operation acts on, and a function re-wrapping the result."""
-    from .swizzle import ComposedLayout
-
+    if type(x) is Layout:
+        return x, None
     if isinstance(x, ComposedLayout):
         return x.inner, lambda r: ComposedLayout(x.outer, x.offset, r)
-    if isinstance(x, Layout):
-        return x, None
     raise LayoutError(f"expected a Layout or ComposedLayout, got {type(x).__name__}")
 
 
@@ -94,13 +102,14 @@ def coalesce(layout, profile=None):
         modes = [coalesce(inner[i], profile[i]) if i < len(profile) else inner[i] for i in range(inner.rank)]
         r = make_layout(*modes)
     else:
-        r = _from_lists(*_coalesce_lists(*_flat(inner)))
+        shapes, strides, _ = _flat(inner)
+        r = _from_lists(*_coalesce_lists(shapes, strides))
     return wrap(r) if wrap else r
 
 
 def _coalesce_x(layout: Layout):
     """Coalesce keeping the layout's values outside its domain: a trailing size-1 mode counts as 2."""
-    shapes, strides = _flat(layout)
+    shapes, strides, _ = _flat(layout)
     if shapes[-1] == 1:
         shapes = shapes[:-1] + (2,)
     return _coalesce_lists(shapes, strides)
@@ -115,8 +124,11 @@ def filter(layout, profile=None):  # noqa: A001 - CuTe's name
     Layout((2, 3), (1, 4))
     """
     inner, wrap = _inner(layout)
-    zs = _filter_zeros(inner.shape, inner.stride)
-    r = coalesce(Layout._make(zs, inner.stride), profile)
+    if isinstance(profile, tuple):
+        r = coalesce(_make(_filter_zeros(inner.shape, inner.stride), inner.stride), profile)
+    else:
+        shapes, strides, _ = _flat(inner)
+        r = _from_lists(*_coalesce_lists(shapes, strides, drop_zero_strides=True))
     return wrap(r) if wrap else r
 
 
@@ -164,29 +176,42 @@ def composition(a, b):
 def _compose(a: Layout, b) -> Layout:
     if b is None:
         return a
-    if isinstance(b, tuple):
+    tb = type(b)
+    if tb is tuple:
         if len(b) > a.rank:
             raise LayoutError(f"composition: tiler of rank {len(b)} is longer than layout {a} of rank {a.rank}")
-        return make_layout(*(_compose(a[i], bi) for i, bi in enumerate(b)))
-    if not isinstance(b, Layout):
+        if type(a.shape) is not tuple:
+            return make_layout(_compose(a, b[0]))
+        parts = [_compose(_make(a.shape[i], a.stride[i]), bi) for i, bi in enumerate(b)]
+        return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+    if tb is not Layout:
         b = _as_layout(b)
-    if isinstance(b.shape, tuple):
-        return make_layout(*(_compose_leaf(a, s, d) for s, d in zip(b.shape, b.stride)))
-    return _compose_leaf(a, b.shape, b.stride)
+    cx = _coalesce_x(a)
+    if type(b.shape) is int:
+        return _compose_leaf(a, cx, b.shape, b.stride)
+    return _compose_tree(a, cx, b.shape, b.stride)
 
 
-def _compose_leaf(a: Layout, s, d) -> Layout:
-    if isinstance(s, tuple):  # hierarchical mode of B: keep B's hierarchy
-        return make_layout(*(_compose_leaf(a, si, di) for si, di in zip(s, d)))
+def _compose_tree(a, cx, s, d) -> Layout:
+    """Compose A with each leaf of B, keeping B's hierarchy."""
+    parts = [_compose_tree(a, cx, si, di) if type(si) is tuple else _compose_leaf(a, cx, si, di)
+             for si, di in zip(s, d)]
+    return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+
+
+def _compose_leaf(a: Layout, cx, s: int, d: int) -> Layout:
+    """A o (s:d) for A coalesced (with coalesce_x) into the flat modes ``cx``."""
     if d == 0:
-        return Layout._make(s, 0)
-    shapes, strides = _coalesce_x(a)
-    if len(shapes) <= 1:
-        return Layout._make(s, d * (strides[0] if strides else 0))
+        return _make(s, 0)
+    shapes, strides = cx
+    last = len(shapes) - 1
+    if last <= 0:
+        return _make(s, d * (strides[0] if strides else 0))
     rs, rd = [], []
     rest_shape, rest_stride = s, d
-    for c, ai in zip(shapes[:-1], strides[:-1]):
-        r = abs(rest_stride)
+    for i in range(last):
+        c = shapes[i]
+        r = rest_stride if rest_stride > 0 else -rest_stride
         next_shape = -(-c // r)
         next_stride = (r + c - 1) // c if rest_stride > 0 else -((r + c - 1) // c)
         if r % c != 0 and (r >= c or (c % r != 0 and rest_shape > next_shape)):
@@ -197,22 +222,22 @@ def _compose_leaf(a: Layout, s, d) -> Layout:
         if next_shape == 1 or rest_shape == 1:
             rest_stride = next_stride
             continue
-        n = min(next_shape, rest_shape)
+        n = next_shape if next_shape < rest_shape else rest_shape
         if rest_shape % n != 0:
             raise LayoutError(
                 f"composition: shape divisibility fails: size {s} of {s}:{d} is not divisible by {n} "
                 f"(what fits in mode {c} of {a})"
             )
         rs.append(n)
-        rd.append(rest_stride * ai)
+        rd.append(rest_stride * strides[i])
         rest_shape //= n
         rest_stride = next_stride
     if not rs:
-        return Layout._make(rest_shape, rest_stride * strides[-1])
+        return _make(rest_shape, rest_stride * strides[last])
     if rest_shape != 1:
         rs.append(rest_shape)
-        rd.append(rest_stride * strides[-1])
-    return Layout._make(rs[0], rd[0]) if len(rs) == 1 else Layout._make(tuple(rs), tuple(rd))
+        rd.append(rest_stride * strides[last])
+    return _make(rs[0], rd[0]) if len(rs) == 1 else _make(tuple(rs), tuple(rd))
 
 
 # -- complement and inverses ---------------------------------------------------
@@ -231,17 +256,17 @@ def complement(layout, cotarget=None):
     >>> str(complement(Layout((2, 2), (1, 6)), 24)), str(complement(Layout(4, 0), 24))
     ('(3,2):(2,12)', '24:1')
     """
-    inner, _ = _inner(layout)
-    shapes, strides = _coalesce_lists(*_flat(Layout._make(_filter_zeros(inner.shape, inner.stride), inner.stride)))
+    inner = layout if type(layout) is Layout else _inner(layout)[0]
+    shapes, strides, _ = _flat(inner)
+    shapes, strides = _coalesce_lists(shapes, strides, drop_zero_strides=True)
     if cotarget is None:
         cotarget = 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
-    else:
+    elif type(cotarget) is not int:
         cotarget = normalize(cotarget, "complement cotarget")
-    if not shapes or (len(shapes) == 1 and strides[0] == 0):
-        return Layout(cotarget)
-    modes = sorted(zip(strides, shapes), key=lambda m: m[0])
+    if not shapes:
+        return _make(cotarget, 1) if type(cotarget) is int else Layout(cotarget)
     rs, rd, cur = [], [], 1
-    for d, s in modes:
+    for d, s in sorted(zip(strides, shapes)):
         if d < 0:
             raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
         q = d // cur
@@ -250,9 +275,14 @@ def complement(layout, cotarget=None):
         rs.append(q)
         rd.append(cur)
         cur = d * s
-    rest = ceil_div(cotarget, cur)
-    rs.extend(leaves(rest))
-    rd.extend(leaves(prefix_product(rest, cur)))
+    if type(cotarget) is int:
+        rs.append(-(-cotarget // cur))
+        rd.append(cur)
+    else:
+        rest = ceil_div(cotarget, cur)
+        rest_flat = _make(rest, prefix_product(rest, cur)).flat()
+        rs.extend(rest_flat[0])
+        rd.extend(rest_flat[1])
     return _from_lists(*_coalesce_lists(rs, rd))
 
 
@@ -264,7 +294,7 @@ def right_inverse(layout: Layout) -> Layout:
     >>> str(right_inverse(Layout((2, 4, 6), (4, 1, 8)))), str(right_inverse(Layout((4, 2), (0, 1))))
     ('(4,2,6):(2,1,8)', '2:4')
     """
-    shapes, strides = _coalesce_lists(*_flat(layout))
+    shapes, strides = _coalesce_lists(*_flat(layout)[:2])
     prefix = prefix_product(tuple(shapes))
     rs, rd, cur = [], [], 1
     for i in sorted(range(len(shapes)), key=strides.__getitem__):
@@ -284,7 +314,7 @@ def left_inverse(layout: Layout) -> Layout:
     >>> str(left_inverse(Layout((4, 2), (1, 16)))), str(left_inverse(Layout((4, 2), (0, 1))))
     ('(16,2):(1,4)', '2:4')
     """
-    shapes, strides = _coalesce_lists(*_flat(layout))
+    shapes, strides = _coalesce_lists(*_flat(layout)[:2])
     prefix = prefix_product(tuple(shapes))
     order = sorted(range(len(shapes)), key=strides.__getitem__)
     rs, rd, covered = [], [0], 1
@@ -325,35 +355,57 @@ def logical_divide(layout, tiler):
 def _logical_divide(a: Layout, tiler) -> Layout:
     if tiler is None:
         return a
-    if isinstance(tiler, tuple):
-        if len(tiler) > a.rank:
-            raise LayoutError(f"logical_divide: tiler of rank {len(tiler)} is longer than layout {a} of rank {a.rank}")
-        return make_layout(*(_logical_divide(a[i], tiler[i]) if i < len(tiler) else a[i] for i in range(a.rank)))
-    b = _as_layout(tiler)
-    ca = coalesce(a)
-    return _compose(a, make_layout(b, complement(b, ca.shape)))
+    if type(tiler) is tuple:
+        return _by_mode(a, tiler, _logical_divide, "logical_divide")
+    b = tiler if type(tiler) is Layout else _as_layout(tiler)
+    shapes, _ = _coalesce_lists(*_flat(a)[:2])
+    ca_shape = shapes[0] if len(shapes) == 1 else (tuple(shapes) if shapes else 1)
+    c = complement(b, ca_shape)
+    return _compose(a, _make((b.shape, c.shape), (b.stride, c.stride)))
+
+
+def _by_mode(a: Layout, tiler: tuple, op, name: str) -> Layout:
+    """Apply ``op(a[i], tiler[i])`` to the first len(tiler) modes, keeping a's extra modes."""
+    k = len(tiler)
+    if type(a.shape) is not tuple:
+        if k > 1:
+            raise LayoutError(f"{name}: tiler of rank {k} is longer than layout {a} of rank 1")
+        return make_layout(op(a, tiler[0])) if k else a
+    if k > len(a.shape):
+        raise LayoutError(f"{name}: tiler of rank {k} is longer than layout {a} of rank {len(a.shape)}")
+    parts = [op(_make(a.shape[i], a.stride[i]), tiler[i]) for i in range(k)]
+    return _make(tuple(p.shape for p in parts) + a.shape[k:], tuple(p.stride for p in parts) + a.stride[k:])
+
+
+def _zip2(shape, stride, guide):
+    """C++ ``zip2_by``: regroup ``((T0,R0),(T1,R1),...,extra...)`` into ``((T0,T1,...),(R0,R1,...,extra...))``."""
+    if type(guide) is not tuple:
+        if type(shape) is not tuple or len(shape) != 2:
+            raise LayoutError(f"cannot split mode {shape} into (tile, rest)")
+        return shape, stride
+    k = len(guide)
+    if type(shape) is not tuple or len(shape) < k:
+        raise LayoutError(f"cannot split mode {shape} by a tiler of rank {k}")
+    split = [_zip2(shape[i], stride[i], guide[i]) for i in range(k)]
+    t_s = tuple(p[0][0] for p in split)
+    r_s = tuple(p[0][1] for p in split) + shape[k:]
+    t_d = tuple(p[1][0] for p in split)
+    r_d = tuple(p[1][1] for p in split) + stride[k:]
+    return (t_s, r_s), (t_d, r_d)
 
 
 def _unzip(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
-    """Regroup ``((T0,R0),(T1,R1),...,extra...)`` as zipped, tiled or flat."""
-    if not isinstance(tiler, tuple):  # layout tiler: (T, R) already
-        if not flat and not tiled:
-            return r
-        t, rest = r[0], r[1]
-        rest_modes = list(rest) if isinstance(rest.shape, tuple) else [rest]
-        if flat:
-            t_modes = list(t) if isinstance(t.shape, tuple) else [t]
-            return make_layout(*t_modes, *rest_modes)
-        return make_layout(t, *rest_modes)
-    k = len(tiler)
-    modes = list(r)
-    tiles = [modes[i][0] for i in range(k)]
-    rests = [modes[i][1] for i in range(k)] + modes[k:]
-    if flat:
-        return make_layout(*tiles, *rests)
-    if tiled:
-        return make_layout(make_layout(*tiles), *rests)
-    return make_layout(make_layout(*tiles), make_layout(*rests))
+    """Regroup a logical divide/product as zipped (``(T, R)``), tiled (``(T, R0, R1, ...)``) or flat."""
+    (t_s, r_s), (t_d, r_d) = _zip2(r.shape, r.stride, tiler)
+    if not tiled:
+        return _make((t_s, r_s), (t_d, r_d))
+    if type(r_s) is not tuple:
+        r_s, r_d = (r_s,), (r_d,)
+    if not flat:
+        return _make((t_s,) + r_s, (t_d,) + r_d)
+    if type(t_s) is not tuple:
+        t_s, t_d = (t_s,), (t_d,)
+    return _make(t_s + r_s, t_d + r_d)
 
 
 def zipped_divide(layout, tiler):
@@ -411,14 +463,11 @@ def logical_product(layout, tiler):
 def _logical_product(a: Layout, tiler) -> Layout:
     if tiler is None:
         return a
-    if isinstance(tiler, tuple):
-        if len(tiler) > a.rank:
-            raise LayoutError(
-                f"logical_product: tiler of rank {len(tiler)} is longer than layout {a} of rank {a.rank}"
-            )
-        return make_layout(*(_logical_product(a[i], tiler[i]) if i < len(tiler) else a[i] for i in range(a.rank)))
-    b = _as_layout(tiler)
-    return make_layout(a, _compose(complement(a, a.size * b.cosize), b))
+    if type(tiler) is tuple:
+        return _by_mode(a, tiler, _logical_product, "logical_product")
+    b = tiler if type(tiler) is Layout else _as_layout(tiler)
+    p = _compose(complement(a, a.size * b.cosize), b)
+    return _make((a.shape, p.shape), (a.stride, p.stride))
 
 
 def zipped_product(layout, tiler):
@@ -526,7 +575,7 @@ def _map_leaves(layout: Layout, fn) -> Layout:
             return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
         return fn(s, d)
 
-    return Layout._make(*go(layout.shape, layout.stride))
+    return _make(*go(layout.shape, layout.stride))
 
 
 def upcast(n: int, layout):
@@ -538,8 +587,6 @@ def upcast(n: int, layout):
     >>> str(upcast(2, Layout((8, 4), (1, 8))))
     '(4,4):(1,4)'
     """
-    from .swizzle import ComposedLayout, Swizzle
-
     if isinstance(layout, Swizzle):
         return layout.upcast(n)
     if isinstance(layout, ComposedLayout):
@@ -565,14 +612,12 @@ def downcast(n: int, layout):
     >>> str(downcast(3, Layout((4, 4), (1, 4))))
     '(12,4):(1,12)'
     """
-    from .swizzle import ComposedLayout, Swizzle
-
     if isinstance(layout, Swizzle):
         return layout.downcast(n)
     if isinstance(layout, ComposedLayout):
         return ComposedLayout(downcast(n, layout.outer), layout.offset * n, downcast(n, layout.inner))
     n = _positive(n, "downcast")
-    if not any(abs(d) == 1 for d in leaves(layout.stride)):
+    if not any(abs(d) == 1 for d in _flat(layout)[1]):
         raise LayoutError(f"downcast: layout {layout} has no stride-1 mode to widen")
     return _map_leaves(layout, lambda s, d: (s * n, d) if abs(d) == 1 else (s, d * n))
 

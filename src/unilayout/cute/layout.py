@@ -47,38 +47,48 @@ class Layout:
     unilayout.errors.LayoutError: Layout: shape (2,3) and stride (1) are not congruent
     """
 
-    __slots__ = ("shape", "stride", "_size", "_hash")
+    __slots__ = ("shape", "stride", "_flat", "_hash")
 
     def __init__(self, shape, stride=None):
-        shape = normalize(shape, "Layout shape")
+        shape = shape if type(shape) is int else normalize(shape, "Layout shape")
         for s in leaves(shape):
             if s <= 0:
                 raise LayoutError(f"Layout: shape {int_tuple_str(shape)} has a size {s}; sizes must be positive")
         if stride is None:
             stride = prefix_product(shape)
         else:
-            stride = normalize(stride, "Layout stride")
+            stride = stride if type(stride) is int else normalize(stride, "Layout stride")
             if not congruent(shape, stride):
                 raise LayoutError(
                     f"Layout: shape {int_tuple_str(shape)} and stride {int_tuple_str(stride)} are not congruent"
                 )
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "stride", stride)
-        object.__setattr__(self, "_size", product(shape))
-        object.__setattr__(self, "_hash", None)
-
-    @classmethod
-    def _make(cls, shape, stride):
-        """Build without validation: for algebra results that are valid by construction."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "stride", stride)
-        object.__setattr__(self, "_size", product(shape))
-        object.__setattr__(self, "_hash", None)
-        return self
+        _set_shape(self, shape)
+        _set_stride(self, stride)
+        _set_flat(self, None)
+        _set_hash(self, None)
 
     def __setattr__(self, name, value):
         raise AttributeError("Layout is immutable")
+
+    def flat(self):
+        """``(leaf shapes, leaf strides, size)``, computed once per layout.
+
+        >>> Layout(((2, 2), 3), ((1, 6), 2)).flat()
+        ((2, 2, 3), (1, 6, 2), 12)
+        """
+        f = self._flat
+        if f is None:
+            shape = self.shape
+            if type(shape) is int:
+                f = ((shape,), (self.stride,), shape)
+            else:
+                shapes = flatten(shape)
+                n = 1
+                for v in shapes:
+                    n *= v
+                f = (shapes, flatten(self.stride), n)
+            _set_flat(self, f)
+        return f
 
     # -- value semantics ---------------------------------------------------
     def __eq__(self, other):
@@ -88,7 +98,7 @@ class Layout:
         h = self._hash
         if h is None:
             h = hash((self.shape, self.stride))
-            object.__setattr__(self, "_hash", h)
+            _set_hash(self, h)
         return h
 
     def __repr__(self):
@@ -104,12 +114,14 @@ class Layout:
     @property
     def size(self) -> int:
         """Number of coordinates: the product of the shape. ``Layout((2, 3)).size == 6``."""
-        return self._size
+        f = self._flat
+        return f[2] if f is not None else self.flat()[2]
 
     @property
     def cosize(self) -> int:
         """``1 + sum((s - 1) * |d|)`` over the leaves (C++ coshape): ``Layout(4, -1).cosize == 4``."""
-        return 1 + sum((s - 1) * abs(d) for s, d in zip(leaves(self.shape), leaves(self.stride)))
+        shapes, strides, _ = self.flat()
+        return 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
 
     @property
     def rank(self) -> int:
@@ -135,7 +147,7 @@ class Layout:
                 return self
             raise LayoutError(f"mode {i} of rank-1 layout {self}")
         try:
-            return Layout._make(self.shape[i], self.stride[i])
+            return _make(self.shape[i], self.stride[i])
         except (IndexError, TypeError):
             raise LayoutError(f"mode {i!r} of rank-{self.rank} layout {self}") from None
 
@@ -167,6 +179,29 @@ class Layout:
         from .evaluate import index_map
 
         return index_map(self)
+
+
+_new = object.__new__
+_set_shape = Layout.__dict__["shape"].__set__
+_set_stride = Layout.__dict__["stride"].__set__
+_set_flat = Layout.__dict__["_flat"].__set__
+_set_hash = Layout.__dict__["_hash"].__set__
+
+
+def _make(shape, stride, flat=None) -> Layout:
+    """Build a Layout without validation, for algebra results that are valid by construction.
+
+    ``flat``, when known, is ``(leaf shapes, leaf strides, size)``.
+    """
+    self = _new(Layout)
+    _set_shape(self, shape)
+    _set_stride(self, stride)
+    _set_flat(self, flat)
+    _set_hash(self, None)
+    return self
+
+
+Layout._make = staticmethod(_make)
 
 
 def _normalize_coord(crd):
@@ -212,11 +247,11 @@ def slice_and_offset(crd, layout: Layout):
     shape, stride = layout.shape, layout.stride
     if not isinstance(crd, tuple):
         _check_coord(crd, shape)
-        return Layout._make((), ()), crd2idx(crd, shape, stride)
+        return _make((), ()), crd2idx(crd, shape, stride)
     if not isinstance(shape, tuple) or len(crd) != len(shape):
         raise LayoutError(f"slice coordinate {crd!r} does not match shape {int_tuple_str(shape)}")
     s, d = _slice(crd, shape, stride)
-    return Layout._make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
+    return _make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
 
 
 def _slice(crd, shape, stride, out_s=None, out_d=None):
@@ -257,12 +292,16 @@ def make_layout(*args) -> Layout:
     >>> make_layout((2, 4))
     Layout((2, 4), (1, 2))
     """
-    if args and all(type(a) is Layout for a in args):
-        return Layout._make(tuple(a.shape for a in args), tuple(a.stride for a in args))
+    shapes, strides = [], []
+    for a in args:
+        if type(a) is not Layout:
+            break
+        shapes.append(a.shape)
+        strides.append(a.stride)
+    else:
+        return _make(tuple(shapes), tuple(strides))
     if len(args) in (1, 2) and not any(isinstance(a, Layout) for a in args):
         return Layout(*args)
-    if len(args) == 0:
-        return Layout._make((), ())
     raise LayoutError("make_layout: pass layouts (one mode each) or a shape and an optional stride")
 
 
@@ -321,7 +360,7 @@ def make_ordered_layout(shape, order) -> Layout:
             return tuple(build(si, oi) for si, oi in zip(s, o))
         return prefix_product(s, next(it))
 
-    return Layout._make(shape, build(shape, order))
+    return _make(shape, build(shape, order))
 
 
 def make_layout_like(layout: Layout) -> Layout:
@@ -336,7 +375,7 @@ def make_layout_like(layout: Layout) -> Layout:
     for i in live:
         out[i] = product(tuple(shp[j] for j in live if std[j] < std[i]))
     stride = unflatten(tuple(out), layout.shape) if isinstance(layout.shape, tuple) else out[0]
-    return Layout._make(layout.shape, stride)
+    return _make(layout.shape, stride)
 
 
 def select(layout: Layout, *modes) -> Layout:
@@ -347,7 +386,7 @@ def select(layout: Layout, *modes) -> Layout:
     """
     if len(modes) == 1 and isinstance(modes[0], (tuple, list)):
         modes = tuple(modes[0])
-    return make_layout(*(layout[m] for m in modes)) if modes else Layout._make((), ())
+    return make_layout(*(layout[m] for m in modes)) if modes else _make((), ())
 
 
 def group(layout: Layout, begin: int, end: int) -> Layout:
@@ -370,7 +409,7 @@ def flatten_layout(layout: Layout) -> Layout:
     >>> flatten_layout(Layout(((2, 2), 2), ((4, 1), 2)))
     Layout((2, 2, 2), (4, 1, 2))
     """
-    return Layout._make(flatten(layout.shape), flatten(layout.stride))
+    return _make(flatten(layout.shape), flatten(layout.stride))
 
 
 def size(x, mode=None) -> int:

@@ -1,0 +1,149 @@
+"""CuTe benchmark: unilayout against pycute (and tensor-layouts, if installed) in one run.
+
+    python bench/cute.py [--quick]
+
+1. An op mix on a fixed set of 1- to 3-level layouts: median time per call
+   of each op, unilayout / baseline (target: <= 0.5x pycute on every op).
+2. ``index_map`` of 2^20- and 2^24-element layouts, against pycute evaluating
+   points one by one (per point; target >= 1000x) and against ``np.arange(n)``,
+   the write-bandwidth floor (target <= 3x).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import timeit
+
+import numpy as np
+
+from unilayout import cute
+from unilayout.cute import Layout
+
+try:
+    import pycute
+except ImportError:  # pragma: no cover - the benchmark says so
+    pycute = None
+try:
+    import tensor_layouts as tl
+except ImportError:  # pragma: no cover
+    tl = None
+
+QUICK = "--quick" in sys.argv
+
+# (A, B) pairs: 1- to 3-level layouts; B is a tile that composes with / divides A.
+PAIRS = [
+    (Layout(64, 1), Layout(8, 2)),
+    (Layout((6, 8), (8, 1)), Layout((3, 4), (1, 3))),
+    (Layout((8, 16), (16, 1)), Layout((4, 4), (1, 8))),
+    (Layout(((2, 4), (4, 8)), ((1, 8), (2, 32))), Layout((4, 2), (1, 16))),
+    (Layout(((4, 2), (8, 4)), ((16, 1), (2, 128))), Layout((8, 4), (1, 8))),
+    (Layout((((2, 2), 2), (4, 8)), (((1, 32), 2), (4, 64))), Layout((2, 8), (8, 1))),
+    (Layout(((16, 4), (8, (2, 2))), ((1, 512), (16, (128, 2048)))), Layout((16, 8), (1, 64))),
+]
+TILERS = [(2,), (3, 4), (4, 4), (2, 4), (4, 8), (4, 8), (8, 8)]
+
+
+def _py(L):
+    return pycute.Layout(L.shape, L.stride)
+
+
+def _tl(L):
+    return tl.Layout(L.shape, L.stride)
+
+
+def _ops():
+    """name -> (unilayout call, pycute call or None, tensor-layouts call or None) per case."""
+    ops = {}
+
+    def add(name, ours, py=None, tlf=None):
+        ops.setdefault(name, []).append((ours, py, tlf))
+
+    for (A, B), tiler in zip(PAIRS, TILERS):
+        cot = A.cosize * 2
+        pa, pb = (_py(A), _py(B)) if pycute else (None, None)
+        ta, tb = (_tl(A), _tl(B)) if tl else (None, None)
+        ptiler = tuple(pycute.Layout(t, 1) for t in tiler) if pycute else None
+        ttiler = tuple(tl.Layout(t, 1) for t in tiler) if tl else None
+        utiler = tuple(Layout(t, 1) for t in tiler)
+        utiler = utiler if len(utiler) <= A.rank else utiler[: A.rank]
+        add("coalesce", lambda A=A: cute.coalesce(A),
+            pycute and (lambda pa=pa: pycute.coalesce(pa)), tl and (lambda ta=ta: tl.coalesce(ta)))
+        add("composition", lambda A=A, B=B: cute.composition(A, B),
+            pycute and (lambda pa=pa, pb=pb: pycute.composition(pa, pb)),
+            tl and (lambda ta=ta, tb=tb: tl.compose(ta, tb)))
+        add("complement", lambda B=B, c=cot: cute.complement(B, c),
+            pycute and (lambda pb=pb, c=cot: pycute.complement(pb, c)),
+            tl and (lambda tb=tb, c=cot: tl.complement(tb, c)))
+        add("logical_divide", lambda A=A, B=B: cute.logical_divide(A, B),
+            pycute and (lambda pa=pa, pb=pb: pycute.logical_divide(pa, pb)),
+            tl and (lambda ta=ta, tb=tb: tl.logical_divide(ta, tb)))
+        if len(tiler) <= A.rank:
+            add("zipped_divide", lambda A=A, t=utiler: cute.zipped_divide(A, t),
+                pycute and (lambda pa=pa, t=ptiler: pycute.zipped_divide(pa, t)),
+                tl and (lambda ta=ta, t=ttiler: tl.zipped_divide(ta, t)))
+        add("logical_product", lambda A=A, B=B: cute.logical_product(B, A),
+            pycute and (lambda pa=pa, pb=pb: pycute.logical_product(pb, pa)),
+            tl and (lambda ta=ta, tb=tb: tl.logical_product(tb, ta)))
+        add("blocked_product", lambda A=A, B=B: cute.blocked_product(B, A),
+            None, tl and (lambda ta=ta, tb=tb: tl.blocked_product(tb, ta)))
+        add("right_inverse", lambda A=A: cute.right_inverse(A),
+            pycute and (lambda pa=pa: pycute.right_inverse(pa)), tl and (lambda ta=ta: tl.right_inverse(ta)))
+    return ops
+
+
+def _per_call(fn, number):
+    return min(timeit.repeat(fn, number=number, repeat=5)) / number
+
+
+def bench_ops():
+    number = 200 if QUICK else 2000
+    print("op mix: median time per call over", len(PAIRS), "layout pairs (1- to 3-level)")
+    print(f"  {'op':<16}{'unilayout':>12}{'pycute':>12}{'ratio':>8}{'tensor-layouts':>16}{'ratio':>8}")
+    worst = 0.0
+    for name, cases in _ops().items():
+        ours = statistics.median(_per_call(o, number) for o, _, _ in cases)
+        py = [p for _, p, _ in cases if p]
+        tlc = [t for _, _, t in cases if t]
+        py_t = statistics.median(_per_call(p, number) for p in py) if py else None
+        tl_t = statistics.median(_per_call(t, number) for t in tlc) if tlc else None
+        cells = [f"{ours * 1e6:10.2f}us"]
+        cells.append(f"{py_t * 1e6:10.2f}us{ours / py_t:7.2f}x" if py_t else f"{'n/a':>12}{'':>8}")
+        cells.append(f"{tl_t * 1e6:14.2f}us{ours / tl_t:7.2f}x" if tl_t else f"{'n/a':>16}{'':>8}")
+        if py_t:
+            worst = max(worst, ours / py_t)
+        print(f"  {name:<16}" + "".join(cells))
+    print(f"  worst ratio against pycute: {worst:.2f}x (target <= 0.5x)")
+
+
+def bench_index_map():
+    layouts = [
+        Layout(((32, 32), (32, 32)), ((1, 1024), (32, 32768))),
+        Layout(((64, 64), (64, 64)), ((1, 4096), (64, 262144))),
+    ]
+    print("\nindex_map: every point of a layout")
+    print(f"  {'layout':<40}{'unilayout':>12}{'np.arange':>12}{'ratio':>8}{'pycute/pt':>12}{'speedup/pt':>12}")
+    for L in layouts:
+        n = L.size
+        reps = 3 if QUICK else 7
+        ours = min(timeit.repeat(lambda: cute.index_map(L), number=1, repeat=reps))
+        floor = min(timeit.repeat(lambda: np.arange(n, dtype=np.int64), number=1, repeat=reps))
+        assert cute.index_map(L)[n - 1] == L(n - 1)
+        if pycute:
+            P = _py(L)
+            k = 2000 if QUICK else 20000
+            step = n // k
+            py_pt = min(timeit.repeat(lambda: [P(i) for i in range(0, n, step)], number=1, repeat=3)) / k
+            py_cells = f"{py_pt * 1e6:10.2f}us{py_pt / (ours / n):11.0f}x"
+        else:
+            py_cells = f"{'n/a':>12}{'':>12}"
+        print(f"  {str(L) + f' (2^{n.bit_length() - 1})':<40}{ours * 1e3:10.2f}ms{floor * 1e3:10.2f}ms"
+              f"{ours / floor:7.2f}x{py_cells}")
+    print("  targets: <= 3x np.arange; >= 1000x pycute per point")
+
+
+if __name__ == "__main__":
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
+          f"pycute {'yes' if pycute else 'not installed'}, tensor-layouts {getattr(tl, '__version__', 'yes') if tl else 'not installed'}")
+    bench_ops()
+    bench_index_map()
