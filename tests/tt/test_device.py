@@ -244,3 +244,23 @@ def test_equivalent_devices_agree_on_the_grid():
     assert not gen.equivalent(gen.reinterpret("(d0, d1) -> (d1 floordiv 8, d0, (d1 + 1) mod 8)"))
     assert not gen.equivalent(Device.from_mesh(SystemDesc(num_chips=3), (1, 2), [1, 2]))
     assert not gen.equivalent(None)
+
+
+JUNK = [None, 0, -1, 1, 2, 8, 2**70, 1.5, "x", "", (), (0,), (8, 8), (1, 2), (2, "a"), [0, 1], [1, 1],
+        np.array([8, 8]), np.int64(4), "(d0, d1) -> (0, d0, d1)", "(d0) -> (d0)", ("ring",), "ring", object()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(args=st.lists(st.sampled_from(JUNK), min_size=2, max_size=5), which=st.sampled_from(["device", "mesh", "system"]))
+def test_constructors_accept_or_raise_layout_error_only(args, which):
+    try:
+        if which == "device":
+            d = Device(*args)
+            d.validate()
+            d.physical_cores()
+        elif which == "mesh":
+            Device.from_mesh(SystemDesc(num_chips=4), *args[:3])
+        else:
+            SystemDesc(*args[:2])
+    except LayoutError:
+        return

@@ -256,3 +256,23 @@ def test_equivalent_compares_the_placement_function_not_the_text():
     assert seed.equivalent(ML.from_collapse((8, 96, 32), (2, 1)))
     swapped = ML((4, 4), "(d0, d1) -> (d1, d0)", (1, 1))
     assert not swapped.equivalent(ML((4, 4), "(d0, d1) -> (d0, d1)", (1, 1)))
+
+
+JUNK = [None, 0, -1, 3, 2**70, 1.5, "x", "", (), (0,), (2, 2), (2, "a"), [3, 2], ((0, -1),), [(1, 0)],
+        np.array([2, 2]), np.int64(4), {"a": 1}, "(d0, d1) -> (d0, d1)", "(d0) -> (d0)", "l1", "undef", (32, 32),
+        (32, 32, "bf16"), "bfp_bf8", "f32", float("nan"), b"f32", object()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(args=st.lists(st.sampled_from(JUNK), min_size=3, max_size=8), collapse=st.booleans())
+def test_constructors_accept_or_raise_layout_error_only(args, collapse):
+    try:
+        if collapse:
+            ml = ML.from_collapse(args[0], args[1], args[2], **dict(zip(
+                ["element_type", "memory_space", "oob_val", "tile", "dim_alignments"], args[3:])))
+        else:
+            ml = ML(*args)
+    except LayoutError:
+        return
+    assert ML(ml.logical_shape, ml.linear, ml.grid, ml.element_type, ml.memory_space, ml.oob_val, ml.tile,
+              ml.tile_dtype) == ml

@@ -39,15 +39,14 @@ accepted when given explicitly, never produced here.
 from __future__ import annotations
 
 from ..affine import AffineMap, constant, dim
+from ._checks import as_int
 from ..errors import LayoutError
 
 __all__ = ["normalize_intervals", "collapse_groups", "collapse_map"]
 
 
 def _int(value, what):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
-    return int(value.__index__())
+    return as_int(value, what)
 
 
 def normalize_intervals(rank: int, intervals=((0, -1),)) -> tuple:
@@ -137,6 +136,8 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
     ...
     unilayout.errors.LayoutError: collapse gives 3 groups but the grid has rank 2: use a grid of rank >= 3 or wider collapse_intervals
     """
+    if isinstance(logical_shape, (str, bytes)) or not hasattr(logical_shape, "__iter__"):
+        logical_shape = (logical_shape,)
     shape = tuple(_int(s, "logical dim") for s in logical_shape)
     rank = len(shape)
     if rank == 0 or any(s < 1 for s in shape):
@@ -145,6 +146,8 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
     if dim_alignments is None:
         align = (1,) * rank
     else:
+        if isinstance(dim_alignments, (str, bytes)) or not hasattr(dim_alignments, "__iter__"):
+            raise LayoutError(f"dim_alignments must be a sequence with one alignment per dim, got {dim_alignments!r}")
         align = tuple(_int(a, "dim alignment") for a in dim_alignments)
         if len(align) != rank or any(a < 1 for a in align):
             raise LayoutError(f"dim_alignments {align} must give one alignment >= 1 for each of the {rank} dims")

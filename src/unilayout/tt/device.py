@@ -39,6 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..affine import AffineMap, constant, dim
+from ._checks import as_int
 from ..errors import LayoutError, NotRepresentableError
 from .metal import MetalLayout, xs
 from .system import SystemDesc
@@ -49,9 +50,7 @@ TOPOLOGIES = ("ring", "linear", "disabled")
 
 
 def _int(value, what):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
-    return int(value.__index__())
+    return as_int(value, what)
 
 
 def _dims(value, what):
@@ -114,8 +113,10 @@ class Device:
         if mesh_topology is not None:
             if isinstance(mesh_topology, str):
                 mesh_topology = (mesh_topology,)
+            if not hasattr(mesh_topology, "__iter__"):
+                raise LayoutError(f"mesh_topology must be a sequence of {', '.join(TOPOLOGIES)}, got {mesh_topology!r}")
             topo = tuple(mesh_topology)
-            bad = [t for t in topo if t not in TOPOLOGIES]
+            bad = [t for t in topo if not isinstance(t, str) or t not in TOPOLOGIES]
             if bad:
                 raise LayoutError(f"mesh topology {bad[0]!r} is not one of {', '.join(TOPOLOGIES)}")
             if len(topo) != len(mesh):
@@ -146,6 +147,10 @@ class Device:
         if not isinstance(system, SystemDesc):
             raise LayoutError(f"from_mesh: expected a SystemDesc, got {type(system).__name__}")
         mesh = _dims(mesh_shape, "mesh shape")
+        if math.prod(mesh) > system.num_chips:
+            raise LayoutError(
+                f"mesh {xs(mesh)} needs {math.prod(mesh)} chips but the system has {system.num_chips}"
+            )
         if chip_ids is None:
             chip_ids = tuple(range(math.prod(mesh)))
         M = _padded_mesh(mesh)

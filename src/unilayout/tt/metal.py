@@ -40,6 +40,7 @@ import numpy as np
 from ..affine import AffineMap
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError, NotRepresentableError
+from ._checks import as_int
 from .collapse import collapse_map
 
 __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type"]
@@ -63,9 +64,7 @@ def is_scalar_type(name) -> bool:
 
 
 def _int(value, what):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
-    return int(value.__index__())
+    return as_int(value, what)
 
 
 def _shape(value, what, allow_empty=False):
@@ -155,15 +154,15 @@ class MetalLayout:
             raise LayoutError(f"linear must be an AffineMap or its text, got {type(linear).__name__}")
         if not is_scalar_type(element_type):
             raise LayoutError(f"element type {element_type!r} is not one of f16, bf16, f32, f64, iN, siN, uiN")
-        if memory_space not in MEMORY_SPACES:
+        if not isinstance(memory_space, str) or memory_space not in MEMORY_SPACES:
             raise LayoutError(f"memory space {memory_space!r} is not one of {', '.join(MEMORY_SPACES)}")
-        if oob_val not in OOB_VALS:
+        if not isinstance(oob_val, str) or oob_val not in OOB_VALS:
             raise LayoutError(f"oob_val {oob_val!r} is not one of {', '.join(OOB_VALS)}")
         if tile is not None:
             if isinstance(tile, (str, bytes)) or not hasattr(tile, "__len__") or len(tile) not in (2, 3):
                 raise LayoutError(f"tile must be (height, width) or (height, width, dtype), got {tile!r}")
             if len(tile) == 3:
-                if tile_dtype is not None and tile_dtype != tile[2]:
+                if tile_dtype is not None and str(tile_dtype) != str(tile[2]):
                     raise LayoutError(f"tile dtype given twice: {tile[2]!r} and {tile_dtype!r}")
                 tile_dtype = tile[2]
             tile = _shape(tuple(tile[:2]), "tile")
@@ -171,7 +170,7 @@ class MetalLayout:
                 tile_dtype = _TILE_FROM_SCALAR.get(element_type)
                 if tile_dtype is None:
                     raise LayoutError(f"element type {element_type} has no tile dtype: pass tile_dtype (one of {', '.join(TILE_DTYPES)})")
-            if tile_dtype not in TILE_DTYPES:
+            if not isinstance(tile_dtype, str) or tile_dtype not in TILE_DTYPES:
                 raise LayoutError(f"tile dtype {tile_dtype!r} is not one of {', '.join(TILE_DTYPES)}")
             if len(grid) < 2:
                 raise LayoutError(f"a tilized layout needs a grid of rank >= 2, got {xs(grid)}: tiles cover the last two dims")

@@ -16,6 +16,7 @@ unilayout keeps one chip description for all chips.
 from __future__ import annotations
 
 from ..errors import LayoutError
+from ._checks import as_int
 
 __all__ = ["SystemDesc", "SUPPORTED_TILE_SHAPES"]
 
@@ -24,9 +25,7 @@ SUPPORTED_TILE_SHAPES = ((4, 16), (16, 16), (32, 16), (4, 32), (16, 32), (32, 32
 
 
 def _pos_int(value, what, minimum=1):
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise LayoutError(f"{what} must be an integer, got {value!r}")
-    v = int(value.__index__())
+    v = as_int(value, what)
     if v < minimum:
         raise LayoutError(f"{what} must be >= {minimum}, got {v}")
     return v
