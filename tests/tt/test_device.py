@@ -146,8 +146,10 @@ def test_device_construction_checks_structure(args, message):
 
 
 def test_from_mesh_checks_the_system():
-    with pytest.raises(LayoutError, match="chip id 2 does not exist"):
+    with pytest.raises(LayoutError, match="mesh 1x3 needs 3 chips but the system has 2"):
         Device.from_mesh(SystemDesc(num_chips=2), (1, 3))
+    with pytest.raises(LayoutError, match="chip id 2 does not exist"):
+        Device.from_mesh(SystemDesc(num_chips=2), (1, 2), [0, 2])
     with pytest.raises(LayoutError, match="expected a SystemDesc"):
         Device.from_mesh((8, 8), (1, 2))
 
