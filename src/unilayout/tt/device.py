@@ -424,12 +424,20 @@ class Placement(NamedTuple):
 
     @property
     def mesh_sharded(self) -> bool:
-        """True when the tensor is split across the chips along some mesh axis."""
+        """True when the tensor is split across the chips along some mesh axis.
+
+        >>> Placement(None, (0, 1), (None, "sharded"), (4, 8)).mesh_sharded
+        True
+        """
         return any(d == "sharded" or d == "partial" for d in self.distribution)
 
     @property
     def replicated(self) -> bool:
-        """True when the tensor sits on one chip of a multi-chip mesh (it is replicated to the others when needed)."""
+        """True when the tensor sits on one chip of a multi-chip mesh (it is replicated to the others when needed).
+
+        >>> Placement(None, (0,), (None, "single"), None).replicated
+        True
+        """
         return len(self.chips) == 1 and any(d is not None for d in self.distribution)
 
 

@@ -56,7 +56,11 @@ class CoreRange(NamedTuple):
 
     @property
     def num_cores(self) -> int:
-        """Cores in the rectangle."""
+        """Cores in the rectangle.
+
+        >>> CoreRange((0, 1), (3, 1)).num_cores
+        4
+        """
         return (self.end[0] - self.start[0] + 1) * (self.end[1] - self.start[1] + 1)
 
 
@@ -73,7 +77,11 @@ class ShardSpec(NamedTuple):
 
     @property
     def num_cores(self) -> int:
-        """Cores over all ranges."""
+        """Cores over all ranges.
+
+        >>> ShardSpec((CoreRange((0, 0), (7, 0)), CoreRange((0, 1), (3, 1))), (16, 1024), "ROW_MAJOR").num_cores
+        12
+        """
         return sum(r.num_cores for r in self.grid)
 
 
