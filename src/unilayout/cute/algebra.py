@@ -107,12 +107,22 @@ def coalesce(layout, profile=None):
     return wrap(r) if wrap else r
 
 
-def _coalesce_x(layout: Layout):
-    """Coalesce keeping the layout's values outside its domain: a trailing size-1 mode counts as 2."""
+def _coalesce_x(layout: Layout, plain=None):
+    """Coalesce keeping the layout's values outside its domain: a trailing size-1 mode counts as 2.
+
+    ``plain``, when given, is the layout's plain ``_coalesce_lists``, which this extends.
+    """
     shapes, strides, _ = _flat(layout)
-    if shapes[-1] == 1:
-        shapes = shapes[:-1] + (2,)
-    return _coalesce_lists(shapes, strides)
+    if shapes[-1] != 1:
+        return plain if plain is not None else _coalesce_lists(shapes, strides)
+    rs, rd = _coalesce_lists(shapes[:-1], strides[:-1]) if plain is None else (list(plain[0]), list(plain[1]))
+    d = strides[-1]
+    if rs and rs[-1] * rd[-1] == d:
+        rs[-1] *= 2
+    else:
+        rs.append(2)
+        rd.append(d)
+    return rs, rd
 
 
 def filter(layout, profile=None):  # noqa: A001 - CuTe's name
@@ -173,7 +183,7 @@ def composition(a, b):
     return wrap(r) if wrap else r
 
 
-def _compose(a: Layout, b) -> Layout:
+def _compose(a: Layout, b, cx=None) -> Layout:
     if b is None:
         return a
     tb = type(b)
@@ -186,7 +196,8 @@ def _compose(a: Layout, b) -> Layout:
         return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
     if tb is not Layout:
         b = _as_layout(b)
-    cx = _coalesce_x(a)
+    if cx is None:
+        cx = _coalesce_x(a)
     if type(b.shape) is int:
         return _compose_leaf(a, cx, b.shape, b.stride)
     return _compose_tree(a, cx, b.shape, b.stride)
@@ -257,16 +268,23 @@ def complement(layout, cotarget=None):
     ('(3,2):(2,12)', '24:1')
     """
     inner = layout if type(layout) is Layout else _inner(layout)[0]
+    if cotarget is not None and type(cotarget) is not int:
+        cotarget = normalize(cotarget, "complement cotarget")
+    return _complement(inner, cotarget)
+
+
+def _complement(inner: Layout, cotarget) -> Layout:
+    """complement for a validated cotarget: None, an int, a shape, or a list of a shape's leaves."""
     shapes, strides, _ = _flat(inner)
     shapes, strides = _coalesce_lists(shapes, strides, drop_zero_strides=True)
     if cotarget is None:
         cotarget = 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
-    elif type(cotarget) is not int:
-        cotarget = normalize(cotarget, "complement cotarget")
     if not shapes:
+        if type(cotarget) is list:
+            cotarget = cotarget[0] if len(cotarget) == 1 else tuple(cotarget)
         return _make(cotarget, 1) if type(cotarget) is int else Layout(cotarget)
     rs, rd, cur = [], [], 1
-    for d, s in sorted(zip(strides, shapes)):
+    for d, s in (sorted(zip(strides, shapes)) if len(shapes) > 1 else ((strides[0], shapes[0]),)):
         if d < 0:
             raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
         q = d // cur
@@ -275,14 +293,15 @@ def complement(layout, cotarget=None):
         rs.append(q)
         rd.append(cur)
         cur = d * s
-    if type(cotarget) is int:
-        rs.append(-(-cotarget // cur))
+    # The rest: ceil_div(cotarget, cur) folded over the cotarget's leaves, strides compact from cur.
+    rest = cur
+    tc = type(cotarget)
+    for v in ((cotarget,) if tc is int else cotarget if tc is list else _make(cotarget, cotarget).flat()[0]):
+        n = -(-v // rest)
+        rest = -(-rest // v)
+        rs.append(n)
         rd.append(cur)
-    else:
-        rest = ceil_div(cotarget, cur)
-        rest_flat = _make(rest, prefix_product(rest, cur)).flat()
-        rs.extend(rest_flat[0])
-        rd.extend(rest_flat[1])
+        cur *= n
     return _from_lists(*_coalesce_lists(rs, rd))
 
 
@@ -358,10 +377,9 @@ def _logical_divide(a: Layout, tiler) -> Layout:
     if type(tiler) is tuple:
         return _by_mode(a, tiler, _logical_divide, "logical_divide")
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
-    shapes, _ = _coalesce_lists(*_flat(a)[:2])
-    ca_shape = shapes[0] if len(shapes) == 1 else (tuple(shapes) if shapes else 1)
-    c = complement(b, ca_shape)
-    return _compose(a, _make((b.shape, c.shape), (b.stride, c.stride)))
+    plain = _coalesce_lists(*_flat(a)[:2])
+    c = _complement(b, plain[0] or 1)  # cotarget: the leaves of shape(coalesce(A))
+    return _compose(a, _make((b.shape, c.shape), (b.stride, c.stride)), _coalesce_x(a, plain))
 
 
 def _by_mode(a: Layout, tiler: tuple, op, name: str) -> Layout:
@@ -466,7 +484,7 @@ def _logical_product(a: Layout, tiler) -> Layout:
     if type(tiler) is tuple:
         return _by_mode(a, tiler, _logical_product, "logical_product")
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
-    p = _compose(complement(a, a.size * b.cosize), b)
+    p = _compose(_complement(a, a.size * b.cosize), b)
     return _make((a.shape, p.shape), (a.stride, p.stride))
 
 

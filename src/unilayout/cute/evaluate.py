@@ -35,15 +35,26 @@ def index_map(layout) -> np.ndarray:
         raise LayoutError(f"index_map: expected a CuTe layout, got {type(layout).__name__}")
     from .algebra import _coalesce_lists
 
-    shapes, strides = _coalesce_lists(leaves(layout.shape), leaves(layout.stride))
+    shapes, strides = _coalesce_lists(*layout.flat()[:2])
     if not shapes:
         return np.zeros(layout.size, dtype=np.int64)
-    # Build from the slowest mode inwards so the last (largest) step is one
-    # broadcast add that writes the output exactly once.
-    out = np.arange(shapes[-1], dtype=np.int64) * strides[-1]
-    for s, d in zip(reversed(shapes[:-1]), reversed(strides[:-1])):
-        step = np.arange(s, dtype=np.int64) * d
-        out = np.add.outer(out, step).reshape(-1)
+    # Split the modes into a fast group (at least ~sqrt(size) points) and a slow
+    # group, tabulate each (small), then write the output once with one outer add
+    # whose inner loop is long.
+    n, inner, k = layout.size, 1, 0
+    while k < len(shapes) - 1 and inner * inner < n:
+        inner *= shapes[k]
+        k += 1
+    fast = _table(shapes[:k], strides[:k])
+    slow = _table(shapes[k:], strides[k:])
+    return np.add.outer(slow, fast).reshape(-1)
+
+
+def _table(shapes, strides) -> np.ndarray:
+    """Offsets of a flat group of modes in colexicographic order."""
+    out = np.zeros(1, dtype=np.int64)
+    for s, d in zip(shapes, strides):
+        out = np.add.outer(np.arange(s, dtype=np.int64) * d, out).reshape(-1)
     return out
 
 
