@@ -24,6 +24,13 @@ S8 = SystemDesc((8, 8), 8)
         ((2, 1, 1), (2, 8, 8), "(d0, d1, d2) -> (d0, d1, d2)"),
         ((3, 3, 1), (3, 24, 8), "(d0, d1, d2) -> (d0 * 3 + d1 floordiv 8, d1 mod 8, d2)"),
         ((2,), (16, 8), "(d0, d1) -> (d0 floordiv 8, d0 mod 8, d1)"),
+        # the other checked strings of tt-mlir's test/python/device_attr.py
+        ((4, 1, 1), (4, 8, 8), "(d0, d1, d2) -> (d0, d1, d2)"),
+        ((2, 1), (16, 8), "(d0, d1) -> (d0 floordiv 8, d0 mod 8, d1)"),
+        ((4, 2), (32, 16), "(d0, d1) -> (d1 floordiv 8 + (d0 floordiv 8) * 2, d0 mod 8, d1 mod 8)"),
+        ((3, 2, 1, 1), (3, 2, 8, 8), "(d0, d1, d2, d3) -> (d0 * 2 + d1, d2, d3)"),
+        # a leading mesh dim of extent 1 still appears, as in tt-mlir's builder
+        ((1, 2, 2), (1, 16, 16), "(d0, d1, d2) -> (d0 * 4 + d2 floordiv 8 + (d1 floordiv 8) * 2, d1 mod 8, d2 mod 8)"),
     ],
 )
 def test_from_mesh_grid_and_map_text(mesh, grid, text):

@@ -9,7 +9,8 @@ from it (chip grid P0xP1, mesh M):
 - grid = ``(M[0], .., M[r-3], P0 * M[r-2], P1 * M[r-1])`` (M padded with
   trailing 1s to rank 2: mesh 1x2 gives 8x16, 2x1x2 gives 2x8x16);
 - mesh coordinate: leading dims directly, ``y floordiv P0``, ``x floordiv P1``;
-  chip index = row-major over M; the core inside the chip is ``y mod P0``,
+  chip index = row-major over M (printed as tt-mlir builds it: leading dims,
+  then the x term, then the y term); the core inside the chip is ``y mod P0``,
   ``x mod P1`` (only along mesh dims > 1).
 
 >>> from unilayout.tt import SystemDesc
@@ -159,7 +160,9 @@ class Device:
         grid = M[:-2] + (P0 * M[-2], P1 * M[-1])
         mstride = [math.prod(M[i + 1:]) for i in range(r)]
         y, x = dim(r - 2), dim(r - 1)
-        terms = [dim(i) * mstride[i] for i in range(r - 2) if M[i] > 1]
+        # As tt-mlir's inferWorkerGridMap: with more than one chip every leading
+        # dim contributes (even of extent 1), then the x term, then the y term.
+        terms = [dim(i) * mstride[i] for i in range(r - 2)] if math.prod(M) > 1 else []
         if M[-1] > 1:
             terms.append(x.floordiv(P1) * mstride[-1])
         if M[-2] > 1:
