@@ -456,6 +456,15 @@ class MetalLayout:
             raise NotRepresentableError(f"{self.linear} uses floordiv, ceildiv or mod: it has no strides")
         return info[1]
 
+    @property
+    def strides(self) -> tuple:
+        """``get_stride()`` as a property (``NotRepresentableError`` for maps with div/mod).
+
+        >>> MetalLayout.from_collapse((2, 8, 32), (1, 2), dim_alignments=(1, 32, 1)).strides
+        (1024, 32, 1)
+        """
+        return self.get_stride()
+
     # --- analysis of linear (cached) -----------------------------------------------
     def _linear_info(self):
         """``(offset, strides)`` of the flat physical index when every result is linear, else None."""
