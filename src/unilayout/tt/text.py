@@ -122,7 +122,7 @@ class _Parser:
 
     def dims(self, what):
         """INT ('x' INT)*: e.g. 8x16 (spaces allowed around 'x')."""
-        vals, pos = [self.integer(what)[0]], self.i
+        vals = [self.integer(what)[0]]
         while self.peek("x") and self._digit_after_x():
             self.i += 1
             vals.append(self.integer(what)[0])
