@@ -142,7 +142,7 @@ def _views(ml, phys, out):
 
 def _as_runs(view):
     """The view with its contiguous last axis fused into one opaque item (numpy then copies whole runs)."""
-    if view.dtype.hasobject or view.ndim < 2:
+    if view.dtype.hasobject or view.ndim < 2 or view.shape[-1] * view.itemsize > 1 << 24:
         return view
     run = np.dtype((np.void, view.shape[-1] * view.itemsize))
     return view.view(run)[..., 0]
