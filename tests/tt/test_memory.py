@@ -3,6 +3,8 @@
 import itertools
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from unilayout import LayoutError
 from unilayout.tt import Device, MetalLayout, SystemDesc, address, page_bytes, tile_bytes
@@ -98,3 +100,22 @@ def test_address_checks_its_arguments():
         address("x", 0, 0)
     with pytest.raises(LayoutError, match="SystemDesc"):
         address(ml, 0, 0, system=(8, 8))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 12), st.integers(1, 12)),
+    grid=st.tuples(st.integers(1, 3), st.integers(1, 3)),
+    space=st.sampled_from(["l1", "dram", "system"]),
+    tile=st.sampled_from([None, (4, 4), (2, 8)]),
+    elem=st.sampled_from(["f32", "bf16", "ui8"]),
+)
+def test_distinct_elements_get_distinct_addresses(shape, grid, space, tile, elem):
+    ml = ML.from_collapse(shape, grid, memory_space=space, tile=tile, element_type=elem)
+    seen = set()
+    for x in itertools.product(*(range(n) for n in shape)):
+        a = address(ml, *x)
+        key = (a.location, a.offset)
+        assert key not in seen
+        seen.add(key)
+        assert a.offset >= (1024 if space != "system" else 0)
