@@ -38,9 +38,10 @@ memref<6x1x!tt.tile<32x32, bfp_bf8>, #tt.memory_space<l1>>
 A **device** views the chips of a ``SystemDesc`` as one logical worker grid:
 
 >>> dev = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2))
->>> print(dev.grid_map), dev.grid_shape
+>>> dev.grid_shape
+(8, 16)
+>>> print(dev.grid_map)
 (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)
-(None, (8, 16))
 >>> p = dev.place(tt.MetalLayout.from_collapse((256, 1024), (4, 16)))
 >>> p.cores[0, 15].tolist(), p.distribution
 ([1, 0, 7], (None, 'sharded'))
