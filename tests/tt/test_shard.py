@@ -196,3 +196,15 @@ def test_padding_mask_counts_match_the_slot_arithmetic(ml):
     out = np.full(ml.shards_shape, 5, dtype=np.int16)
     ml.replace(oob_val="zero").shard(np.full(ml.logical_shape, 7, dtype=np.int16), out=out)
     assert np.array_equal(out == 0, mask) and np.array_equal(out == 7, ~mask)
+
+
+@settings(max_examples=30, deadline=None)
+@given(ml=layouts())
+def test_to_padded_puts_each_element_at_its_locate_slot(ml):
+    a = np.arange(ml.volume, dtype=np.float64).reshape(ml.logical_shape)
+    p = ml.to_padded(ml.shard(a))
+    assert p.shape == ml.grid + ml.padded_shard_shape
+    for x in itertools.islice(itertools.product(*(range(n) for n in ml.logical_shape)), 0, None, 3):
+        G, q = ml.locate(*x)
+        assert p[G + q] == a[x]
+    assert int(np.isnan(ml.to_padded(np.where(ml.padding_mask(), np.nan, 0.0))).sum()) == p.size - ml.volume

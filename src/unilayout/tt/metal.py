@@ -629,6 +629,18 @@ class MetalLayout:
 
         return unshard(self, shards, out=out)
 
+    def to_padded(self, shards) -> np.ndarray:
+        """``shards`` as ``grid + padded_shard_shape``, row-major inside each shard (undoes the tile-major order).
+
+        >>> import numpy as np
+        >>> ml = MetalLayout.from_collapse((4, 8), (1, 1), tile=(2, 4))
+        >>> ml.to_padded(ml.shard(np.arange(32).reshape(4, 8)))[0, 0, 1].tolist()
+        [8, 9, 10, 11, 12, 13, 14, 15]
+        """
+        from .shard import to_padded
+
+        return to_padded(self, shards)
+
     def padding_mask(self) -> np.ndarray:
         """Boolean array of shape ``shards_shape``: True where no logical element lives.
 

@@ -43,7 +43,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from ..errors import LayoutError
 
-__all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value"]
+__all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value",
+           "to_padded"]
 
 
 def fill_value(ml, dtype):
@@ -345,3 +346,25 @@ def index_map(ml) -> np.ndarray:
     positions = np.arange(n, dtype=np.int64).reshape(ml.shards_shape)
     return unshard(ml, positions).reshape(-1)
 
+
+
+def to_padded(ml, shards) -> np.ndarray:
+    """``shards`` (shape ``ml.shards_shape``) as ``grid + padded_shard_shape``, row-major inside each padded shard.
+
+    For a tilized layout this undoes the tile-major order (a copy); for a
+    scalar layout it is ``shards`` itself. ``to_padded(ml, s)[G + q]`` is the
+    slot ``ml.locate`` names.
+
+    >>> from unilayout.tt import MetalLayout
+    >>> ml = MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))
+    >>> a = np.arange(53 * 63).reshape(53, 63)
+    >>> p = to_padded(ml, ml.shard(a))
+    >>> p.shape, int(p[(2, 1) + ml.locate(52, 62)[1]]), int(a[52, 62])
+    ((3, 2, 32, 32), 3338, 3338)
+    """
+    s = _check_array(ml, shards, ml.shards_shape, "to_padded")
+    if ml.tile is None:
+        return s
+    g = len(ml.grid)
+    axes = list(range(2 * g - 2)) + [2 * g - 2, 2 * g, 2 * g - 1, 2 * g + 1]
+    return np.ascontiguousarray(s.transpose(axes)).reshape(ml.grid + ml.padded_shard_shape)
