@@ -119,3 +119,16 @@ def test_distinct_elements_get_distinct_addresses(shape, grid, space, tile, elem
         assert key not in seen
         seen.add(key)
         assert a.offset >= (1024 if space != "system" else 0)
+
+
+def test_address_checks_base_device_and_dram_capacity():
+    ml = ML.from_collapse((4, 4), (1, 1))
+    with pytest.raises(LayoutError, match="base must be >= 0"):
+        address(ml, 0, 0, base=-4)
+    with pytest.raises(LayoutError, match="device must be a Device"):
+        address(ml, 0, 0, device="chip0")
+    small = SystemDesc(num_dram_channels=2, dram_channel_size=4096)
+    big = ML.from_collapse((64, 64), (1, 1), memory_space="dram", tile=(32, 32))  # 4 tiles of 4096 B
+    assert address(big, 0, 0, system=small, base=0).offset == 0
+    with pytest.raises(LayoutError, match="beyond the 4096 B of DRAM channel 0"):
+        address(big, 32, 0, system=small, base=0)

@@ -31,6 +31,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
+from ._checks import as_int
 from .metal import MetalLayout
 from .system import SystemDesc
 
@@ -123,6 +124,15 @@ def address(ml: MetalLayout, *index, system: SystemDesc = None, device=None, bas
     system = SystemDesc() if system is None else system
     if not isinstance(system, SystemDesc):
         raise LayoutError(f"address: system must be a SystemDesc, got {type(system).__name__}")
+    if base is not None:
+        base = as_int(base, "base")
+        if base < 0:
+            raise LayoutError(f"base must be >= 0, got {base}")
+    if device is not None:
+        from .device import Device
+
+        if not isinstance(device, Device):
+            raise LayoutError(f"address: device must be a Device, got {type(device).__name__}")
     G, q = ml.locate(*index)
     bfp = ml.tile is not None and ml.tile_dtype in _BFP_BITS
     if ml.tile is not None:
@@ -164,10 +174,18 @@ def address(ml: MetalLayout, *index, system: SystemDesc = None, device=None, bas
         if all(v == 1 for v in ml.grid):
             size = _align(psize, system.dram_alignment)
             channel, slot = page % N, page // N
-            return Address(space, channel, b + slot * size + in_bytes, page, in_page)
-        size = _align(shard_size, system.dram_alignment)
-        channel, slot = core % N, core // N
-        return Address(space, channel, b + slot * size + flat_in_shard, core, elem_in_shard)
+            offset = b + slot * size + in_bytes
+            page_no, in_no = page, in_page
+        else:
+            size = _align(shard_size, system.dram_alignment)
+            channel, slot = core % N, core // N
+            offset = b + slot * size + flat_in_shard
+            page_no, in_no = core, elem_in_shard
+        if b + (slot + 1) * size > system.dram_channel_size:
+            raise LayoutError(
+                f"page {page_no} ends at {b + (slot + 1) * size} B, beyond the {system.dram_channel_size} B of DRAM channel {channel}"
+            )
+        return Address(space, channel, offset, page_no, in_no)
     # host: the byte offset in shard()'s output
     b = 0 if base is None else base
     return Address(space, None, b + core * shard_size + flat_in_shard, page + core * (shard_size // psize), in_page)
