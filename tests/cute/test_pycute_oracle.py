@@ -233,3 +233,49 @@ def test_layout_evaluation_matches_pycute_in_domain():
         if L.size > 4096:
             continue
         assert index_map(L).tolist() == py_values(to_py(L))
+
+
+def test_products_by_layout_tilers_match_pycute():
+    rng, it = cases(13)
+    compared = 0
+    for _ in it:
+        A = random_compact(rng, depth=1)
+        if not isinstance(A.shape, tuple):
+            continue
+        tiler = tuple(Layout(rng.choice([1, 2, 3]), 1) for _ in A.shape)
+        py_tiler = tuple(to_py(t) for t in tiler)
+        try:
+            cute.logical_product(A, tiler)
+        except LayoutError:
+            continue  # C++'s divisibility conditions fail; pycute does not check them
+        for ours_fn, py_fn in [(cute.zipped_product, pycute.zipped_product),
+                               (cute.tiled_product, pycute.tiled_product)]:
+            ours, theirs = ours_fn(A, tiler), py_fn(to_py(A), py_tiler)
+            assert same_structure(ours, theirs), (ours_fn.__name__, A, tiler, ours, theirs)
+        compared += 1
+    assert compared > N_CASES // 4
+
+
+def test_slice_and_offset_matches_pycute():
+    rng, it = cases(14)
+    for _ in it:
+        L = random_layout(rng, depth=1)
+        if not isinstance(L.shape, tuple):
+            continue
+        crd = tuple(None if rng.random() < 0.5 else rng.randrange(s) for s in L.shape)
+        if None not in crd:
+            crd = (None,) + crd[1:]  # pycute cannot slice down to nothing
+        (ours, off), (theirs, py_off) = cute.slice_and_offset(crd, L), pycute.slice_and_offset(crd, to_py(L))
+        assert off == py_off and index_map(ours).tolist() == py_values(theirs), (L, crd)
+
+
+def test_crd2idx_matches_pycute_in_range():
+    rng, it = cases(15)
+    for _ in it:
+        L = random_layout(rng, depth=2)
+        if L.size > 4096:
+            continue
+        for i in rng.sample(range(L.size), min(L.size, 8)):
+            crd = cute.idx2crd(i, L.shape)
+            assert cute.crd2idx(crd, L.shape, L.stride) == pycute.crd2idx(crd, L.shape, L.stride)
+            assert crd == pycute.idx2crd(i, L.shape)  # in range, the last mode needs no wrap
