@@ -208,3 +208,46 @@ def test_to_padded_puts_each_element_at_its_locate_slot(ml):
         G, q = ml.locate(*x)
         assert p[G + q] == a[x]
     assert int(np.isnan(ml.to_padded(np.where(ml.padding_mask(), np.nan, 0.0))).sum()) == p.size - ml.volume
+
+
+@st.composite
+def explicit_layouts(draw):
+    """Random maps given explicitly: sums of scaled dims with offsets, dims shared by results, div/mod terms."""
+    from hypothesis import assume
+
+    from unilayout.affine import AffineMap, constant, dim
+
+    r = draw(st.integers(1, 3))
+    shape = tuple(draw(st.integers(1, 5)) for _ in range(r))
+    g = draw(st.integers(2, 3))
+    results = []
+    for _ in range(g):
+        e = constant(draw(st.integers(0, 2)))
+        for d in range(r):
+            kind = draw(st.sampled_from(["skip", "skip", "lin", "div", "mod"]))
+            if kind == "lin":
+                e = e + dim(d) * draw(st.integers(1, 7))
+            elif kind == "div":
+                e = e + dim(d).floordiv(draw(st.integers(1, 3)))
+            elif kind == "mod":
+                e = e + dim(d) % draw(st.integers(2, 4))
+        results.append(e)
+    grid = tuple(draw(st.integers(1, 3)) for _ in range(g))
+    tile = draw(st.sampled_from([None, (2, 2), (3, 1)]))
+    try:
+        ml = ML(shape, AffineMap(r, 0, results), grid, tile=tile)
+        ml.check_injective()
+    except LayoutError:
+        assume(False)
+    return ml
+
+
+@settings(max_examples=80, deadline=None)
+@given(ml=explicit_layouts(), seed=st.integers(0, 2**16))
+def test_explicit_maps_shard_unshard_and_locate_round_trip(ml, seed):
+    a = np.random.default_rng(seed).integers(1, 1000, ml.logical_shape)
+    s = ml.shard(a)
+    assert np.array_equal(ml.unshard(s), a)
+    _check_against_locate(ml, a, s)
+    for x in itertools.product(*(range(n) for n in ml.logical_shape)):
+        assert ml.logical_index(*ml.locate(*x)) == x
