@@ -5,7 +5,7 @@ Run: ``python bench/tt.py`` (``--quick`` for 4096x4096). Prints, in one run:
 1. ``np.copyto`` of the 8192x8192 float32 tensor into a preallocated array
    (the floor: one read and one write of every byte);
 2. for the layout ``(d0, d1) -> (d0, d1)`` on an 8x8 grid, scalar (shards
-   1024x1024) and tiled 32x32 (shards 32x32 tiles of 32x32, tile-major):
+   1024x1024) and tiled 32x32 (shards 1024x1024 padded to whole 32x32 tiles):
    ``shard(a, out=buf)`` and ``unshard(buf, out=back)`` into preallocated
    arrays, with their bandwidth relative to ``np.copyto`` (target: >= 0.5x),
    and ``shard(a)`` allocating its output (compared with ``a.copy()``, which

@@ -15,10 +15,7 @@ ML = MetalLayout
 
 
 def _slot(ml, G, q):
-    if ml.tile is None:
-        return G + q
-    T = ml.tile
-    return G + q[:-2] + (q[-2] // T[0], q[-1] // T[1], q[-2] % T[0], q[-1] % T[1])
+    return G + q  # shard() is grid + padded shard, row-major inside the shard
 
 
 def _check_against_locate(ml, a, s):
@@ -104,12 +101,14 @@ def test_non_contiguous_inputs_and_other_dtypes_round_trip():
     assert np.array_equal(ml.unshard(ml.shard(c)), c)
 
 
-def test_tile_major_order_inside_a_shard():
+def test_to_tiles_gives_the_tile_major_order_inside_a_shard():
     ml = ML.from_collapse((4, 8), (1, 1), tile=(2, 4))
     s = ml.shard(np.arange(32).reshape(4, 8))
-    assert s.shape == (1, 1, 2, 2, 2, 4)
-    assert s[0, 0, 0, 1].tolist() == [[4, 5, 6, 7], [12, 13, 14, 15]]  # tile row 0, tile column 1
-    assert ml.index_map()[:8].tolist() == [0, 1, 2, 3, 8, 9, 10, 11]
+    assert s.shape == (1, 1, 4, 8) and ml.index_map()[:8].tolist() == list(range(8))
+    t = ml.to_tiles(s)
+    assert t.shape == (1, 1, 2, 2, 2, 4)
+    assert t[0, 0, 0, 1].tolist() == [[4, 5, 6, 7], [12, 13, 14, 15]]  # tile row 0, tile column 1
+    assert np.array_equal(ml.to_tiles(ml.padding_mask()).reshape(-1)[:8], np.zeros(8, bool))
 
 
 def test_padding_summary_counts_holes_grid_and_tile_padding():
@@ -200,14 +199,18 @@ def test_padding_mask_counts_match_the_slot_arithmetic(ml):
 
 @settings(max_examples=30, deadline=None)
 @given(ml=layouts())
-def test_to_padded_puts_each_element_at_its_locate_slot(ml):
+def test_to_tiles_puts_each_element_in_its_tile(ml):
     a = np.arange(ml.volume, dtype=np.float64).reshape(ml.logical_shape)
-    p = ml.to_padded(ml.shard(a))
-    assert p.shape == ml.grid + ml.padded_shard_shape
+    t = ml.to_tiles(ml.shard(a))
+    tiles = ml.grid + (ml.memref_shape + ml.tile if ml.tile else ml.shard_shape)
+    assert t.shape == tiles
     for x in itertools.islice(itertools.product(*(range(n) for n in ml.logical_shape)), 0, None, 3):
         G, q = ml.locate(*x)
-        assert p[G + q] == a[x]
-    assert int(np.isnan(ml.to_padded(np.where(ml.padding_mask(), np.nan, 0.0))).sum()) == p.size - ml.volume
+        if ml.tile:
+            T = ml.tile
+            q = q[:-2] + (q[-2] // T[0], q[-1] // T[1], q[-2] % T[0], q[-1] % T[1])
+        assert t[G + q] == a[x]
+    assert int(np.isnan(ml.to_tiles(np.where(ml.padding_mask(), np.nan, 0.0))).sum()) == t.size - ml.volume
 
 
 @st.composite

@@ -418,16 +418,14 @@ class MetalLayout:
 
     @property
     def shards_shape(self) -> tuple:
-        """Shape of ``shard()``'s output: ``grid + shard``, or tilized ``grid + memref + tile`` (tile-major).
+        """Shape of ``shard()``'s output: ``grid + padded_shard_shape`` (tilized: the shard padded to whole tiles).
 
         >>> MetalLayout.from_collapse((53, 63), (3, 2)).shards_shape
         (3, 2, 18, 32)
         >>> MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)).shards_shape
-        (3, 2, 1, 1, 32, 32)
+        (3, 2, 32, 32)
         """
-        if self.tile is None:
-            return self.grid + self.shard_shape
-        return self.grid + self.memref_shape + self.tile
+        return self.grid + self.padded_shard_shape
 
     @property
     def volume(self) -> int:
@@ -629,17 +627,17 @@ class MetalLayout:
 
         return unshard(self, shards, out=out)
 
-    def to_padded(self, shards) -> np.ndarray:
-        """``shards`` as ``grid + padded_shard_shape``, row-major inside each shard (undoes the tile-major order).
+    def to_tiles(self, shards) -> np.ndarray:
+        """``shards`` tile-major, as each core holds them: ``grid + memref + tile`` (tilized; else unchanged).
 
         >>> import numpy as np
-        >>> ml = MetalLayout.from_collapse((4, 8), (1, 1), tile=(2, 4))
-        >>> ml.to_padded(ml.shard(np.arange(32).reshape(4, 8)))[0, 0, 1].tolist()
-        [8, 9, 10, 11, 12, 13, 14, 15]
+        >>> ml = MetalLayout.from_collapse((4, 8), (1, 2), tile=(2, 2))
+        >>> ml.to_tiles(ml.shard(np.arange(32).reshape(4, 8))).shape
+        (1, 2, 2, 2, 2, 2)
         """
-        from .shard import to_padded
+        from .shard import to_tiles
 
-        return to_padded(self, shards)
+        return to_tiles(self, shards)
 
     def padding_mask(self) -> np.ndarray:
         """Boolean array of shape ``shards_shape``: True where no logical element lives.

@@ -1,9 +1,10 @@
 """Moving real data: shard / unshard a logical array, padding masks and summaries, ``index_map``.
 
-``shard(ml, a)`` returns an array of shape ``ml.shards_shape``:
-``grid + shard`` for a scalar layout, ``grid + memref + tile`` for a tilized
-one (tile-major inside each shard: tile row, tile column, then the tile's
-rows and columns). Every slot holding no logical element is filled from
+``shard(ml, a)`` returns an array of shape ``ml.shards_shape`` =
+``grid + padded_shard_shape`` (the shard, padded to whole tiles when tilized),
+row-major inside each shard, so ``out[G + q]`` is the slot ``ml.locate``
+names. ``to_tiles(ml, s)`` gives the tile-major form a core holds
+(``grid + memref + tile``). Every slot holding no logical element is filled from
 ``oob_val`` (``undef`` and ``zero`` give 0, ``one`` 1, ``inf``/``neginf``
 need a floating-point array). ``unshard`` gives the logical array back,
 exactly.
@@ -44,7 +45,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..errors import LayoutError
 
 __all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value",
-           "to_padded"]
+           "to_tiles"]
 
 
 def fill_value(ml, dtype):
@@ -109,14 +110,28 @@ def _pieces(ml):
     return out
 
 
+def _tile_view(ml, arr):
+    """``arr`` (C-contiguous, ``grid + padded_shard``) seen as ``grid + memref + tile``: a view, no copy."""
+    if ml.tile is None:
+        return arr
+    lead = arr.shape[:-2]
+    (mr, mc), (tr, tc) = ml.memref_shape[-2:], ml.tile
+    n = len(lead)
+    return arr.reshape(lead + (mr, tr, mc, tc)).transpose(list(range(n)) + [n, n + 2, n + 1, n + 3])
+
+
 def _views(ml, phys, out):
-    """Pairs of (out view, physical view) for every combination of runs; both arrays C-contiguous."""
+    """Pairs of (out view, physical view) for every combination of runs.
+
+    ``phys`` and ``out`` are C-contiguous, ``out`` of shape ``grid + padded_shard``;
+    tilized, its axes are addressed through ``_tile_view``.
+    """
     g = len(ml.grid)
     tiled = ml.tile is not None
     pst = _c_strides(ml.physical_shape)
-    ost = _c_strides(out.shape)
     pflat, oflat = phys.reshape(-1), out.reshape(-1)
     pis, ois = phys.itemsize, out.itemsize
+    ost = [st // ois for st in _tile_view(ml, out).strides]
     for combo in itertools.product(*_pieces(ml)):
         poff = ooff = 0
         shape = [0] * (2 * g + (2 if tiled else 0))
@@ -217,7 +232,7 @@ def _fill_padding(ml, out, fill):
 def _to_shards(ml, a, out, fill):
     ml.check_injective()
     if math.prod(out.shape) != ml.volume:
-        _fill_padding(ml, out, fill)
+        _fill_padding(ml, _tile_view(ml, out), fill)
     if _is_dense(ml):
         phys = np.ascontiguousarray(a).reshape(ml.physical_shape)
     else:
@@ -243,8 +258,8 @@ def shard(ml, array, out=None) -> np.ndarray:
     >>> from unilayout.tt import MetalLayout
     >>> ml = MetalLayout.from_collapse((2, 8, 32), (1, 2), dim_alignments=(1, 32, 1), tile=(32, 32))
     >>> s = shard(ml, np.ones((2, 8, 32), np.int32))
-    >>> s.shape, int(s.sum()), s[0, 1, 1, 0, 0, :3].tolist()
-    ((1, 2, 2, 1, 32, 32), 512, [1, 1, 1])
+    >>> s.shape, int(s.sum()), s[0, 1, 32, :3].tolist()
+    ((1, 2, 64, 32), 512, [1, 1, 1])
     """
     a = _check_array(ml, array, ml.logical_shape, "shard")
     fill = fill_value(ml, a.dtype)
@@ -348,23 +363,20 @@ def index_map(ml) -> np.ndarray:
 
 
 
-def to_padded(ml, shards) -> np.ndarray:
-    """``shards`` (shape ``ml.shards_shape``) as ``grid + padded_shard_shape``, row-major inside each padded shard.
+def to_tiles(ml, shards) -> np.ndarray:
+    """``shards`` (shape ``ml.shards_shape``) tile-major, as a core holds them: ``grid + memref + tile``.
 
-    For a tilized layout this undoes the tile-major order (a copy); for a
-    scalar layout it is ``shards`` itself. ``to_padded(ml, s)[G + q]`` is the
-    slot ``ml.locate`` names.
+    For a scalar layout this is ``shards`` itself; tilized, a copy whose
+    element ``[G + t + u]`` is element ``u`` of tile ``t`` of core ``G``.
 
     >>> from unilayout.tt import MetalLayout
     >>> ml = MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))
     >>> a = np.arange(53 * 63).reshape(53, 63)
-    >>> p = to_padded(ml, ml.shard(a))
-    >>> p.shape, int(p[(2, 1) + ml.locate(52, 62)[1]]), int(a[52, 62])
-    ((3, 2, 32, 32), 3338, 3338)
+    >>> t = to_tiles(ml, ml.shard(a))
+    >>> t.shape, int(t[2, 1, 0, 0, 16, 30]), int(a[52, 62])
+    ((3, 2, 1, 1, 32, 32), 3338, 3338)
     """
-    s = _check_array(ml, shards, ml.shards_shape, "to_padded")
+    s = _check_array(ml, shards, ml.shards_shape, "to_tiles")
     if ml.tile is None:
         return s
-    g = len(ml.grid)
-    axes = list(range(2 * g - 2)) + [2 * g - 2, 2 * g, 2 * g - 1, 2 * g + 1]
-    return np.ascontiguousarray(s.transpose(axes)).reshape(ml.grid + ml.padded_shard_shape)
+    return np.ascontiguousarray(_tile_view(ml, np.ascontiguousarray(s)))
