@@ -304,6 +304,7 @@ def test_casts_reference_examples():
     assert recast_layout(16, 8, L) == upcast(2, L)
     assert recast_layout(8, 8, L) is L
     assert upcast(4, Layout((4, 2), (0, 8))) == Layout((4, 2), (0, 2))
+    assert upcast(L, 2) == upcast(2, L) and downcast(L, 2) == downcast(2, L)  # either argument order
 
 
 def test_cast_errors():

@@ -597,7 +597,7 @@ def _map_leaves(layout: Layout, fn) -> Layout:
 
 
 def upcast(n: int, layout):
-    """View ``layout`` in elements ``n`` times larger (C++ ``upcast<N>``).
+    """View ``layout`` in elements ``n`` times larger (C++ ``upcast<N>``; ``upcast(L, n)`` is accepted too).
 
     Per leaf ``s:d``: stride 0 unchanged; else ``s -> ceil(s / ceil(n/|d|))``,
     ``d -> sign(d) * ceil(|d| / n)`` (needs ``d % n == 0 or n % d == 0``).
@@ -605,6 +605,8 @@ def upcast(n: int, layout):
     >>> str(upcast(2, Layout((8, 4), (1, 8))))
     '(4,4):(1,4)'
     """
+    if isinstance(n, (Layout, Swizzle, ComposedLayout)):
+        n, layout = layout, n
     if isinstance(layout, Swizzle):
         return layout.upcast(n)
     if isinstance(layout, ComposedLayout):
@@ -623,13 +625,15 @@ def upcast(n: int, layout):
 
 
 def downcast(n: int, layout):
-    """View ``layout`` in elements ``n`` times smaller (C++ ``downcast<N>``).
+    """View ``layout`` in elements ``n`` times smaller (C++ ``downcast<N>``; ``downcast(L, n)`` is accepted too).
 
     Needs a stride-1 leaf; stride-±1 leaves grow ``s -> s*n``, other strides ``d -> d*n``.
 
     >>> str(downcast(3, Layout((4, 4), (1, 4))))
     '(12,4):(1,12)'
     """
+    if isinstance(n, (Layout, Swizzle, ComposedLayout)):
+        n, layout = layout, n
     if isinstance(layout, Swizzle):
         return layout.downcast(n)
     if isinstance(layout, ComposedLayout):

@@ -117,6 +117,22 @@ class Tensor:
         shape = product_each(self.layout.shape)
         return values.reshape(shape if isinstance(shape, tuple) else (shape,), order="F")
 
+    def local_tile(self, tiler, coord, proj=None) -> "Tensor":
+        """``local_tile(self, tiler, coord, proj)`` as a method.
+
+        >>> Tensor(np.arange(16), Layout((4, 4))).local_tile((2, 2), (1, 0)).to_numpy().tolist()
+        [[2, 6], [3, 7]]
+        """
+        return local_tile(self, tiler, coord, proj)
+
+    def local_partition(self, thr_layout, idx, proj=None) -> "Tensor":
+        """``local_partition(self, thr_layout, idx, proj)`` as a method.
+
+        >>> Tensor(np.arange(16), Layout((4, 4))).local_partition(Layout((2, 2)), 1).to_numpy().tolist()
+        [[1, 9], [3, 11]]
+        """
+        return local_partition(self, thr_layout, idx, proj)
+
     def __repr__(self):
         return f"Tensor({self.storage!r}, {self.layout!r}, {self.offset!r})"
 
