@@ -1,7 +1,37 @@
 """Conversions between layout families: the only module where two families meet.
 
-Each function is exact or raises ``NotRepresentableError`` saying why.
-Methods such as ``TiledStridedLayout.to_cute()`` are thin delegates to these.
+Every function here is **exact** (the result is the same function on the same
+domain) or raises ``NotRepresentableError`` saying why the target cannot
+express it. Methods such as ``TiledStridedLayout.to_cute()`` are thin
+delegates to these functions; ``convert_to(value, family)`` dispatches.
+
+=================  ==========  ==========  ==========  ==========================
+from \\ to          cute        linear      affine      tsl
+=================  ==========  ==========  ==========  ==========================
+cute Layout        --          if no carry always      always
+Swizzle/Composed   --          if no carry always      never (XOR)
+linear             if 1 swz.   --          always      if no swizzle
+tsl                offset 0    offset 0    always      --
+affine (+ box)     if strided  if GF(2)    --          if strided
+metal layout       per shard   --          always      --
+=================  ==========  ==========  ==========  ==========================
+
+"no carry": a CuTe layout is GF(2)-linear exactly when every in-dim has a
+power-of-two size and the integer images of the input bits have pairwise
+disjoint bits (then ``+`` equals XOR); a swizzle is XOR, so it is linear too.
+"1 swz.": a linear layout is a CuTe ``Layout`` when its flattened bases have
+disjoint bits, a ``ComposedLayout`` ``Sw<B,M,S> o 0 o Layout`` when one
+swizzle makes them so. See docs/convert.md for the reasons in each cell.
+
+CuTe <-> linear: modes become in-dims (first in-dim least significant, as
+CuTe's colexicographic 1-D order), the offset becomes out-dim ``offset``:
+
+>>> from unilayout import cute, linear
+>>> L = cute_to_linear(cute.parse("(4,2):(2,1)"))
+>>> L.bases, L.out_dims
+([('dim0', [[2], [4]]), ('dim1', [[1]])], [('offset', 8)])
+>>> linear_to_cute(L)
+Layout((4, 2), (2, 1))
 
 TSL <-> CuTe: a TSL dim is one CuTe mode with its levels reversed (CuTe lists
 the fastest sub-mode first), so natural coordinates agree,
@@ -21,9 +51,566 @@ TSL -> affine: one result, dim-major, levels outer -> inner:
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
+import numpy as np
+
 from .errors import LayoutError, NotRepresentableError
 
-__all__ = ["tsl_to_affine", "tsl_to_cute", "cute_to_tsl"]
+__all__ = [
+    "cute_to_linear", "linear_to_cute", "cute_to_affine", "linear_to_affine", "tsl_to_affine", "tsl_to_cute",
+    "cute_to_tsl", "tsl_to_linear", "linear_to_tsl", "affine_to_cute", "affine_to_tsl", "affine_to_linear",
+    "metal_to_affine", "metal_to_cute", "ShardLayout", "convert_to", "family_of", "FAMILIES",
+]
+
+#: Target family names accepted by ``convert_to``.
+FAMILIES = ("cute", "linear", "affine", "tsl")
+
+#: Largest number of points a conversion tabulates (affine fits, metal shards).
+MAX_POINTS = 1 << 26
+
+
+def _pow2(n) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _next_pow2(n) -> int:
+    return 1 << (n - 1).bit_length()
+
+
+def _name(v) -> str:
+    """Family-neutral name of a value's type for messages."""
+    return type(v).__name__
+
+
+# =============================================================================================
+# CuTe <-> linear
+# =============================================================================================
+
+
+def _in_dim_leaves(layout, in_dims):
+    """``[(name, [(shape, stride, label), ...]), ...]``: the leaves of each in-dim, colexicographic."""
+    from . import cute
+
+    shape, stride = layout.shape, layout.stride
+    modes = list(zip(shape, stride)) if isinstance(shape, tuple) else [(shape, stride)]
+    if in_dims is None:
+        in_dims = [f"dim{i}" for i in range(len(modes))]
+    groups: dict = {}
+
+    def walk(spec, s, d, path):
+        if isinstance(spec, str):
+            if not spec:
+                raise LayoutError("cute_to_linear: in-dim names must be non-empty")
+            fs = cute.flatten(s) if isinstance(s, tuple) else (s,)
+            fd = cute.flatten(d) if isinstance(d, tuple) else (d,)
+            for k, (a, b) in enumerate(zip(fs, fd)):
+                groups.setdefault(spec, []).append((a, b, f"mode {path}" + (f" leaf {k}" if len(fs) > 1 else "")))
+            return
+        if not isinstance(spec, (tuple, list)):
+            raise LayoutError(f"cute_to_linear: in_dims entries are names or tuples of names, got {spec!r}")
+        if not isinstance(s, tuple) or len(spec) != len(s):
+            raise LayoutError(
+                f"cute_to_linear: in_dims entry {spec!r} does not match mode {path} of shape "
+                f"{cute.Layout(s, d).shape!r}: give one name for the whole mode or one per sub-mode"
+            )
+        for k, (sp, a, b) in enumerate(zip(spec, s, d)):
+            walk(sp, a, b, f"{path}.{k}")
+
+    if isinstance(in_dims, str):
+        walk(in_dims, shape, stride, "all")
+    else:
+        try:
+            specs = list(in_dims)
+        except TypeError:
+            raise LayoutError(f"cute_to_linear: in_dims must be a name or a sequence, got {in_dims!r}") from None
+        if len(specs) != len(modes):
+            raise LayoutError(
+                f"cute_to_linear: {layout} has {len(modes)} mode(s) but in_dims {in_dims!r} names {len(specs)}: "
+                "give one entry per top-level mode"
+            )
+        for i, (sp, (s, d)) in enumerate(zip(specs, modes)):
+            walk(sp, s, d, str(i))
+    return list(groups.items())
+
+
+def _check_disjoint(bases, labels, what):
+    """Raise NotRepresentable unless the non-zero ``bases`` have pairwise disjoint bits (so + == XOR)."""
+    acc = 0
+    owner = {}
+    for b, lab in zip(bases, labels):
+        if b & acc:
+            bit = (b & acc).bit_length() - 1
+            other_b, other_lab = owner[bit]
+            if other_lab[0] == lab[0] and other_lab[1] == lab[1]:
+                raise NotRepresentableError(
+                    f"{what}: {lab[1]} has stride {lab[2]}, not a power of two: over {lab[3]} points its "
+                    f"images {other_b} and {b} share bit {bit}, so + carries where XOR does not"
+                )
+            raise NotRepresentableError(
+                f"{what}: carry between modes: {other_lab[1]} (image {other_b}) and {lab[1]} (image {b}) "
+                f"share bit {bit}, so + carries where XOR does not"
+            )
+        for bit in range(b.bit_length()):
+            if b >> bit & 1:
+                owner[bit] = (b, lab)
+        acc |= b
+
+
+def _leaf_bases(name, leaves, what):
+    """The bases (one per input bit) of an in-dim made of CuTe leaves, with their labels."""
+    size = math.prod(s for s, _, _ in leaves)
+    if not _pow2(size):
+        where = ", ".join(lab for _, _, lab in leaves)
+        raise NotRepresentableError(
+            f"{what}: in-dim {name!r} ({where}) has size {size}, not a power of two: pad to {_next_pow2(size)}"
+        )
+    bases, labels = [], []
+    for s, d, lab in leaves:
+        if s == 1:
+            continue
+        if d < 0:
+            raise NotRepresentableError(f"{what}: {lab} has the negative stride {d}: linear layouts reach only offsets >= 0")
+        for j in range(s.bit_length() - 1):
+            bases.append(d << j)
+            labels.append((name, lab, d, s))
+    return bases, labels
+
+
+def _outer_layout_bases(outer, nbits, what):
+    """Bases of a CuTe layout evaluated at the 1-D coordinates ``[0, 2**nbits)`` (the last mode extends)."""
+    shapes, strides, _ = outer.flat()
+    bases, labels, left = [], [], nbits
+    for k, (s, d) in enumerate(zip(shapes, strides)):
+        if left == 0:
+            break
+        last = k == len(shapes) - 1
+        if not last and s == 1:
+            continue
+        if not last and not _pow2(s):
+            raise NotRepresentableError(
+                f"{what}: the outer layout {outer} splits offsets by its size-{s} leaf {k}, not a power of two"
+            )
+        if d < 0:
+            raise NotRepresentableError(f"{what}: the outer layout {outer} has the negative stride {d}")
+        take = left if last else min(left, s.bit_length() - 1)
+        for j in range(take):
+            bases.append(d << j)
+            labels.append(("outer", f"outer leaf {k}", d, s))
+        left -= take
+    _check_disjoint(bases, labels, what)
+    return bases
+
+
+def _xor_apply(bases, v):
+    out, j = 0, 0
+    while v:
+        if v & 1:
+            out ^= bases[j]
+        v >>= 1
+        j += 1
+    return out
+
+
+def _out_dims_spec(out_dims, reach, what):
+    """``[(name, size), ...]`` for the out-dims, checking that offsets below ``reach`` fit."""
+    if out_dims is None or isinstance(out_dims, str):
+        return [(out_dims or "offset", _next_pow2(max(reach, 1)))]
+    if isinstance(out_dims, dict):
+        items = list(out_dims.items())
+    else:
+        try:
+            items = list(out_dims)
+        except TypeError:
+            raise LayoutError(f"{what}: out_dims must be a name, a dict or a sequence, got {out_dims!r}") from None
+        if all(isinstance(o, int) and not isinstance(o, bool) for o in items):
+            items = [(f"dim{i}", o) for i, o in enumerate(items)]
+    pairs = []
+    for o in items:
+        if not (isinstance(o, (tuple, list)) and len(o) == 2 and isinstance(o[0], str)):
+            raise LayoutError(f"{what}: out_dims entries must be (name, size) pairs, got {o!r}")
+        if not isinstance(o[1], int) or not _pow2(o[1]):
+            raise LayoutError(f"{what}: out-dim {o[0]!r} has size {o[1]!r}, not a power of two")
+        pairs.append((o[0], o[1]))
+    total = math.prod(s for _, s in pairs)
+    if reach > total:
+        raise NotRepresentableError(
+            f"{what}: the layout reaches offset {reach - 1} but out-dims {pairs} hold only {total} points"
+        )
+    return pairs
+
+
+def _split(v, pairs):
+    out = []
+    for _, s in pairs:
+        out.append(v & (s - 1))
+        v >>= s.bit_length() - 1
+    return out
+
+
+def cute_to_linear(layout, in_dims=None, out_dims=None):
+    """The Triton ``LinearLayout`` of a CuTe layout, when its function is GF(2)-linear.
+
+    In-dims: by default one per top-level mode, ``dim0, dim1, ..``; ``in_dims``
+    renames them: a name per mode, or for a hierarchical mode a tuple of names
+    per sub-mode (so a thread-value layout ``((32,4),4)`` becomes
+    ``(("lane", "warp"), "register")``); one string puts the whole 1-D
+    coordinate in one in-dim. A name used twice gets the later leaves as its
+    higher bits. Out-dims: ``offset`` (size: the next power of two above the
+    largest offset), or ``out_dims`` to split the offset, first out-dim least
+    significant: ``{"dim0": M, "dim1": N}`` turns CuTe's TV index ``m + M*n``
+    into Triton's ``(dim0, dim1)``; a tuple of sizes names them ``dim0, ..``.
+
+    A ``ComposedLayout`` ``Sw<B,M,S> o 0 o inner`` (or with a layout as the
+    outer function) is linear when its inner layout is: the swizzle, an XOR,
+    is applied to the bases. A bare ``Swizzle`` is taken on ``[0, size)``.
+
+    **Pre-conditions** (else ``NotRepresentableError`` with the reason): every
+    in-dim has a power-of-two size; no negative stride; the images of the
+    input bits (``stride << j``) have pairwise disjoint bits (else ``+``
+    carries: ``stride 3`` over 4 points, or two modes reaching the same bit);
+    a composed layout has offset 0.
+
+    **Post-conditions**: ``cute.index_map(layout)[i] == offset`` of
+    ``linear.index_map(result)[i]`` (out-dims flattened, first least
+    significant) for every ``i < size(layout)`` when the in-dims are the
+    modes in order (the default).
+
+    >>> from unilayout import cute
+    >>> L = cute_to_linear(cute.parse("Sw<1,0,1> o 0 o (2,2):(2,1)"))
+    >>> L.bases
+    [('dim0', [[3]]), ('dim1', [[1]])]
+    >>> tv = cute.Layout(((4, 2), 2), ((2, 16), 1))
+    >>> print(cute_to_linear(tv, in_dims=(("lane", "warp"), "register"), out_dims={"dim0": 8, "dim1": 4}))
+    <BLANKLINE>
+     - lane=1 -> (2, 0)
+       lane=2 -> (4, 0)
+     - warp=1 -> (0, 2)
+     - register=1 -> (1, 0)
+    where out dims are: [dim0 (size 8), dim1 (size 4)]
+    >>> cute_to_linear(cute.parse("(4,3):(1,4)"))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: cute_to_linear((4,3):(1,4)): in-dim 'dim1' (mode 1) has size 3, not a power of two: pad to 4
+    """
+    from . import cute
+    from .linear import LinearLayout
+
+    what = f"cute_to_linear({layout})"
+    sw = outer = None
+    if isinstance(layout, cute.Swizzle):
+        layout = cute.ComposedLayout(layout, 0, cute.Layout(layout.size, 1))
+    if isinstance(layout, cute.ComposedLayout):
+        if layout.offset != 0:
+            raise NotRepresentableError(
+                f"{what}: offset {layout.offset} is not 0: a linear layout maps 0 to 0"
+            )
+        sw, outer, layout = (layout.outer, None, layout.inner) if isinstance(layout.outer, cute.Swizzle) else (
+            None, layout.outer, layout.inner)
+    elif not isinstance(layout, cute.Layout):
+        raise LayoutError(f"cute_to_linear: expected a CuTe Layout, Swizzle or ComposedLayout, got {_name(layout)}")
+    groups = _in_dim_leaves(layout, in_dims)
+    per_dim, all_bases, all_labels = [], [], []
+    for name, leaves in groups:
+        b, lab = _leaf_bases(name, leaves, what)
+        per_dim.append((name, b))
+        all_bases += b
+        all_labels += lab
+    _check_disjoint(all_bases, all_labels, what)
+    if sw is not None:
+        per_dim = [(n, [sw(v) for v in b]) for n, b in per_dim]
+    elif outer is not None:
+        reach = 0
+        for v in all_bases:
+            reach |= v
+        ob = _outer_layout_bases(outer, reach.bit_length(), what)
+        per_dim = [(n, [_xor_apply(ob, v) for v in b]) for n, b in per_dim]
+    reach = 0
+    for _, b in per_dim:
+        for v in b:
+            reach |= v
+    pairs = _out_dims_spec(out_dims, reach + 1, what)
+    bases = {n: [_split(v, pairs) for v in b] for n, b in per_dim}
+    return LinearLayout(bases, dict(pairs), require_surjective=False)
+
+
+def _flat_bases(L):
+    """``[(in_dim, [flat int per basis])]`` with out-dims flattened, first least significant."""
+    shifts, sh = [], 0
+    for _, size in L.out_dims:
+        shifts.append(sh)
+        sh += size.bit_length() - 1
+    return [(name, [sum(v << s for v, s in zip(vec, shifts)) for vec in vecs]) for name, vecs in L.bases]
+
+
+def _disjoint(values) -> bool:
+    acc = 0
+    for v in values:
+        if v & acc:
+            return False
+        acc |= v
+    return True
+
+
+def _find_swizzle(values):
+    """The smallest ``Swizzle`` (bits, then |shift|, then base) making ``values`` bit-disjoint, or None."""
+    from .cute import Swizzle
+
+    acc = 0
+    for v in values:
+        acc |= v
+    nb = acc.bit_length()
+    vals = [v for v in values if v]
+    for b in range(1, nb // 2 + 1):
+        mask = (1 << b) - 1
+        for shift in range(b, nb - b + 1):
+            for sign in (1, -1):
+                for m in range(0, nb - b - shift + 1):
+                    if sign > 0:
+                        yyy, ok = mask << (m + shift), True
+                        seen = 0
+                        for v in vals:
+                            w = v ^ ((v & yyy) >> shift)
+                            if w & seen:
+                                ok = False
+                                break
+                            seen |= w
+                    else:
+                        yyy, ok = mask << m, True
+                        seen = 0
+                        for v in vals:
+                            w = v ^ ((v & yyy) << shift)
+                            if w & seen:
+                                ok = False
+                                break
+                            seen |= w
+                    if ok:
+                        return Swizzle(b, m, sign * shift)
+    return None
+
+
+def _cute_from_flat(flat):
+    """A CuTe Layout with one (coalesced) mode per in-dim from bit-disjoint flat bases."""
+    from . import cute
+
+    modes_s, modes_d = [], []
+    for _, vals in flat:
+        if not vals:
+            modes_s.append(1)
+            modes_d.append(0)
+            continue
+        m = cute.coalesce(cute.Layout((2,) * len(vals), tuple(vals)))
+        modes_s.append(m.shape)
+        modes_d.append(m.stride)
+    if not modes_s:
+        return cute.Layout(1, 0)
+    if len(modes_s) == 1 and not isinstance(modes_s[0], tuple):
+        return cute.Layout(modes_s[0], modes_d[0])
+    return cute.Layout(tuple(modes_s), tuple(modes_d))
+
+
+def linear_to_cute(layout):
+    """The CuTe layout of a linear layout: a ``Layout``, or ``Sw<B,M,S> o 0 o Layout``.
+
+    One mode per in-dim (in order; a size-1 in-dim is ``1:0``), each mode the
+    coalesced ``(2,2,..):(b0,b1,..)`` of its bases; out-dims are flattened
+    into one offset, first out-dim least significant (for ``dim0, dim1`` of
+    sizes ``M, N``: ``m + M*n``, CuTe's TV index). CuTe adds where GF(2)
+    XORs, so the flattened bases must have pairwise disjoint bits, or become
+    so under one swizzle (the smallest one is chosen; a larger one that
+    agrees on the domain may have been the original).
+
+    **Post-condition**: ``cute.index_map(result)`` equals the linear layout's
+    ``index_map`` with out-dims flattened, point for point.
+
+    >>> from unilayout import linear
+    >>> str(linear_to_cute(linear.LinearLayout({"register": [[1, 0], [0, 1]], "lane": [[2, 0], [0, 2]]}, ["dim0", "dim1"])))
+    '((2,2),(2,2)):((1,4),(2,8))'
+    >>> str(linear_to_cute(linear.LinearLayout({"offset": [[1], [3]]}, {"x": 4})))
+    'Sw<1,0,1> o 0 o 4:1'
+    >>> linear_to_cute(linear.LinearLayout({"i": [[1], [2], [7]]}, {"o": 8}))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: linear_to_cute: bases i=1 -> 1 and i=4 -> 7 share bit 0 and no single swizzle Sw<B,M,S> separates the bases: CuTe adds offsets, so this XOR has no CuTe form
+    """
+    from . import cute
+    from .linear import LinearLayout
+
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"linear_to_cute: expected a LinearLayout, got {_name(layout)}")
+    flat = _flat_bases(layout)
+    values = [v for _, vals in flat for v in vals]
+    if _disjoint(values):
+        return _cute_from_flat(flat)
+    sw = _find_swizzle(values)
+    if sw is None:
+        seen = {}
+        for name, vals in flat:
+            for i, v in enumerate(vals):
+                for bit in range(v.bit_length()):
+                    if v >> bit & 1:
+                        if bit in seen:
+                            a = seen[bit]
+                            raise NotRepresentableError(
+                                f"linear_to_cute: bases {a} and {name}={1 << i} -> {v} share bit {bit} and no single "
+                                "swizzle Sw<B,M,S> separates the bases: CuTe adds offsets, so this XOR has no CuTe form"
+                            )
+                for bit in range(v.bit_length()):
+                    if v >> bit & 1:
+                        seen[bit] = f"{name}={1 << i} -> {v}"
+        raise NotRepresentableError("linear_to_cute: the bases are not bit-disjoint")  # pragma: no cover
+    inner = _cute_from_flat([(n, [sw(v) for v in vals]) for n, vals in flat])
+    return cute.ComposedLayout(sw, 0, inner)
+
+
+# =============================================================================================
+# CuTe / linear -> affine
+# =============================================================================================
+
+
+def _mode_expr(x, shapes, strides):
+    """``sum_j ((x floordiv P_j) mod s_j) * d_j`` over colexicographic leaves; the last one keeps no mod."""
+    from .affine import Constant
+
+    live = [k for k, s in enumerate(shapes) if s != 1]
+    expr, p = Constant(0), 1
+    for k, (s, d) in enumerate(zip(shapes, strides)):
+        if s == 1:
+            continue
+        if d != 0:
+            digit = x if p == 1 else x.floordiv(p)
+            if k != live[-1]:
+                digit = digit % s
+            expr = expr + digit * d
+        p *= s
+    return expr
+
+
+def _swizzle_expr(sw, x):
+    """``Sw<B,M,S>(x)`` as an affine expression: bits [t, t+B) replaced by ``(bit_t + bit_src) mod 2``."""
+    b, m, s = sw.bits, sw.base, sw.shift
+    if b == 0:
+        return x
+    src, tgt = m + max(0, s), m + max(0, -s)
+    top = 1 << (tgt + b)
+    expr = x.floordiv(top) * top
+    if tgt:
+        expr = expr + x % (1 << tgt)
+    for j in range(b):
+        lo = x if tgt + j == 0 else x.floordiv(1 << (tgt + j))
+        expr = expr + ((lo + x.floordiv(1 << (src + j))) % 2) * (1 << (tgt + j))
+    return expr
+
+
+def _cute_layout_expr(layout, dims):
+    from . import cute
+
+    shape, stride = layout.shape, layout.stride
+    modes = list(zip(shape, stride)) if isinstance(shape, tuple) else [(shape, stride)]
+    from .affine import Constant
+
+    expr = Constant(0)
+    for x, (s, d) in zip(dims, modes):
+        fs = cute.flatten(s) if isinstance(s, tuple) else (s,)
+        fd = cute.flatten(d) if isinstance(d, tuple) else (d,)
+        expr = expr + _mode_expr(x, fs, fd)
+    return expr
+
+
+def cute_to_affine(layout):
+    """The CuTe layout as a one-result ``AffineMap`` of its natural coordinates (one dim per top-level mode).
+
+    Mode ``i`` with leaves ``(s_j):(d_j)`` contributes
+    ``sum_j ((d_i floordiv P_j) mod s_j) * d_j`` (``P_j`` = product of the
+    leaves before j; the last leaf needs no ``mod`` on the box). A swizzle
+    ``Sw<B,M,S>`` is exact in affine arithmetic: its XORed bits are
+    ``(bit_t + bit_src) mod 2`` with ``bit_k = (y floordiv 2**k) mod 2``; a
+    composed ``outer o offset o inner`` evaluates ``outer`` at
+    ``offset + inner(..)`` (a layout outer through its 1-D coordinate, the
+    last mode extending as CuTe's does). A bare ``Swizzle`` is ``(d0) -> sw(d0)``.
+
+    **Post-condition**: ``cute_to_affine(L)(*c) == (L(*c),)`` for every
+    natural coordinate ``c`` of ``L`` (the box ``product_each(L.shape)``).
+
+    >>> from unilayout import cute
+    >>> print(cute_to_affine(cute.parse("((2,2),2):((4,1),2)")))
+    (d0, d1) -> ((d0 mod 2) * 4 + d0 floordiv 2 + d1 * 2)
+    >>> m = cute_to_affine(cute.parse("Sw<1,0,1> o 0 o 4:1"))
+    >>> print(m), [m(i)[0] for i in range(4)]
+    (d0) -> ((d0 floordiv 2) * 2 + (d0 + d0 floordiv 2) mod 2)
+    (None, [0, 1, 3, 2])
+    """
+    from . import cute
+    from .affine import AffineMap, Dim
+
+    if isinstance(layout, cute.Swizzle):
+        return AffineMap(1, 0, [_swizzle_expr(layout, Dim(0))])
+    if isinstance(layout, cute.ComposedLayout):
+        inner = layout.inner
+        y = _cute_layout_expr(inner, [Dim(i) for i in range(inner.rank)]) + layout.offset
+        if isinstance(layout.outer, cute.Swizzle):
+            return AffineMap(inner.rank, 0, [_swizzle_expr(layout.outer, y)])
+        shapes, strides, _ = layout.outer.flat()
+        return AffineMap(inner.rank, 0, [_mode_expr(y, shapes, strides)])
+    if not isinstance(layout, cute.Layout):
+        raise LayoutError(f"cute_to_affine: expected a CuTe Layout, Swizzle or ComposedLayout, got {_name(layout)}")
+    return AffineMap(layout.rank, 0, [_cute_layout_expr(layout, [Dim(i) for i in range(layout.rank)])])
+
+
+def linear_to_affine(layout):
+    """A linear layout as an ``AffineMap``: one dim per in-dim, one result per out-dim (always exact).
+
+    Each out-dim is written as a CuTe mode sum where its bases have disjoint
+    bits, as a swizzled one where one swizzle separates them, and otherwise
+    bit by bit: output bit ``k`` is ``(sum of the input bits that reach it)
+    mod 2``, input bit ``j`` of dim ``d`` being ``d floordiv 2**j`` (its parity
+    is the bit). The map is meant on the box of in-dim sizes.
+
+    **Post-condition**: ``m(*x) == tuple(L.apply(dict(zip(in_dims, x))).values())`` on the box.
+
+    >>> from unilayout import linear
+    >>> L = linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 2]]}, ["x", "y"])
+    >>> m = linear_to_affine(L)
+    >>> m(3, 3), L.apply({"t": 3, "w": 3})
+    ((3, 0), {'x': 3, 'y': 0})
+    """
+    from .affine import AffineMap, Constant, Dim
+    from .linear import LinearLayout
+
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"linear_to_affine: expected a LinearLayout, got {_name(layout)}")
+    ins = layout.bases
+    dims = [Dim(i) for i in range(len(ins))]
+    results = []
+    for j, (oname, _) in enumerate(layout.out_dims):
+        per = [(name, [vec[j] for vec in vecs]) for name, vecs in ins]
+        values = [v for _, vals in per for v in vals]
+        sw = None if _disjoint(values) else _find_swizzle(values)
+        if _disjoint(values) or sw is not None:
+            expr = Constant(0)
+            for x, (_, vals) in zip(dims, per):
+                vv = [sw(v) for v in vals] if sw is not None else vals
+                expr = expr + _mode_expr(x, (2,) * len(vv), vv)
+            results.append(_swizzle_expr(sw, expr) if sw is not None else expr)
+            continue
+        expr = Constant(0)
+        for bit in range(max(values).bit_length()):
+            parity = Constant(0)
+            for x, (_, vals) in zip(dims, per):
+                for i, v in enumerate(vals):
+                    if v >> bit & 1:
+                        parity = parity + (x if i == 0 else x.floordiv(1 << i))
+            if parity != Constant(0):
+                expr = expr + (parity % 2) * (1 << bit)
+        results.append(expr)
+    return AffineMap(len(dims), 0, results)
+
+
+
+# =============================================================================================
+# TSL <-> CuTe, TSL -> affine
+# =============================================================================================
 
 
 def tsl_to_affine(t):
@@ -139,3 +726,442 @@ def cute_to_tsl(layout, offset=0):
     if not tstrides:
         raise NotRepresentableError("cute_to_tsl: a rank-0 CuTe layout has no TSL form (TSL needs >= 1 dim)")
     return TiledStridedLayout(tstrides, offset)
+
+
+# =============================================================================================
+# TSL <-> linear (through CuTe)
+# =============================================================================================
+
+
+def tsl_to_linear(t, in_dims=None, out_dims=None):
+    """The linear layout of a static TSL with offset 0: ``cute_to_linear(tsl_to_cute(t))``.
+
+    TSL dim ``i`` becomes in-dim ``dim{i}`` (natural coordinates agree); the
+    address becomes out-dim ``offset``. ``NotRepresentableError`` for an
+    offset (linear layouts map 0 to 0), ``?`` values, sizes that are not
+    powers of two, or steps whose images carry.
+
+    >>> from unilayout import tsl
+    >>> tsl_to_linear(tsl.parse("[2, 2] -> (1, 2), [4] -> (4)")).bases
+    [('dim0', [[2], [1]]), ('dim1', [[4], [8]])]
+    """
+    from .tsl import TiledStridedLayout
+
+    if not isinstance(t, TiledStridedLayout):
+        raise LayoutError(f"tsl_to_linear: expected a TiledStridedLayout, got {_name(t)}")
+    if t.offset != 0:
+        raise NotRepresentableError(
+            f"{t} has offset {'?' if t.offset is None else t.offset}: a linear layout maps 0 to 0"
+        )
+    return cute_to_linear(tsl_to_cute(t), in_dims=in_dims, out_dims=out_dims)
+
+
+def linear_to_tsl(layout):
+    """The TSL of a linear layout whose CuTe form is a plain ``Layout``: ``cute_to_tsl(linear_to_cute(L))``.
+
+    In-dim ``i`` becomes TSL dim ``i``; out-dims are flattened as in
+    ``linear_to_cute``. A swizzled layout has no TSL form (TSL adds).
+
+    >>> from unilayout import linear
+    >>> str(linear_to_tsl(linear.identity_1d(8, "i", "o")))
+    '#tsl.tsl<[8] -> (1)>'
+    """
+    from . import cute
+
+    c = linear_to_cute(layout)
+    if not isinstance(c, cute.Layout):
+        raise NotRepresentableError(f"linear_to_tsl: the layout is swizzled ({c.outer}): a TSL only adds strides")
+    return cute_to_tsl(c)
+
+
+# =============================================================================================
+# affine (on a box) -> CuTe / TSL / linear: fitted to the table, then verified
+# =============================================================================================
+
+
+def _fit_mode(f, what):
+    """Leaves ``[(s, d), ..]`` with ``f(c) == sum((c // P_j) % s_j * d_j)``, or NotRepresentable."""
+    leaves = []
+    g = f
+    while len(g) > 1:
+        m = len(g)
+        d = int(g[1])
+        bad = np.flatnonzero(g != np.arange(m, dtype=np.int64) * d)
+        s = m if bad.size == 0 else int(bad[0])
+        if m % s:
+            raise NotRepresentableError(f"{what}: not a CuTe mode: {s} steps of {d}, then a break, over {m} points")
+        G = g.reshape(m // s, s)
+        if not np.array_equal(G, G[:, :1] + G[:1, :]):
+            raise NotRepresentableError(f"{what}: not a CuTe mode: blocks of {s} do not repeat by a stride")
+        leaves.append((s, d))
+        g = np.ascontiguousarray(G[:, 0])
+    return leaves or [(1, 0)]
+
+
+def _fit_cute(table, what):
+    """A CuTe Layout (one mode per axis) with ``L(*c) == table[c] - table[0]``, and ``table[0]``."""
+    from . import cute
+
+    table = np.asarray(table, dtype=np.int64)
+    base = int(table.reshape(-1)[0]) if table.size else 0
+    D = table - base
+    modes_s, modes_d, total = [], [], np.zeros((1,) * table.ndim, dtype=np.int64)
+    for ax in range(table.ndim):
+        idx = [0] * table.ndim
+        idx[ax] = slice(None)
+        f = D[tuple(idx)]
+        leaves = _fit_mode(f, f"{what}, dim {ax}")
+        if len(leaves) == 1:
+            modes_s.append(leaves[0][0])
+            modes_d.append(leaves[0][1])
+        else:
+            modes_s.append(tuple(s for s, _ in leaves))
+            modes_d.append(tuple(d for _, d in leaves))
+        shape = [1] * table.ndim
+        shape[ax] = f.size
+        total = total + f.reshape(shape)
+    if not np.array_equal(total, D):
+        raise NotRepresentableError(f"{what}: the dims do not contribute independently (not a sum of per-dim strides)")
+    if table.ndim == 1 and not isinstance(modes_s[0], tuple):
+        return cute.Layout(modes_s[0], modes_d[0]), base
+    return cute.Layout(tuple(modes_s), tuple(modes_d)), base
+
+
+def _affine_table(m, shape, what):
+    from .affine import AffineMap
+
+    if not isinstance(m, AffineMap):
+        raise LayoutError(f"{what}: expected an AffineMap, got {_name(m)}")
+    if shape is None:
+        raise LayoutError(f"{what}: an affine map has no box of its own; pass shape (one size per dim)")
+    if m.num_symbols:
+        raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first (replace(symbols=...))")
+    if m.num_results != 1:
+        raise NotRepresentableError(f"{what}: {m} has {m.num_results} results; this target has one offset")
+    n = math.prod(int(s) for s in shape) if len(shape) else 1
+    if n > MAX_POINTS:
+        raise LayoutError(f"{what}: the box {tuple(shape)} has {n} points, more than {MAX_POINTS} to tabulate")
+    if n == 0 or not len(shape):
+        raise NotRepresentableError(f"{what}: the box {tuple(shape)} is empty or has no dims")
+    return m.index_map(shape)[:, 0].reshape(tuple(shape))
+
+
+def affine_to_cute(m, shape):
+    """The CuTe layout of a one-result affine map on the box ``shape``, where its values are CuTe-strided.
+
+    Dim ``i`` becomes mode ``i``; each dim's values are fitted to a
+    hierarchical mode (``(s0,s1,..):(d0,d1,..)``, colexicographic) and the
+    whole table is then checked, so the result is exact or an error. The
+    value at the origin must be 0 (CuTe keeps offsets in the pointer; use
+    ``affine_to_tsl`` to keep it).
+
+    **Post-condition**: ``L(*c) == m(*c)[0]`` for every ``c`` in the box.
+
+    >>> from unilayout import affine
+    >>> str(affine_to_cute(affine.parse("(d0, d1) -> ((d0 floordiv 4) * 32 + (d0 mod 4) * 4 + d1)"), (8, 4)))
+    '((4,2),4):((4,32),1)'
+    >>> affine_to_cute(affine.parse("(d0) -> (d0 mod 3 + d0 floordiv 2)"), (6,))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: affine_to_cute, dim 0: not a CuTe mode: blocks of 2 do not repeat by a stride
+    """
+    table = _affine_table(m, shape, "affine_to_cute")
+    L, base = _fit_cute(table, "affine_to_cute")
+    if base != 0:
+        raise NotRepresentableError(
+            f"affine_to_cute: {m} is {base} at the origin: a CuTe layout maps 0 to 0 (use affine_to_tsl to keep the offset)"
+        )
+    return L
+
+
+def affine_to_tsl(m, shape):
+    """The TSL of a one-result affine map on the box ``shape`` (fitted as ``affine_to_cute``; the origin value is the offset).
+
+    >>> from unilayout import affine
+    >>> str(affine_to_tsl(affine.parse("(d0, d1) -> (d0 * 8 + d1 + 5)"), (4, 8)))
+    '#tsl.tsl<[4] -> (8), [8] -> (1), offset: 5>'
+    """
+    table = _affine_table(m, shape, "affine_to_tsl")
+    L, base = _fit_cute(table, "affine_to_tsl")
+    return cute_to_tsl(L, offset=base)
+
+
+def affine_to_linear(m, shape, in_dims=None, out_dims=None):
+    """The linear layout of an affine map on a power-of-two box, when it is GF(2)-linear there.
+
+    Dims become in-dims ``dim0, ..`` (or ``in_dims``), results out-dims
+    ``out0, ..`` (or ``out_dims``, names), sized to the next power of two
+    above each result's maximum. The bases are the values at the powers of
+    two; the whole table is then compared with their XORs.
+
+    >>> from unilayout import affine
+    >>> affine_to_linear(affine.parse("(d0, d1) -> (d1, d0 * 2)"), (2, 4)).bases
+    [('dim0', [[0, 2]]), ('dim1', [[1, 0], [2, 0]])]
+    >>> affine_to_linear(affine.parse("(d0) -> (d0 + 1)"), (4,))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: affine_to_linear: (d0) -> (d0 + 1) is (1,) at the origin: a linear layout maps 0 to 0
+    """
+    from .affine import AffineMap
+    from .linear import LinearLayout
+
+    what = "affine_to_linear"
+    if not isinstance(m, AffineMap):
+        raise LayoutError(f"{what}: expected an AffineMap, got {_name(m)}")
+    if shape is None:
+        raise LayoutError(f"{what}: an affine map has no box of its own; pass shape (one size per dim)")
+    if m.num_symbols:
+        raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first")
+    shape = tuple(int(s) for s in shape)
+    for i, s in enumerate(shape):
+        if not _pow2(s):
+            raise NotRepresentableError(f"{what}: size {s} of dim {i} is not a power of two: pad to {_next_pow2(max(s, 1))}")
+    n = math.prod(shape)
+    if n > MAX_POINTS:
+        raise LayoutError(f"{what}: the box {shape} has {n} points, more than {MAX_POINTS} to tabulate")
+    table = m.index_map(shape)
+    if table.size and table.min() < 0:
+        raise NotRepresentableError(f"{what}: {m} takes negative values on {shape}: linear layouts reach only >= 0")
+    origin = m(*([0] * len(shape)))
+    if any(origin):
+        raise NotRepresentableError(f"{what}: {m} is {origin} at the origin: a linear layout maps 0 to 0")
+    names = list(in_dims) if in_dims is not None else [f"dim{i}" for i in range(len(shape))]
+    onames = list(out_dims) if out_dims is not None else [f"out{j}" for j in range(m.num_results)]
+    if len(names) != len(shape) or len(onames) != m.num_results:
+        raise LayoutError(f"{what}: give one in-dim name per dim and one out-dim name per result")
+    bases = {}
+    for i, s in enumerate(shape):
+        vecs = []
+        for k in range(s.bit_length() - 1):
+            x = [0] * len(shape)
+            x[i] = 1 << k
+            vecs.append(list(m(*x)))
+        bases[names[i]] = vecs
+    maxes = table.max(axis=0) if table.size else np.zeros(m.num_results, dtype=np.int64)
+    outs = {o: _next_pow2(int(v) + 1) for o, v in zip(onames, maxes)}
+    L = LinearLayout(bases, outs, require_surjective=False)
+    # compare in the same (row-major) order as the table
+    lin = L.index_map().reshape(tuple(reversed(shape)) + (m.num_results,))
+    lin = lin.transpose(tuple(reversed(range(len(shape)))) + (len(shape),)).reshape(-1, m.num_results)
+    if not np.array_equal(lin, table):
+        bad = int(np.flatnonzero((lin != table).any(axis=1))[0])
+        x = tuple(int(v) for v in np.unravel_index(bad, shape))
+        raise NotRepresentableError(
+            f"{what}: {m} is not GF(2)-linear on {shape}: at {x} it is {tuple(table[bad].tolist())} but the XOR "
+            f"of its values at the powers of two is {tuple(lin[bad].tolist())}"
+        )
+    return L
+
+
+# =============================================================================================
+# metal layout -> affine, -> CuTe per shard
+# =============================================================================================
+
+
+def metal_to_affine(ml, flat=False):
+    """A metal layout as an ``AffineMap`` from the logical index to its place in ``shard()``'s output.
+
+    The collapse map ``p = linear(x)`` composed with the grid/shard split
+    ``G = p floordiv s``, ``q = p mod s`` (``s = shard_shape``): the results
+    are ``G + q``, the coordinates of ``shards_shape`` (grid, then the
+    row-major padded shard; tiles only pad the shard). With ``flat=True``:
+    one result, their row-major position, which is ``index_map(ml)``. The
+    map is simplified on the tensor's box (it is meant there).
+
+    **Post-condition**: on the logical box, ``metal_to_affine(ml, flat=True)``
+    gives ``ml.index_map()``, and ``metal_to_affine(ml)(*x) == sum(ml.locate(*x), ())``.
+
+    >>> from unilayout import tt
+    >>> ml = tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4))
+    >>> print(metal_to_affine(ml))
+    (d0, d1, d2, d3) -> (d0, d3 floordiv 32, d1 * 64 + d2, d3 mod 32)
+    >>> metal_to_affine(ml)(1, 1, 6, 100), ml.locate(1, 1, 6, 100)
+    ((1, 3, 70, 4), ((1, 3), (70, 4)))
+    """
+    from .affine import AffineMap
+    from .tt import MetalLayout
+
+    if not isinstance(ml, MetalLayout):
+        raise LayoutError(f"metal_to_affine: expected a MetalLayout, got {_name(ml)}")
+    g = len(ml.grid)
+    s = ml.shard_shape
+    grid = [r.floordiv(n) for r, n in zip(ml.linear.results, s)]
+    q = [r % n for r, n in zip(ml.linear.results, s)]
+    shp = ml.shards_shape
+    if len(shp) == 2 * g:
+        coords = grid + q
+    else:  # a tile-major shard(): grid + memref + tile
+        th, tw = ml.tile
+        coords = grid + q[:-2] + [q[-2].floordiv(th), q[-1].floordiv(tw), q[-2] % th, q[-1] % tw]
+    m = AffineMap(ml.rank, 0, coords)
+    if flat:
+        expr = None
+        for c, n in zip(m.results, shp):
+            expr = c if expr is None else expr * n + c
+        m = AffineMap(ml.rank, 0, [expr])
+    return m.simplify(ml.logical_shape)
+
+
+class ShardLayout(NamedTuple):
+    """One shard of a metal layout as CuTe: the box of the tensor it holds and where each element sits.
+
+    Element ``origin + c`` (``c`` a natural coordinate of ``layout``) is at
+    ``shard_buffer[offset + layout(c)]``, where ``shard_buffer`` is that
+    core's part of ``shard()``'s output, flattened row-major. Cores holding
+    no element have ``origin``, ``offset`` and ``layout`` None.
+
+    >>> ShardLayout((0, 1), (0, 2), 0, None).grid_coord
+    (0, 1)
+    """
+
+    grid_coord: tuple
+    origin: tuple
+    offset: int
+    layout: object
+
+
+def metal_to_cute(ml, grid_coord=None):
+    """The CuTe layout of each shard of a metal layout (``ShardLayout`` values).
+
+    With ``grid_coord``: that core's ``ShardLayout``; without: a tuple of all
+    of them, grid in row-major order. A shard is CuTe when the elements it
+    holds form a box of the logical tensor and their positions in the
+    shard's buffer are CuTe-strided in the box's natural coordinates (one
+    mode per logical dim; tiles give hierarchical modes). The fit is checked
+    on every element, so the answer is exact or ``NotRepresentableError``
+    (e.g. a collapsed group split across cores in the middle of a dim).
+
+    **Post-condition**: ``shard()[G].reshape(-1)[offset + layout(c)] == a[origin + c]``.
+
+    >>> from unilayout import tt
+    >>> ml = tt.MetalLayout.from_collapse((53, 63), (3, 2))
+    >>> metal_to_cute(ml, (2, 1))
+    ShardLayout(grid_coord=(2, 1), origin=(36, 32), offset=0, layout=Layout((17, 31), (32, 1)))
+    >>> str(metal_to_cute(tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)), (1, 3)).layout)
+    '(1,3,64,32):(0,2048,32,1)'
+    """
+    from .tt import MetalLayout
+
+    if not isinstance(ml, MetalLayout):
+        raise LayoutError(f"metal_to_cute: expected a MetalLayout, got {_name(ml)}")
+    g = len(ml.grid)
+    if grid_coord is not None:
+        try:
+            G = tuple(int(v) for v in grid_coord)
+        except (TypeError, ValueError):
+            raise LayoutError(f"metal_to_cute: grid_coord must be a tuple of ints, got {grid_coord!r}") from None
+        if len(G) != g or any(not 0 <= v < n for v, n in zip(G, ml.grid)):
+            raise LayoutError(f"metal_to_cute: grid coordinate {G} is outside the grid {ml.grid}")
+        wanted = [int(np.ravel_multi_index(G, ml.grid))]
+    else:
+        wanted = range(math.prod(ml.grid))
+    if ml.volume > MAX_POINTS:
+        raise LayoutError(f"metal_to_cute: {ml.volume} elements are more than {MAX_POINTS} to tabulate")
+    flat = ml.index_map()
+    per_core = math.prod(ml.shards_shape[g:])
+    core = flat // per_core
+    pos = flat - core * per_core
+    order = np.argsort(core, kind="stable")
+    sorted_core = core[order]
+    out = []
+    for c in wanted:
+        Gc = tuple(int(v) for v in np.unravel_index(c, ml.grid))
+        lo, hi = np.searchsorted(sorted_core, [c, c + 1])
+        if lo == hi:
+            out.append(ShardLayout(Gc, None, None, None))
+            continue
+        members = order[lo:hi]  # logical flat indices, increasing
+        idx = np.unravel_index(members, ml.logical_shape)
+        origin = tuple(int(a.min()) for a in idx)
+        ext = tuple(int(a.max()) - o + 1 for a, o in zip(idx, origin))
+        what = f"metal_to_cute: shard {Gc}"
+        if math.prod(ext) != members.size:
+            raise NotRepresentableError(
+                f"{what} holds {members.size} elements that are not a box of the tensor (their bounding box is "
+                f"{'x'.join(map(str, ext))} at {origin}): no one CuTe layout describes it"
+            )
+        L, base = _fit_cute(pos[members].reshape(ext), what)
+        out.append(ShardLayout(Gc, origin, base, L))
+    return out[0] if grid_coord is not None else tuple(out)
+
+
+# =============================================================================================
+# dispatch
+# =============================================================================================
+
+
+def family_of(value) -> str:
+    """The family name of a unilayout value: cute, linear, affine, tsl, metal or device.
+
+    >>> from unilayout import cute
+    >>> family_of(cute.Layout(4, 1))
+    'cute'
+    """
+    mod = type(value).__module__ or ""
+    for fam in ("cute", "linear", "affine", "tsl"):
+        if mod.startswith(f"unilayout.{fam}"):
+            return fam
+    if mod.startswith("unilayout.tt"):
+        name = type(value).__name__
+        if name == "MetalLayout":
+            return "metal"
+        if name == "Device":
+            return "device"
+    raise LayoutError(f"expected a unilayout layout value, got {_name(value)}")
+
+
+def convert_to(value, family, **options):
+    """Convert ``value`` to ``family`` (``cute``, ``linear``, ``affine`` or ``tsl``) with the function above for the pair.
+
+    ``options`` go to that function (``in_dims``/``out_dims`` for linear
+    targets, ``shape`` for an affine source, ``flat`` for a metal layout to
+    affine). Converting to the value's own family returns it unchanged. A
+    metal layout converts to ``cute`` as its tuple of ``ShardLayout``; a
+    device to ``affine`` as its worker-grid map (chip *index*, y, x).
+
+    >>> from unilayout import cute
+    >>> print(convert_to(cute.parse("(2,2):(2,1)"), "affine"))
+    (d0, d1) -> (d0 * 2 + d1)
+    >>> convert_to(cute.parse("(2,2):(2,1)"), "metal")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: convert_to: unknown target family 'metal'; choose one of cute, linear, affine, tsl
+    """
+    if family not in FAMILIES:
+        raise LayoutError(f"convert_to: unknown target family {family!r}; choose one of {', '.join(FAMILIES)}")
+    src = family_of(value)
+    if src == family:
+        return value
+    shape = options.pop("shape", None)
+    table = {
+        ("cute", "linear"): cute_to_linear,
+        ("cute", "affine"): cute_to_affine,
+        ("cute", "tsl"): cute_to_tsl,
+        ("linear", "cute"): linear_to_cute,
+        ("linear", "affine"): linear_to_affine,
+        ("linear", "tsl"): linear_to_tsl,
+        ("tsl", "cute"): tsl_to_cute,
+        ("tsl", "affine"): tsl_to_affine,
+        ("tsl", "linear"): tsl_to_linear,
+        ("affine", "cute"): lambda m: affine_to_cute(m, shape),
+        ("affine", "tsl"): lambda m: affine_to_tsl(m, shape),
+        ("affine", "linear"): lambda m, **kw: affine_to_linear(m, shape, **kw),
+        ("metal", "affine"): metal_to_affine,
+        ("metal", "cute"): metal_to_cute,
+        ("device", "affine"): lambda d: d.grid_map,
+    }
+    fn = table.get((src, family))
+    if fn is None:
+        why = {
+            "metal": "a metal layout maps onto a grid of shards; convert it to affine, or to cute shard by shard",
+            "device": "a device maps grid coordinates to chips and cores; its map converts to affine",
+        }.get(src, f"no {src} value converts to {family}")
+        raise NotRepresentableError(f"convert_to: {src} -> {family}: {why}")
+    if src == "cute" and family == "tsl" and type(value).__name__ != "Layout":
+        raise NotRepresentableError(
+            f"convert_to: {value} is swizzled: a TSL only adds strides (XOR has no TSL form)"
+        )
+    try:
+        return fn(value, **options)
+    except TypeError as e:
+        raise LayoutError(f"convert_to: {src} -> {family} does not take the options {sorted(options)}: {e}") from None
