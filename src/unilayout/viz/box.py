@@ -1,0 +1,96 @@
+"""Pictures of layouts over a row-major index box: TSL layouts and affine maps.
+
+The box is folded to rows x last dim (row-major), each cell labelled with the
+layout's value there and ``data-index`` its row-major position (the domain
+order of ``index_map``). A TSL's innermost tiles are separated by gaps.
+
+>>> from unilayout import tsl, affine
+>>> s = tsl_scene(tsl.parse("#tsl.tsl<[2, 2] -> (8, 2), [2, 2] -> (4, 1), offset: 5>"))
+>>> s.labels.tolist()
+[['5', '6', '9', '10'], ['7', '8', '11', '12'], ['13', '14', '17', '18'], ['15', '16', '19', '20']]
+>>> affine_scene(affine.parse("(d0, d1) -> (d1, d0)"), (2, 2)).labels.tolist()
+[['0,0', '1,0'], ['0,1', '1,1']]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError
+from .colors import gradient
+from .picture import DEFAULT_MAX_CELLS, grid_scene
+
+__all__ = ["tsl_scene", "affine_scene", "box_scene"]
+
+
+def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0, col_group=0):
+    """Cells of a row-major box: ``values`` ``(N,)`` or ``(N, k)`` over ``shape``.
+
+    >>> box_scene("b", np.arange(6), (2, 3)).index.tolist()
+    [[0, 1, 2], [3, 4, 5]]
+    """
+    from .cute import _crop
+
+    values = np.asarray(values, dtype=np.int64)
+    shape = tuple(int(s) for s in shape) or (1,)
+    cols = shape[-1]
+    rows = int(np.prod(shape[:-1], dtype=np.int64)) if len(shape) > 1 else 1
+    r, c, note = _crop(rows, cols, int(max_cells))
+    flat = values.reshape(rows, cols, -1)[:r, :c]
+    if flat.shape[2] == 1:
+        labels = flat[..., 0].astype(str)
+    else:
+        labels = flat[..., 0].astype(str)
+        for k in range(1, flat.shape[2]):
+            labels = np.char.add(np.char.add(labels, ","), flat[..., k].astype(str))
+    scene = grid_scene(title, r, c, labels=labels.astype(object), row_group=row_group, col_group=col_group)
+    scene.index = (np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :])
+    key = flat[..., 0]
+    scene.fill = gradient(key) if key.size else scene.fill
+    scene.attrs["value"] = key
+    scene.notes = ["rows: " + ("x".join(str(s) for s in shape[:-1]) or "1") + f" (row-major), columns: {cols}; "
+                   "colour: " + ("value" if flat.shape[2] == 1 else "first result")]
+    if note:
+        scene.notes.append(note)
+    return scene
+
+
+def tsl_scene(t, *, max_cells=DEFAULT_MAX_CELLS):
+    """A static TSL's addresses over its box (offset included), innermost tiles separated.
+
+    >>> from unilayout import tsl
+    >>> tsl_scene(tsl.parse("[2, 4] -> (32, 4), [2, 4] -> (16, 1)")).shape
+    (8, 8)
+    """
+    from ..tsl import TiledStridedLayout
+
+    if not isinstance(t, TiledStridedLayout):
+        raise LayoutError(f"tsl_scene: expected a TiledStridedLayout, got {type(t).__name__}")
+    if t.is_dynamic:
+        raise LayoutError(f"{t} has '?' values: resolve it for a shape first (t.resolve(shape))")
+    bounds = t.tile_bounds()
+    rg = bounds[-2][-1] if t.rank >= 2 and len(bounds[-2]) > 1 else 0
+    cg = bounds[-1][-1] if len(bounds[-1]) > 1 else 0
+    if t.rank > 2:
+        rg = 0
+    scene = box_scene(str(t), t.index_map(), t.shape, max_cells=max_cells, row_group=rg, col_group=cg)
+    scene.kind = "tsl"
+    return scene
+
+
+def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=()):
+    """An affine map's results over the box ``shape`` (one label per point: the results joined by commas).
+
+    >>> from unilayout import affine
+    >>> affine_scene(affine.parse("(d0) -> (d0 floordiv 2, d0 mod 2)"), (4,)).labels.tolist()
+    [['0,0', '0,1', '1,0', '1,1']]
+    """
+    from ..affine import AffineMap
+
+    if not isinstance(m, AffineMap):
+        raise LayoutError(f"affine_scene: expected an AffineMap, got {type(m).__name__}")
+    if shape is None:
+        raise LayoutError("an affine map has no box of its own: give a shape (e.g. --shape 8x8)")
+    scene = box_scene(str(m), m.index_map(tuple(shape), symbols), tuple(shape), max_cells=max_cells)
+    scene.kind = "affine"
+    return scene

@@ -1,0 +1,217 @@
+"""Pictures of CuTe layouts: the grid of a layout's values, and thread-value (TV) layouts.
+
+``layout_scene(L)`` draws rows = mode 0 and columns = the other modes (rank 1
+as one row), exactly the cells of CuTe's ``print_layout``: cell ``(m, n)``
+shows ``L(m, n)`` and has ``data-index = m + M*n``, its 1-D coordinate.
+Colours: ``"index"`` (a ramp over the values), ``"thread"`` or ``"bank"``.
+For the last two, coordinates ``32k .. 32k+31`` form one warp-wide access
+(thread ``t`` reads coordinate ``32k+t``); ``"bank"`` colours each cell by its
+shared-memory bank (``offset * element_bytes // bank_bytes mod num_banks``)
+and outlines in red the cells whose bank holds more than one word of the same
+access, so bank conflicts show.
+
+>>> from unilayout import cute
+>>> s = layout_scene(cute.Layout((2, 3), (3, 1)))
+>>> s.shape, s.labels.tolist(), s.index.tolist()
+((2, 3), [['0', '1', '2'], ['3', '4', '5']], [[0, 2, 4], [1, 3, 5]])
+>>> t = tv_scene(cute.Layout((2, 2), (2, 1)), (2, 2))
+>>> t.labels[0, 1]
+'T1\\nV0'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError
+from .colors import categorical, gradient
+from .picture import DEFAULT_MAX_CELLS, grid_scene
+
+__all__ = ["layout_scene", "tv_scene", "bank_conflicts", "COLOR_MODES"]
+
+COLOR_MODES = ("index", "thread", "bank")
+
+
+def _is_cute(x) -> bool:
+    from .. import cute
+
+    return isinstance(x, (cute.Layout, cute.ComposedLayout))
+
+
+def _values(layout, idx):
+    """``layout(i)`` for the 1-D coordinates ``idx`` (vectorised, swizzles included)."""
+    from .. import cute
+
+    if isinstance(layout, cute.ComposedLayout):
+        inner = cute.evaluate(layout.inner, idx) + layout.offset
+        outer = layout.outer
+        return np.asarray(outer(inner), dtype=np.int64) if isinstance(outer, cute.Swizzle) else cute.evaluate(outer, inner)
+    return cute.evaluate(layout, idx)
+
+
+def _grid_shape(layout):
+    from .. import cute
+
+    if layout.rank == 0:
+        return 1, 1
+    if layout.rank == 1:
+        return 1, cute.size(layout)
+    rows = cute.size(layout[0])
+    return rows, cute.size(layout) // rows
+
+
+def _first_leaf_group(mode_shape):
+    from .. import cute
+
+    if isinstance(mode_shape, tuple):
+        leaves = cute.flatten(mode_shape)
+        if len(leaves) > 1 and leaves[0] > 1:
+            return int(leaves[0])
+    return 0
+
+
+def _crop(rows, cols, max_cells):
+    if max_cells < 1:
+        raise LayoutError(f"max_cells must be >= 1, got {max_cells}")
+    if rows * cols <= max_cells:
+        return rows, cols, None
+    r = min(rows, max(1, int(np.sqrt(max_cells))))
+    c = min(cols, max(1, max_cells // r))
+    return r, c, f"showing rows 0..{r - 1} and columns 0..{c - 1} of {rows}x{cols} ({rows * cols:,} cells; max_cells={max_cells:,})"
+
+
+def bank_conflicts(offsets, element_bytes=4, bank_bytes=4, num_banks=32, warp=32):
+    """Per element: ``(bank, ways)``; ``ways`` is the number of distinct words its bank serves in its access.
+
+    Elements ``warp*k .. warp*k + warp-1`` (in the order given) form access ``k``;
+    an access costs ``max(ways)`` wavefronts (1 = conflict-free).
+
+    >>> b, w = bank_conflicts([0, 32, 1, 2], warp=4)
+    >>> b.tolist(), w.tolist()
+    ([0, 0, 1, 2], [2, 2, 1, 1])
+    """
+    off = np.asarray(offsets, dtype=np.int64)
+    for name, v in (("element_bytes", element_bytes), ("bank_bytes", bank_bytes), ("num_banks", num_banks), ("warp", warp)):
+        if int(v) < 1:
+            raise LayoutError(f"bank_conflicts: {name} must be >= 1, got {v}")
+    word = (off * int(element_bytes)) // int(bank_bytes)
+    bank = word % int(num_banks)
+    group = np.arange(off.size, dtype=np.int64) // int(warp)
+    if off.size == 0:
+        return bank, np.zeros(0, dtype=np.int64)
+    triples = np.unique(np.stack([group, bank, word], axis=1), axis=0)
+    gb, counts = np.unique(triples[:, :2], axis=0, return_counts=True)
+    key = group * int(num_banks) + bank
+    gkey = gb[:, 0] * int(num_banks) + gb[:, 1]
+    ways = counts[np.searchsorted(gkey, key)]
+    return bank, ways
+
+
+def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_banks=32, max_cells=DEFAULT_MAX_CELLS):
+    """The picture of a CuTe ``Layout`` or ``ComposedLayout`` as ``print_layout``'s grid.
+
+    Cells beyond ``max_cells`` are cropped (top-left block kept) with a note.
+
+    >>> from unilayout import cute
+    >>> s = layout_scene(cute.Layout((4, 2), (1, 8)), color="bank", element_bytes=4, num_banks=8)
+    >>> s.attrs["bank"].tolist()
+    [[0, 0], [1, 1], [2, 2], [3, 3]]
+    """
+    from .. import cute
+
+    if not _is_cute(layout):
+        raise LayoutError(f"layout_scene: expected a cute.Layout or cute.ComposedLayout, got {type(layout).__name__}")
+    if color not in COLOR_MODES:
+        raise LayoutError(f"unknown colour mode {color!r}: expected one of {', '.join(COLOR_MODES)}")
+    rows, cols = _grid_shape(layout)
+    r, c, note = _crop(rows, cols, int(max_cells))
+    idx = (np.arange(r, dtype=np.int64)[:, None] + rows * np.arange(c, dtype=np.int64)[None, :])
+    values = _values(layout, idx.reshape(-1)).reshape(r, c)
+    labels = values.astype(str).astype(object)
+    row_group = col_group = 0
+    if layout.rank >= 2:
+        row_group = _first_leaf_group(layout.shape[0])
+        col_group = _first_leaf_group(layout.shape[1]) if layout.rank == 2 else 0
+    scene = grid_scene(str(layout), r, c, labels=labels, row_group=row_group, col_group=col_group)
+    scene.index = idx
+    scene.attrs["value"] = values
+    notes = []
+    if color == "index":
+        scene.fill = gradient(values, values.min(), values.max()).reshape(r, c, 3)
+        notes.append("colour: offset (light = low, dark = high)")
+    elif color == "thread":
+        scene.attrs["thread"] = idx % 32
+        scene.fill = categorical(idx % 32)
+        notes.append("colour: thread t = 1-D coordinate mod 32 (coordinates 32k..32k+31 are one warp access)")
+    else:
+        # Whole accesses only: evaluate every coordinate of the accesses the picture touches.
+        size = cute.size(layout)
+        groups = np.unique(idx // 32)
+        coords = (groups[:, None] * 32 + np.arange(32, dtype=np.int64)[None, :]).reshape(-1)
+        coords = coords[coords < size]
+        bank, ways = bank_conflicts(_values(layout, coords), element_bytes, bank_bytes, num_banks)
+        pos = np.searchsorted(coords, idx)
+        bank_rc, ways_rc = bank[pos], ways[pos]
+        scene.attrs["bank"] = bank_rc
+        scene.attrs["ways"] = ways_rc
+        labels = np.char.add(np.char.add(values.astype(str), "\nb"), bank_rc.astype(str)).astype(object)
+        fresh = grid_scene(str(layout), r, c, labels=labels, row_group=row_group, col_group=col_group)
+        fresh.index, fresh.attrs = scene.index, scene.attrs
+        scene = fresh
+        scene.fill = categorical(bank_rc)
+        rr, cc = np.nonzero(ways_rc > 1)
+        for y, x in zip(rr[:4096].tolist(), cc[:4096].tolist()):
+            scene.add_outline(*scene.cell_box(y, x, y + 1, x + 1), rgb=(200, 0, 0), width=2, cls="conflict")
+        g = coords // 32
+        conflicted = int(np.unique(g[ways > 1]).size)
+        notes.append(f"colour: bank ({element_bytes}-byte elements, {num_banks} banks of {bank_bytes} bytes); "
+                     "one access = coordinates 32k..32k+31")
+        notes.append(f"worst access {int(ways.max())}-way; {conflicted} of {groups.size} accesses shown conflict "
+                     "(red outlines)")
+    if note:
+        notes.append(note)
+    scene.notes = notes
+    return scene
+
+
+def tv_scene(tv, tiler, *, max_cells=DEFAULT_MAX_CELLS):
+    """A thread-value layout over an ``M x N`` tile: each element labelled ``T<thread>`` / ``V<value>``.
+
+    ``tv`` maps ``(thread, value)`` to ``m + M*n`` (``cute.make_layout_tv``);
+    each cell shows its first owner (``cute.tv_table``), coloured by thread,
+    with ``data-index = thread + num_threads * value`` (the TV layout's 1-D
+    coordinate). Elements no thread owns are left blank.
+
+    >>> from unilayout import cute
+    >>> tiler, tv = cute.make_layout_tv(cute.Layout((2, 2)), cute.Layout((1, 2)))
+    >>> s = tv_scene(tv, tiler)
+    >>> s.shape, s.attrs["thread"].tolist()
+    ((2, 4), [[0, 0, 2, 2], [1, 1, 3, 3]])
+    """
+    from .. import cute
+
+    if not isinstance(tv, cute.Layout):
+        raise LayoutError(f"tv_scene: expected a cute.Layout (thread, value) -> position, got {type(tv).__name__}")
+    tshape = tiler if isinstance(tiler, tuple) else (tiler,)
+    if len(tshape) != 2:
+        raise LayoutError(f"tv_scene: expected a 2-D tile (M, N), got {tiler}")
+    thr, val = cute.tv_table(tv, tiler)
+    rows, cols = thr.shape
+    r, c, note = _crop(rows, cols, int(max_cells))
+    thr, val = thr[:r, :c], val[:r, :c]
+    nt = cute.size(tv[0])
+    owned = thr >= 0
+    labels = np.where(owned, np.char.add(np.char.add("T", thr.astype(str)), np.char.add("\nV", val.astype(str))), "")
+    scene = grid_scene(f"TV layout {tv} over tile {rows}x{cols}", r, c, labels=labels.astype(object))
+    scene.drawn = owned
+    scene.index = np.where(owned, thr + nt * val, -1)
+    scene.attrs["thread"] = thr
+    scene.attrs["value"] = val
+    scene.fill = categorical(np.maximum(thr, 0))
+    scene.kind = "tv"
+    scene.notes = [f"{nt} threads x {cute.size(tv[1])} values; colour: thread; cell (m, n) shows its first owner"]
+    if not owned.all():
+        scene.notes.append(f"{int((~owned).sum())} elements are owned by no thread (blank)")
+    if note:
+        scene.notes.append(note)
+    return scene

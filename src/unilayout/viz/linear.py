@@ -1,0 +1,256 @@
+"""Pictures and text views of Triton linear layouts: which register, lane, warp (and block) holds each element.
+
+``linear_scene(L)`` draws the tensor (out-dims folded to rows x last dim, dim0
+outermost, as Triton prints tensors); each cell is labelled like Triton's
+tensor view, ``T<thread>:<register>`` with ``thread = lane + warp * lanes``
+(``B<block>:`` in front when there are several blocks), and has
+``data-index`` = the flat hardware input of its first holder (the domain
+order of ``index_map``: first in-dim least significant). Layouts without
+lanes (shared memory, other in-dims) are labelled with their input index.
+
+``tensor_view(L)`` and ``hardware_view(L)`` are Triton's
+``get_distributed_view(False/True)`` text, byte for byte.
+
+>>> from unilayout import linear
+>>> L = linear.parse("#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 0]], warp = [], block = []}>")
+>>> print(tensor_view(L), end="")
+[[T0:0|T2:0, T1:0|T3:0]
+[ T0:1|T2:1, T1:1|T3:1]]
+>>> print(hardware_view(L), end="")
+Warp0:
+(0,0), (0,1), (0,0), (0,1)
+(1,0), (1,1), (1,0), (1,1)
+>>> s = linear_scene(L)
+>>> s.labels.tolist(), s.index.tolist()
+([['T0:0', 'T1:0'], ['T0:1', 'T1:1']], [[0, 2], [1, 3]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError
+from .colors import categorical, gradient
+from .picture import DEFAULT_MAX_CELLS, grid_scene
+
+__all__ = ["linear_scene", "tensor_view", "hardware_view", "owners", "COLOR_MODES"]
+
+COLOR_MODES = ("thread", "warp", "register", "block", "index")
+_HW = ("register", "lane", "warp", "block")
+
+
+def _check(layout):
+    from ..linear import LinearLayout
+
+    if not isinstance(layout, LinearLayout):
+        raise LayoutError(f"expected a linear.LinearLayout, got {type(layout).__name__}")
+
+
+def _size(layout, name):
+    return layout.in_dim_size(name) if name in layout.in_dim_names else 1
+
+
+def _in_digits(layout, flat):
+    """``{in_dim: values}`` of flat inputs (first in-dim least significant)."""
+    out, rest = {}, np.asarray(flat, dtype=np.int64)
+    for name in layout.in_dim_names:
+        s = layout.in_dim_size(name)
+        out[name] = rest % s
+        rest = rest // s
+    return out
+
+
+def owners(layout):
+    """``(positions, first, count)``: each input's element (row-major over out-dims), each element's first holder and count.
+
+    ``first`` is -1 for elements no input reaches.
+
+    >>> from unilayout import linear
+    >>> pos, first, count = owners(linear.zeros_1d(2, "lane", "dim0", 2))
+    >>> pos.tolist(), first.tolist(), count.tolist()
+    ([0, 0], [0, -1], [2, 0])
+    """
+    _check(layout)
+    vals = layout.index_map()
+    sizes = [layout.out_dim_size(o) for o in layout.out_dim_names]
+    pos = np.zeros(vals.shape[0], dtype=np.int64)
+    for d, s in enumerate(sizes):
+        pos = pos * s + vals[:, d]
+    total = int(np.prod(sizes, dtype=np.int64)) if sizes else 1
+    first = np.full(total, -1, dtype=np.int64)
+    n = np.arange(vals.shape[0], dtype=np.int64)
+    first[pos[::-1]] = n[::-1]
+    return pos, first, np.bincount(pos, minlength=total)
+
+
+def _is_distributed(layout):
+    return "lane" in layout.in_dim_names and set(layout.in_dim_names) <= set(_HW)
+
+
+def _hw_label(layout, flat):
+    d = _in_digits(layout, flat)
+    z = np.zeros_like(np.asarray(flat, dtype=np.int64))
+    reg, lane, warp, block = (d.get(k, z) for k in _HW)
+    thread = lane + warp * _size(layout, "lane")
+    s = np.char.add(np.char.add(np.char.add("T", thread.astype(str)), ":"), reg.astype(str))
+    if _size(layout, "block") > 1:
+        s = np.char.add(np.char.add(np.char.add("B", block.astype(str)), ":"), s)
+    return s
+
+
+def tensor_view(layout) -> str:
+    """Triton's tensor view (``get_distributed_view(False)``): every element with all the threads holding it.
+
+    Needs in-dims among register/lane/warp/block (a missing one has size 1).
+
+    >>> from unilayout import linear
+    >>> print(tensor_view(linear.identity_1d(2, "register", "dim0") * linear.identity_1d(2, "lane", "dim0")), end="")
+    [T0:0, T0:1, T1:0, T1:1]
+    """
+    _check(layout)
+    if not set(layout.in_dim_names) <= set(_HW):
+        raise LayoutError(f"tensor view: in-dims {layout.in_dim_names} are not register/lane/warp/block")
+    pos, first, count = owners(layout)
+    labels = _hw_label(layout, np.arange(pos.size, dtype=np.int64))
+    width = int(np.char.str_len(labels).max()) if labels.size else 0
+    labels = np.char.rjust(labels, width).tolist()
+    order = np.argsort(pos, kind="stable")
+    cells = [[] for _ in range(first.size)]
+    for k in order.tolist():
+        cells[pos[k]].append(labels[k])
+    strs = ["|".join(c) for c in cells]
+    sizes = [layout.out_dim_size(o) for o in layout.out_dim_names] or [1]
+    rank = len(sizes)
+    last = sizes[-1]
+    lines = []
+    outer = sizes[:-1]
+    n_rows = first.size // last
+    for row in range(n_rows):
+        crd = np.unravel_index(row, outer) if outer else ()
+        crd = [int(c) for c in crd]
+        opens = 1
+        for d in range(rank - 2, -1, -1):
+            if crd[d] == 0:
+                opens += 1
+            else:
+                break
+        closes = 1
+        for d in range(rank - 2, -1, -1):
+            if crd[d] == outer[d] - 1:
+                closes += 1
+            else:
+                break
+        body = ", ".join(strs[row * last : (row + 1) * last])
+        lines.append("[" * opens + " " * (rank - opens) + body + "]" * closes + "\n")
+    return "".join(lines)
+
+
+def hardware_view(layout) -> str:
+    """Triton's hardware view (``get_distributed_view(True)``): per block and warp, one line per register over the lanes.
+
+    >>> from unilayout import linear
+    >>> print(hardware_view(linear.identity_1d(2, "register", "dim0") * linear.identity_1d(2, "lane", "dim0")), end="")
+    Warp0:
+    (0), (2)
+    (1), (3)
+    """
+    _check(layout)
+    if not set(layout.in_dim_names) <= set(_HW):
+        raise LayoutError(f"hardware view: in-dims {layout.in_dim_names} are not register/lane/warp/block")
+    vals = layout.index_map()
+    widths = [len(str(layout.out_dim_size(o) - 1)) for o in layout.out_dim_names]
+    cols = []
+    for d, w in enumerate(widths):
+        cols.append(np.char.rjust(vals[:, d].astype(str), w))
+    if cols:
+        text = cols[0]
+        for c in cols[1:]:
+            text = np.char.add(np.char.add(text, ","), c)
+    else:
+        text = np.full(vals.shape[0], "", dtype=str)
+    text = np.char.add(np.char.add("(", text), ")")
+    nr, nl, nw, nb = (_size(layout, k) for k in _HW)
+    # Reorder flat inputs (in the layout's in-dim order) to (block, warp, register, lane).
+    names = layout.in_dim_names
+    digits = _in_digits(layout, np.arange(vals.shape[0], dtype=np.int64))
+    z = np.zeros(vals.shape[0], dtype=np.int64)
+    key = (((digits.get("block", z) * nw + digits.get("warp", z)) * nr + digits.get("register", z)) * nl
+           + digits.get("lane", z))
+    grid = np.empty(vals.shape[0], dtype=object)
+    grid[key] = text.tolist()
+    grid = grid.reshape(nb, nw, nr, nl)
+    del names
+    out = []
+    for b in range(nb):
+        if nb > 1:
+            out.append(f"Block{b}:\n")
+        for w in range(nw):
+            out.append(f"Warp{w}:\n")
+            for r in range(nr):
+                out.append(", ".join(grid[b, w, r].tolist()) + "\n")
+    return "".join(out)
+
+
+def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
+    """The picture of a linear layout's tensor: who holds each element, coloured by ``color``.
+
+    ``color``: ``"thread"`` (lane + warp * lanes), ``"warp"``, ``"register"``,
+    ``"block"`` or ``"index"`` (the flat input). Elements held by several
+    hardware positions show the first; elements held by none are left blank.
+
+    >>> from unilayout.linear import encodings as E
+    >>> s = linear_scene(E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2]))
+    >>> s.shape, s.labels[4, 0], s.count_cells()
+    ((32, 64), 'T16:0', 2048)
+    """
+    _check(layout)
+    if color not in COLOR_MODES:
+        raise LayoutError(f"unknown colour mode {color!r}: expected one of {', '.join(COLOR_MODES)}")
+    pos, first, count = owners(layout)
+    sizes = [layout.out_dim_size(o) for o in layout.out_dim_names] or [1]
+    cols = sizes[-1]
+    rows = first.size // cols
+    from .cute import _crop
+
+    r, c, note = _crop(rows, cols, int(max_cells))
+    first = first.reshape(rows, cols)[:r, :c]
+    count = count.reshape(rows, cols)[:r, :c]
+    held = first >= 0
+    safe = np.maximum(first, 0)
+    digits = _in_digits(layout, safe)
+    distributed = _is_distributed(layout)
+    if distributed:
+        labels = _hw_label(layout, safe.reshape(-1)).reshape(r, c)
+    else:
+        labels = safe.astype(str)
+    labels = np.where(held, labels, "").astype(object)
+    title = "linear layout " + " x ".join(f"{o}={layout.out_dim_size(o)}" for o in layout.out_dim_names) + " <- " + \
+        ", ".join(f"{i}={layout.in_dim_size(i)}" for i in layout.in_dim_names)
+    scene = grid_scene(title, r, c, labels=labels)
+    scene.kind = "linear"
+    scene.drawn = held
+    scene.index = np.where(held, first, -1)
+    z = np.zeros_like(safe)
+    for name in layout.in_dim_names:
+        scene.attrs[name] = np.where(held, digits[name], -1)
+    scene.attrs["holders"] = count
+    thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
+    if color == "index" or (color == "thread" and not distributed):
+        scene.fill = gradient(safe)
+        what = "flat hardware input"
+    else:
+        key = {"thread": thread, "warp": digits.get("warp", z), "register": digits.get("register", z),
+               "block": digits.get("block", z)}[color]
+        scene.fill = categorical(key)
+        what = color
+    notes = [f"colour: {what}; rows: " + ("x".join(layout.out_dim_names[:-1]) or "-") +
+             f", columns: {layout.out_dim_names[-1] if layout.out_dim_names else '-'}"]
+    most = int(count.max()) if count.size else 0
+    if most > 1:
+        notes.append(f"broadcast: some elements are held by {most} hardware positions (the first is shown)")
+    if not held.all():
+        notes.append(f"{int((~held).sum())} elements are held by no hardware position (blank)")
+    if note:
+        notes.append(note)
+    scene.notes = notes
+    return scene

@@ -1,0 +1,253 @@
+"""Pictures of Tenstorrent metal layouts (the grid of cores and their shards) and devices.
+
+``metal_scene(ml)`` draws every core's padded shard (row-major inside the
+shard) side by side in the layout's grid: real data coloured
+by core, padding dark grey with class ``"cell padding"``, shards and tiles
+outlined. A data cell's ``data-index`` is the logical element's row-major
+position (the domain order of ``index_map``), ``data-slot`` its flat position
+in ``shard()``'s output; padding cells have ``data-index="-1"``. Grids and
+shards of rank > 2 fold their leading dims into rows.
+
+>>> from unilayout import tt
+>>> s = metal_scene(tt.MetalLayout.from_collapse((3, 4), (2, 2)))
+>>> s.shape, int(s.padding.sum()), s.index[2:, :2].tolist()
+((4, 4), 4, [[8, 9], [-1, -1]])
+>>> d = device_scene(tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2)))
+>>> d.shape, int(d.attrs["chip"][0, 8])
+((8, 16), 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError
+from .colors import EMPTY, PADDING, categorical
+from .picture import DEFAULT_MAX_CELLS, grid_scene
+
+__all__ = ["metal_scene", "device_scene", "shard_table"]
+
+_GAP = 14.0
+
+
+def _fold(shape):
+    shape = tuple(int(s) for s in shape)
+    if len(shape) == 1:
+        return 1, shape[0]
+    return int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
+
+
+def _grid_2d(a, grid, shard):
+    """(grid + shard) array -> 2-D picture array: core rows x shard rows, core cols x shard cols."""
+    gr, gc = _fold(grid)
+    sr, sc = _fold(shard)
+    return a.reshape(gr, gc, sr, sc).transpose(0, 2, 1, 3).reshape(gr * sr, gc * sc)
+
+
+def _to_padded(ml, a):
+    """A ``shards_shape`` array (``grid + padded_shard_shape``, row-major inside each shard)."""
+    want = tuple(ml.grid) + tuple(ml.padded_shard_shape)
+    if tuple(ml.shards_shape) != want:
+        raise LayoutError(f"metal picture: shard() output {ml.shards_shape} is not grid + padded shard {want}")
+    return a.reshape(want)
+
+
+def _check_metal(ml):
+    from ..tt import MetalLayout
+
+    if not isinstance(ml, MetalLayout):
+        raise LayoutError(f"expected a tt.MetalLayout, got {type(ml).__name__}")
+
+
+def _core_names(grid):
+    idx = np.indices(grid).reshape(len(grid), -1).T
+    return ["(" + ",".join(str(v) for v in row) + ")" for row in idx.tolist()]
+
+
+def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
+    """The grid of cores, each with its padded shard: data coloured by core, padding grey, tiles outlined.
+
+    Labels (the logical row-major index) are drawn when there are at most
+    1024 cells (``labels=True/False`` forces). Above ``max_cells`` slots the
+    picture becomes a summary: one ``"core"`` per core with its data extent
+    and padding.
+
+    >>> from unilayout import tt
+    >>> s = metal_scene(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)))
+    >>> s.shape, s.count_cells(), int(s.padding.sum()), len([o for o in s.outlines if o[6] == "tile"])
+    ((96, 64), 6144, 2805, 6)
+    """
+    _check_metal(ml)
+    grid = tuple(ml.grid)
+    pshard = tuple(ml.padded_shard_shape)
+    total = int(np.prod(grid + pshard, dtype=np.int64))
+    if total > int(max_cells):
+        return _metal_summary(ml, total, int(max_cells))
+    shards_shape = tuple(ml.shards_shape)
+    slot_logical = np.full(int(np.prod(shards_shape, dtype=np.int64)), -1, dtype=np.int64)
+    slot_logical[ml.index_map()] = np.arange(ml.volume, dtype=np.int64)
+    logical = _grid_2d(_to_padded(ml, slot_logical.reshape(shards_shape)), grid, pshard)
+    slots = _grid_2d(_to_padded(ml, np.arange(slot_logical.size, dtype=np.int64).reshape(shards_shape)), grid, pshard)
+    core = _grid_2d(np.broadcast_to(np.arange(int(np.prod(grid))).reshape(grid + (1,) * len(pshard)), grid + pshard),
+                    grid, pshard)
+    rows, cols = logical.shape
+    sr, sc = _fold(pshard)
+    pad = logical < 0
+    show = rows * cols <= 1024 if labels is None else bool(labels)
+    text = np.where(pad, "", logical.astype(str)).astype(object) if show else None
+    shape_txt = "x".join(str(s) for s in ml.logical_shape)
+    title = f"metal layout {shape_txt} {ml.element_type} on grid " + "x".join(str(g) for g in grid)
+    kw = {} if show else {"min_cell_w": 10.0, "cell_h": 10.0}
+    scene = grid_scene(title, rows, cols, labels=text, row_group=sr, col_group=sc, gap=_GAP, headers=False,
+                       origin=(0.0, 10.0), **kw)
+    scene.kind = "metal"
+    scene.index = np.where(pad, -1, logical)
+    scene.padding = pad
+    scene.attrs["slot"] = slots
+    scene.attrs["core"] = core
+    fill = categorical(core)
+    fill[pad] = PADDING
+    scene.fill = fill
+    gr, gc = _fold(grid)
+    names = _core_names(grid)
+    if ml.is_tilized:
+        th, tw = ml.tile
+        for i in range(gr):
+            for j in range(gc):
+                for r0 in range(0, sr, th):
+                    for c0 in range(0, sc, tw):
+                        scene.add_outline(*scene.cell_box(i * sr + r0, j * sc + c0, i * sr + r0 + th, j * sc + c0 + tw),
+                                          rgb=(40, 40, 40), width=1, cls="tile")
+    for i in range(gr):
+        for j in range(gc):
+            x, y, w, h = scene.cell_box(i * sr, j * sc, (i + 1) * sr, (j + 1) * sc)
+            scene.add_outline(x - 1, y - 1, w + 2, h + 2, rgb=(0, 0, 0), width=2, cls="shard")
+            scene.add_text(x, y - 6, f"core {names[i * gc + j]}", rgb=(60, 60, 60), cls="core-name")
+    summary = ml.padding_summary()
+    tile = f", tiles {ml.tile[0]}x{ml.tile[1]} (outlined)" if ml.is_tilized else ""
+    scene.notes = [
+        f"shard {'x'.join(map(str, ml.shard_shape))}, padded {'x'.join(map(str, pshard))}{tile}; "
+        f"colour: core; grey: padding ({summary.total:,} of {total:,} slots)",
+    ]
+    if not show:
+        scene.notes.append("labels omitted (more than 1,024 cells); data-index holds each element's logical index")
+    return scene
+
+
+def _metal_summary(ml, total, max_cells):
+    grid = tuple(ml.grid)
+    s = ml.padding_summary()
+    gr, gc = _fold(grid)
+    ext = s.extent.reshape(gr * gc, -1)
+    padd = s.padding.reshape(gr * gc, -1)
+    labels = np.array(["data " + "x".join(map(str, e)) + "\npad +" + ",+".join(map(str, p))
+                       for e, p in zip(ext.tolist(), padd.tolist())], dtype=object).reshape(gr, gc)
+    title = f"metal layout {'x'.join(map(str, ml.logical_shape))} on grid {'x'.join(map(str, grid))} (summary)"
+    scene = grid_scene(title, gr, gc, labels=labels, headers=True)
+    scene.kind = "metal-summary"
+    scene.cell_class = "core"
+    empty = (ext == 0).any(axis=1).reshape(gr, gc)
+    fill = categorical(np.arange(gr * gc).reshape(gr, gc))
+    fill[empty] = PADDING
+    scene.fill = fill
+    scene.index = np.arange(gr * gc, dtype=np.int64).reshape(gr, gc)
+    scene.notes = [
+        f"summary: {total:,} slots exceed max_cells={max_cells:,}; one box per core with its data extent "
+        f"and padding per dim",
+        f"padding: {s.total:,} slots in all",
+    ]
+    return scene
+
+
+def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
+    """A device's logical worker grid: each core labelled with its chip and physical core, coloured by chip.
+
+    With a metal ``layout``, the cores holding its shards are outlined and
+    labelled with the shard's grid coordinate (``Device.place``); the other
+    cores are pale. ``data-index`` is the core's row-major position in the
+    logical grid; ``data-chip``, ``data-y``, ``data-x`` its physical core.
+
+    >>> from unilayout import tt
+    >>> dev = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2))
+    >>> s = device_scene(dev, tt.MetalLayout.from_collapse((256, 1024), (4, 16)))
+    >>> s.labels[3, 15], len([o for o in s.outlines if o[6] == "chip"])
+    ('c1 3,7\\n(3,15)', 2)
+    """
+    from ..tt import Device
+
+    if not isinstance(device, Device):
+        raise LayoutError(f"device_scene: expected a tt.Device, got {type(device).__name__}")
+    grid = tuple(device.grid_shape)
+    total = int(np.prod(grid, dtype=np.int64))
+    if total > int(max_cells):
+        raise LayoutError(f"device grid {'x'.join(map(str, grid))} has {total:,} cores, more than max_cells={max_cells:,}")
+    phys = device.physical_cores().reshape(-1, 3)
+    gr, gc = _fold(grid)
+    chip, y, x = (phys[:, k].reshape(gr, gc) for k in range(3))
+    labels = np.char.add(np.char.add(np.char.add(np.char.add("c", chip.astype(str)), " "), y.astype(str)),
+                         np.char.add(",", x.astype(str)))
+    held = None
+    if layout is not None:
+        _check_metal(layout)
+        placement = device.place(layout)
+        lg = tuple(layout.grid)
+        mask = np.zeros(grid, dtype=bool)
+        mask[tuple(slice(0, g) for g in lg)] = True
+        held = mask.reshape(gr, gc)
+        names = np.array(_core_names(lg), dtype=object)
+        shard_name = np.full(grid, "", dtype=object)
+        shard_name[tuple(slice(0, g) for g in lg)] = names.reshape(lg)
+        shard_name = shard_name.reshape(gr, gc)
+        labels = np.where(held, np.char.add(np.char.add(labels.astype(str), "\n"), shard_name.astype(str)), labels)
+    title = f"device {'x'.join(map(str, grid))}, mesh {'x'.join(map(str, device.mesh_shape))}, chips {list(device.chip_ids)}"
+    scene = grid_scene(title, gr, gc, labels=labels.astype(object))
+    scene.kind = "device"
+    scene.attrs["chip"] = chip
+    scene.attrs["y"] = y
+    scene.attrs["x"] = x
+    fill = categorical(chip)
+    if held is not None:
+        pale = (fill.astype(np.int64) + 2 * 255) // 3
+        fill = np.where(held[..., None], fill, pale).astype(np.uint8)
+        scene.attrs["shard"] = np.where(held, 1, 0)
+    scene.fill = fill
+    for cid in np.unique(chip).tolist():
+        rr, cc = np.nonzero(chip == cid)
+        scene.add_outline(*scene.cell_box(rr.min(), cc.min(), rr.max() + 1, cc.max() + 1), rgb=(0, 0, 0), width=3,
+                          cls="chip")
+    scene.notes = ["colour: chip; label: chip id and physical core (y,x)" + ("" if len(grid) <= 2 else
+                   "; leading grid dims folded into rows")]
+    if held is not None:
+        scene.add_outline(*scene.cell_box(0, 0, int(held.any(axis=1).sum()), int(held.any(axis=0).sum())),
+                          rgb=(200, 0, 0), width=2, cls="layout")
+        scene.notes.append(f"red: the cores holding the shards of {layout.tensor_type()}"[:160])
+        scene.notes.append(f"mesh distribution: {placement.distribution}, chips {list(placement.chips)}")
+    return scene
+
+
+def shard_table(ml) -> str:
+    """The grid of shards as text: per core, the logical rows/cols it holds and its padding.
+
+    >>> from unilayout import tt
+    >>> print(shard_table(tt.MetalLayout.from_collapse((53, 63), (3, 2))))
+    core     data   padding  slots
+    (0,0)   18x32     +0,+0      0
+    (0,1)   18x31     +0,+1     18
+    (1,0)   18x32     +0,+0      0
+    (1,1)   18x31     +0,+1     18
+    (2,0)   17x32     +1,+0     32
+    (2,1)   17x31     +1,+1     49
+    """
+    _check_metal(ml)
+    s = ml.padding_summary()
+    grid = tuple(ml.grid)
+    names = _core_names(grid)
+    ext = s.extent.reshape(len(names), -1).tolist()
+    pad = s.padding.reshape(len(names), -1).tolist()
+    slots = s.slots.reshape(-1).tolist()
+    rows = [("core", "data", "padding", "slots")]
+    for n, e, p, k in zip(names, ext, pad, slots):
+        rows.append((n, "x".join(map(str, e)), "+" + ",+".join(map(str, p)), str(k)))
+    w = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"{r[0]:<{w[0]}}  {r[1]:>{max(w[1], 6)}}  {r[2]:>{max(w[2], 8)}}  {r[3]:>{w[3]}}" for r in rows]
+    return "\n".join(line.rstrip() for line in lines)
