@@ -21,6 +21,8 @@ is: the operation acts on its inner layout.
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import LayoutError
 from .inttuple import ceil_div, normalize, prefix_product, product_each
 from .layout import Layout, _make, make_layout, make_ordered_layout
@@ -61,7 +63,7 @@ def _coalesce_lists(shapes, strides, drop_zero_strides=False):
     """Flat coalesce: skip size-1 (and optionally stride-0) modes, merge ``s0*d0 == d1`` neighbours."""
     rs, rd = [], []
     for s, d in zip(shapes, strides):
-        if s == 1 or (drop_zero_strides and d == 0):
+        if s == 1 or (d == 0 and drop_zero_strides):
             continue
         if rs and rs[-1] * rd[-1] == d:
             rs[-1] *= s
@@ -80,6 +82,20 @@ def _inner(x):
     raise LayoutError(f"expected a Layout or ComposedLayout, got {type(x).__name__}")
 
 
+def _acts_on_inner(op):
+    """Let ``op(layout, ...)`` take a ComposedLayout too: it acts on the inner layout, then re-wraps."""
+
+    @functools.wraps(op)
+    def wrapper(layout, *args, **kwargs):
+        if type(layout) is Layout:
+            return op(layout, *args, **kwargs)
+        inner, wrap = _inner(layout)
+        return wrap(op(inner, *args, **kwargs))
+
+    return wrapper
+
+
+@_acts_on_inner
 def coalesce(layout, profile=None):
     """Merge modes into the fewest equivalent modes (C++ ``coalesce``).
 
@@ -95,16 +111,13 @@ def coalesce(layout, profile=None):
     >>> coalesce(Layout(((2, 3), 4, 5), ((1, 2), 6, 24)), (1, 1, 1))
     Layout((6, 4, 5), (1, 6, 24))
     """
-    inner, wrap = _inner(layout)
     if isinstance(profile, tuple):
-        if len(profile) > inner.rank:
-            raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{inner.rank} layout {inner}")
-        modes = [coalesce(inner[i], profile[i]) if i < len(profile) else inner[i] for i in range(inner.rank)]
-        r = make_layout(*modes)
-    else:
-        shapes, strides, _ = _flat(inner)
-        r = _from_lists(*_coalesce_lists(shapes, strides))
-    return wrap(r) if wrap else r
+        if len(profile) > layout.rank:
+            raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{layout.rank} layout {layout}")
+        modes = [coalesce(layout[i], profile[i]) if i < len(profile) else layout[i] for i in range(layout.rank)]
+        return make_layout(*modes)
+    shapes, strides, _ = _flat(layout)
+    return _from_lists(*_coalesce_lists(shapes, strides))
 
 
 def _coalesce_x(layout: Layout, plain=None):
@@ -125,6 +138,7 @@ def _coalesce_x(layout: Layout, plain=None):
     return rs, rd
 
 
+@_acts_on_inner
 def filter(layout, profile=None):  # noqa: A001 - CuTe's name
     """Drop stride-0 modes (their size becomes 1), then coalesce (C++ ``filter``).
 
@@ -133,13 +147,10 @@ def filter(layout, profile=None):  # noqa: A001 - CuTe's name
     >>> filter(Layout((2, 4, 3), (1, 0, 4)))
     Layout((2, 3), (1, 4))
     """
-    inner, wrap = _inner(layout)
     if isinstance(profile, tuple):
-        r = coalesce(_make(_filter_zeros(inner.shape, inner.stride), inner.stride), profile)
-    else:
-        shapes, strides, _ = _flat(inner)
-        r = _from_lists(*_coalesce_lists(shapes, strides, drop_zero_strides=True))
-    return wrap(r) if wrap else r
+        return coalesce(_make(_filter_zeros(layout.shape, layout.stride), layout.stride), profile)
+    shapes, strides, _ = _flat(layout)
+    return _from_lists(*_coalesce_lists(shapes, strides, drop_zero_strides=True))
 
 
 def _filter_zeros(shape, stride):
@@ -157,6 +168,7 @@ def _as_layout(b) -> Layout:
     return Layout(b)  # int n -> n:1, shape -> column-major
 
 
+@_acts_on_inner
 def composition(a, b):
     """Functional composition ``R = A o B``: ``R(c) == A(B(c))``, R compatible with B.
 
@@ -178,9 +190,7 @@ def composition(a, b):
     ...
     unilayout.errors.LayoutError: composition: stride divisibility fails: stride 4 of 4:4 does not divide evenly into mode 6 of (6,2):(1,10)
     """
-    inner, wrap = _inner(a)
-    r = _compose(inner, b)
-    return wrap(r) if wrap else r
+    return _compose(a, b)
 
 
 def _compose(a: Layout, b, cx=None) -> Layout:
@@ -276,22 +286,27 @@ def complement(layout, cotarget=None):
 def _complement(inner: Layout, cotarget) -> Layout:
     """complement for a validated cotarget: None, an int, a shape, or a list of a shape's leaves."""
     shapes, strides, _ = _flat(inner)
-    shapes, strides = _coalesce_lists(shapes, strides, drop_zero_strides=True)
+    modes = [(d, s) for s, d in zip(shapes, strides) if s != 1 and d != 0]  # filter
     if cotarget is None:
-        cotarget = 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
-    if not shapes:
+        cotarget = 1 + sum((s - 1) * abs(d) for d, s in modes)
+    if not modes:
         if type(cotarget) is list:
             cotarget = cotarget[0] if len(cotarget) == 1 else tuple(cotarget)
         return _make(cotarget, 1) if type(cotarget) is int else Layout(cotarget)
+    # Each gap below a mode's stride becomes a mode (q : cur), coalesced as it is appended.
     rs, rd, cur = [], [], 1
-    for d, s in (sorted(zip(strides, shapes)) if len(shapes) > 1 else ((strides[0], shapes[0]),)):
+    for d, s in (sorted(modes) if len(modes) > 1 else modes):
         if d < 0:
             raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
         q = d // cur
         if q == 0:
             raise LayoutError(f"complement: layout {inner} is not injective (stride {d} falls inside earlier modes)")
-        rs.append(q)
-        rd.append(cur)
+        if q != 1:
+            if rs and rs[-1] * rd[-1] == cur:
+                rs[-1] *= q
+            else:
+                rs.append(q)
+                rd.append(cur)
         cur = d * s
     # The rest: ceil_div(cotarget, cur) folded over the cotarget's leaves, strides compact from cur.
     rest = cur
@@ -299,10 +314,14 @@ def _complement(inner: Layout, cotarget) -> Layout:
     for v in ((cotarget,) if tc is int else cotarget if tc is list else _make(cotarget, cotarget).flat()[0]):
         n = -(-v // rest)
         rest = -(-rest // v)
-        rs.append(n)
-        rd.append(cur)
+        if n != 1:
+            if rs and rs[-1] * rd[-1] == cur:
+                rs[-1] *= n
+            else:
+                rs.append(n)
+                rd.append(cur)
         cur *= n
-    return _from_lists(*_coalesce_lists(rs, rd))
+    return _from_lists(rs, rd)
 
 
 def right_inverse(layout: Layout) -> Layout:
@@ -355,6 +374,7 @@ def left_inverse(layout: Layout) -> Layout:
 # -- divides -------------------------------------------------------------------
 
 
+@_acts_on_inner
 def logical_divide(layout, tiler):
     """Split ``layout`` into (tile, rest) by ``tiler`` (C++ ``logical_divide``).
 
@@ -366,9 +386,7 @@ def logical_divide(layout, tiler):
     >>> str(logical_divide(Layout((6, 8), (8, 1)), Layout((3, 4), (1, 3))))
     '((3,(2,2)),4):((8,(24,1)),2)'
     """
-    inner, wrap = _inner(layout)
-    r = _logical_divide(inner, tiler)
-    return wrap(r) if wrap else r
+    return _logical_divide(layout, tiler)
 
 
 def _logical_divide(a: Layout, tiler) -> Layout:
@@ -426,42 +444,40 @@ def _unzip(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
     return _make(t_s + r_s, t_d + r_d)
 
 
+@_acts_on_inner
 def zipped_divide(layout, tiler):
     """``((T0,T1,...),(R0,R1,...,extra...))``: tiles in mode 0, rests in mode 1.
 
     >>> str(zipped_divide(Layout((6, 8), (8, 1)), (3, 4)))
     '((3,4),(2,2)):((8,1),(24,4))'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_divide(inner, tiler), tiler, False, False)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_divide(layout, tiler), tiler, False, False)
 
 
+@_acts_on_inner
 def tiled_divide(layout, tiler):
     """``((T0,T1,...),R0,R1,...,extra...)``.
 
     >>> str(tiled_divide(Layout((6, 8), (8, 1)), (3, 4)))
     '((3,4),2,2):((8,1),24,4)'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_divide(inner, tiler), tiler, True, False)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_divide(layout, tiler), tiler, True, False)
 
 
+@_acts_on_inner
 def flat_divide(layout, tiler):
     """``(T0,T1,...,R0,R1,...,extra...)``.
 
     >>> str(flat_divide(Layout((6, 8), (8, 1)), (3, 4)))
     '(3,4,2,2):(8,1,24,4)'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_divide(inner, tiler), tiler, True, True)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_divide(layout, tiler), tiler, True, True)
 
 
 # -- products ------------------------------------------------------------------
 
 
+@_acts_on_inner
 def logical_product(layout, tiler):
     """Repeat ``layout`` by ``tiler`` (C++ ``logical_product``): ``(A, complement(A, size(A)*cosize(B)) o B)``.
 
@@ -473,9 +489,7 @@ def logical_product(layout, tiler):
     >>> str(logical_product(Layout((2, 2), (4, 1)), Layout(6, 1)))
     '((2,2),(2,3)):((4,1),(2,8))'
     """
-    inner, wrap = _inner(layout)
-    r = _logical_product(inner, tiler)
-    return wrap(r) if wrap else r
+    return _logical_product(layout, tiler)
 
 
 def _logical_product(a: Layout, tiler) -> Layout:
@@ -488,37 +502,34 @@ def _logical_product(a: Layout, tiler) -> Layout:
     return _make((a.shape, p.shape), (a.stride, p.stride))
 
 
+@_acts_on_inner
 def zipped_product(layout, tiler):
     """``logical_product`` regrouped as ``((A0,A1,...),(B0,B1,...,extra...))``.
 
     >>> str(zipped_product(Layout((2, 2)), (3, 4)))
     '((2,2),(3,(2,2))):((1,2),(2,(1,4)))'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_product(inner, tiler), tiler, False, False)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_product(layout, tiler), tiler, False, False)
 
 
+@_acts_on_inner
 def tiled_product(layout, tiler):
     """``logical_product`` regrouped as ``((A0,A1,...),B0,B1,...,extra...)``.
 
     >>> str(tiled_product(Layout((2, 2)), (3, 4)))
     '((2,2),3,(2,2)):((1,2),2,(1,4))'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_product(inner, tiler), tiler, True, False)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_product(layout, tiler), tiler, True, False)
 
 
+@_acts_on_inner
 def flat_product(layout, tiler):
     """``logical_product`` regrouped as ``(A0,A1,...,B0,B1,...,extra...)``.
 
     >>> str(flat_product(Layout((2, 2)), (3, 4)))
     '(2,2,3,(2,2)):(1,2,2,(1,4))'
     """
-    inner, wrap = _inner(layout)
-    r = _unzip(_logical_product(inner, tiler), tiler, True, True)
-    return wrap(r) if wrap else r
+    return _unzip(_logical_product(layout, tiler), tiler, True, True)
 
 
 def _pad(layout: Layout, r: int) -> Layout:
@@ -536,6 +547,7 @@ def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
     return make_layout(*(make_layout(x, y) for x, y in pairs))
 
 
+@_acts_on_inner
 def blocked_product(layout, tiler):
     """Repeat the block ``layout`` over the grid ``tiler``, mode by mode: mode i is ``(A_i, tiler_i)``.
 
@@ -546,22 +558,20 @@ def blocked_product(layout, tiler):
     >>> str(blocked_product(Layout((2, 2), (1, 2)), Layout((2, 3), (3, 1))))
     '((2,2),(2,3)):((1,12),(2,4))'
     """
-    inner, wrap = _inner(layout)
-    r = _block_rake(inner, tiler, False)
-    return wrap(r) if wrap else r
+    return _block_rake(layout, tiler, False)
 
 
+@_acts_on_inner
 def raked_product(layout, tiler):
     """Interleave ``layout`` across ``tiler``: mode i is ``(tiler_i, A_i)``.
 
     >>> str(raked_product(Layout((3, 4), (4, 1)), Layout((2, 5), (1, 2))))
     '((2,3),(5,4)):((12,4),(24,1))'
     """
-    inner, wrap = _inner(layout)
-    r = _block_rake(inner, tiler, True)
-    return wrap(r) if wrap else r
+    return _block_rake(layout, tiler, True)
 
 
+@_acts_on_inner
 def tile_to_shape(block, target_shape, order=None):
     """Repeat ``block`` (blocked_product) until it covers ``target_shape`` (C++ ``tile_to_shape``).
 
@@ -571,16 +581,14 @@ def tile_to_shape(block, target_shape, order=None):
     >>> str(tile_to_shape(Layout((2, 2), (1, 2)), (8, 8)))
     '((2,4),(2,4)):((1,4),(2,16))'
     """
-    inner, wrap = _inner(block)
     trg = normalize(target_shape, "tile_to_shape target")
     trg = trg if isinstance(trg, tuple) else (trg,)
-    if inner.rank > len(trg):
-        raise LayoutError(f"tile_to_shape: block {inner} has rank {inner.rank} > target rank {len(trg)}")
-    padded = _pad(inner, len(trg))
+    if block.rank > len(trg):
+        raise LayoutError(f"tile_to_shape: block {block} has rank {block.rank} > target rank {len(trg)}")
+    padded = _pad(block, len(trg))
     counts = tuple(-(-t // b) for t, b in zip(product_each(trg), product_each(padded.shape)))
     grid = Layout(counts) if order is None else make_ordered_layout(counts, order)
-    r = _block_rake(padded, grid, False)
-    return wrap(r) if wrap else r
+    return _block_rake(padded, grid, False)
 
 
 # -- casts ---------------------------------------------------------------------
