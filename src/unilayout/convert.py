@@ -469,14 +469,19 @@ def linear_to_cute(layout):
 # =============================================================================================
 
 
-def _mode_expr(x, shapes, strides):
-    """``sum_j ((x floordiv P_j) mod s_j) * d_j`` over colexicographic leaves; the last one keeps no mod."""
+def _mode_expr(x, shapes, strides, extend=False):
+    """``sum_j ((x floordiv P_j) mod s_j) * d_j`` over colexicographic leaves; the last one keeps no mod.
+
+    With ``extend`` the last leaf takes every coordinate past the size (CuTe's
+    1-D evaluation beyond ``size``), so it is kept even when its size is 1.
+    """
     from .affine import Constant
 
-    live = [k for k, s in enumerate(shapes) if s != 1]
+    n = len(shapes)
+    live = [k for k, s in enumerate(shapes) if s != 1 or (extend and k == n - 1)]
     expr, p = Constant(0), 1
     for k, (s, d) in enumerate(zip(shapes, strides)):
-        if s == 1:
+        if k not in live:
             continue
         if d != 0:
             digit = x if p == 1 else x.floordiv(p)
@@ -552,7 +557,7 @@ def cute_to_affine(layout):
         if isinstance(layout.outer, cute.Swizzle):
             return AffineMap(inner.rank, 0, [_swizzle_expr(layout.outer, y)])
         shapes, strides, _ = layout.outer.flat()
-        return AffineMap(inner.rank, 0, [_mode_expr(y, shapes, strides)])
+        return AffineMap(inner.rank, 0, [_mode_expr(y, shapes, strides, extend=True)])
     if not isinstance(layout, cute.Layout):
         raise LayoutError(f"cute_to_affine: expected a CuTe Layout, Swizzle or ComposedLayout, got {_name(layout)}")
     return AffineMap(layout.rank, 0, [_cute_layout_expr(layout, [Dim(i) for i in range(layout.rank)])])
