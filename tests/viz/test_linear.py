@@ -1,0 +1,129 @@
+"""unilayout.viz.linear: who holds each element; Triton's tensor and hardware views (Triton oracle)."""
+
+import importlib.util
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from svgcheck import cells, label_text, parse_svg, texts
+from unilayout import LayoutError, linear
+from unilayout.linear import encodings as E
+from unilayout.viz import to_svg
+from unilayout.viz.linear import hardware_view, linear_scene, owners, tensor_view
+
+MFMA = E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2])
+
+_ORACLE = r"""
+import json, os, sys
+try:
+    from triton.tools import LinearLayout as LL
+except Exception:
+    print("NO_TRITON"); sys.stdout.flush(); os._exit(0)
+out = []
+for c in json.load(sys.stdin):
+    L = LL.from_bases([(n, b) for n, b in c["bases"]], [n for n, _ in c["outs"]], [s for _, s in c["outs"]], False)
+    out.append([L.get_distributed_view(False), L.get_distributed_view(True)])
+print(json.dumps(out)); sys.stdout.flush(); os._exit(0)
+"""
+
+
+def _random_layouts(n, seed=0):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < n:
+        rank = rng.choice([1, 2, 3])
+        sizes = [2 ** rng.randint(0, 3) for _ in range(rank)]
+        outs = [(f"dim{i}", s) for i, s in enumerate(sizes)]
+        bases = [(name, [[rng.randrange(s) for s in sizes] for _ in range(rng.randint(0, 3))])
+                 for name in ("register", "lane", "warp", "block")]
+        L = linear.LinearLayout(dict(bases), dict(outs), require_surjective=False)
+        cases.append(({"bases": bases, "outs": outs}, L))
+    return cases
+
+
+def test_views_match_triton():
+    if importlib.util.find_spec("triton") is None:
+        pytest.skip("triton is not installed")
+    cases = _random_layouts(120)
+    mfma = {"bases": [[n, b] for n, b in MFMA.bases], "outs": [[n, s] for n, s in MFMA.out_dims]}
+    payload = [c for c, _ in cases] + [mfma]
+    proc = subprocess.run([sys.executable, "-c", _ORACLE], input=json.dumps(payload), capture_output=True, text=True,
+                          timeout=300)
+    if proc.returncode != 0 or proc.stdout.startswith("NO_TRITON"):
+        pytest.skip("triton is not importable here")
+    want = json.loads(proc.stdout)
+    for (case, L), (tv, hv) in zip(cases + [(mfma, MFMA)], want):
+        assert tensor_view(L) == tv, case
+        assert hardware_view(L) == hv, case
+
+
+def test_seed_mfma_views():
+    tv = tensor_view(MFMA).splitlines()
+    assert tv[0].startswith("[[  T0:0,   T1:0,") and len(tv) == 32
+    hv = hardware_view(MFMA).splitlines()
+    assert hv[0] == "Warp0:" and hv[1].startswith("( 0, 0), ( 0, 1)") and len(hv) == 4 * 9
+
+
+def test_scene_cells_are_the_holders():
+    s = linear_scene(MFMA)
+    root = parse_svg(to_svg(MFMA))
+    cs = cells(root)
+    assert len(cs) == 32 * 64 == len(texts(root, "label"))
+    for g in cs[:: 37]:
+        flat = int(g.get("data-index"))
+        reg, lane, warp = int(g.get("data-register")), int(g.get("data-lane")), int(g.get("data-warp"))
+        assert flat == reg + 8 * (lane + 64 * warp)
+        assert label_text(g) == f"T{lane + 64 * warp}:{reg}"
+    # Cell (m, n) holds the element the hardware input maps to.
+    for m, n in [(0, 0), (4, 0), (0, 16), (16, 0), (31, 63), (5, 33)]:
+        hw = {k: int(s.attrs[k][m, n]) for k in ("register", "lane", "warp", "block")}
+        assert MFMA.apply(hw) == {"dim0": m, "dim1": n}
+
+
+def test_broadcast_shows_first_holder_and_a_note():
+    L = linear.parse("#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 0]], warp = [], block = []}>")
+    s = linear_scene(L)
+    assert s.labels.tolist() == [["T0:0", "T1:0"], ["T0:1", "T1:1"]]
+    assert (s.attrs["holders"] == 2).all()
+    assert any("held by 2" in n for n in s.notes)
+
+
+def test_unheld_elements_are_blank():
+    L = linear.LinearLayout({"register": [[1, 0]], "lane": [[0, 1]], "warp": [], "block": []},
+                            {"dim0": 4, "dim1": 2}, require_surjective=False)
+    s = linear_scene(L)
+    assert s.count_cells() == 4 and (s.index[2:] == -1).all()
+    assert len(cells(parse_svg(to_svg(L)))) == 4
+
+
+def test_shared_layout_is_labelled_by_input():
+    sh = E.swizzled_shared([8, 8], 1, 1, 4, [1, 0])
+    s = linear_scene(sh)
+    pos, first, count = owners(sh)
+    assert s.count_cells() == 64 and s.labels[0, 1] == str(first[1])
+    with pytest.raises(LayoutError):
+        tensor_view(sh)
+
+
+@pytest.mark.parametrize("color", ["thread", "warp", "register", "block", "index"])
+def test_colour_modes(color):
+    s = linear_scene(MFMA, color=color)
+    assert s.fill.shape == (32, 64, 3)
+    if color == "warp":
+        assert len({tuple(c) for c in s.fill.reshape(-1, 3).tolist()}) == 4
+
+
+def test_crop():
+    s = linear_scene(MFMA, max_cells=100)
+    assert s.shape == (10, 10) and any("showing" in n for n in s.notes)
+
+
+def test_errors():
+    with pytest.raises(LayoutError):
+        linear_scene(MFMA, color="lane")
+    with pytest.raises(LayoutError):
+        owners(np.zeros(3))
