@@ -1,0 +1,235 @@
+"""The explorer's local web server (stdlib only) and its offline, single-file HTML form.
+
+``serve(port=0)`` starts a ``ThreadingHTTPServer`` on 127.0.0.1 in a
+background thread and returns an :class:`ExplorerServer` (``.url``,
+``.shutdown()``, ``.wait()``, usable as a context manager). It answers:
+
+- ``GET /`` (also ``/index.html``), ``/app.js``, ``/style.css``: the page,
+  read from the package (no other file is ever served);
+- ``POST /api/view | /api/metal | /api/algebra | /api/encodings``: JSON, see
+  ``unilayout.explorer.api.handle``.
+
+Anything else gets 404 or 405, oversized bodies 413, bodies without a
+length 411 — always with a JSON ``{"error": {"message": ...}}``.
+
+>>> html = render_html("(2,2):(1,2)")
+>>> html.count("<script"), 'id="layout-input"' in html, 'src="' in html, 'href="' in html
+(2, True, False, False)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+
+from ..errors import LayoutError
+from .api import MAX_REQUEST_BYTES, handle
+from .views import text_view
+
+__all__ = ["serve", "render_html", "ExplorerServer", "page_file", "ALLOWED_HOSTS"]
+
+#: Hosts the server may bind to: the loopback interface only.
+ALLOWED_HOSTS = ("127.0.0.1", "localhost")
+
+_STATIC = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+
+
+def page_file(name: str) -> str:
+    """The text of one of the page's files shipped in the package (``index.html``, ``app.js``, ``style.css``).
+
+    >>> page_file("index.html").lstrip().startswith("<!DOCTYPE html>")
+    True
+    >>> page_file("../cli.py")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js or style.css
+    """
+    if name not in ("index.html", "app.js", "style.css"):
+        raise LayoutError(f"no page file {name!r}: use index.html, app.js or style.css")
+    return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "unilayout-explorer"
+    sys_version = ""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):  # quiet: the CLI prints the URL, tests read the answers
+        pass
+
+    def _send(self, status, body: bytes, ctype: str):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status, payload):
+        self._send(status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8")
+
+    def _fail(self, status, message):
+        self._json(status, {"error": {"message": message, "position": None, "field": None, "detail": message}})
+
+    def do_GET(self):
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        entry = _STATIC.get(path)
+        if entry is None:
+            self._fail(404, f"no such page {path!r}: the explorer is at /")
+            return
+        name, ctype = entry
+        self._send(200, page_file(name).encode("utf-8"), ctype)
+
+    do_HEAD = do_GET
+
+    def do_POST(self):
+        path = self.path.split("?", 1)[0]
+        length = self.headers.get("Content-Length")
+        if length is None:
+            self.close_connection = True
+            self._fail(411, "a POST needs a Content-Length header")
+            return
+        try:
+            n = int(length)
+        except ValueError:
+            self.close_connection = True
+            self._fail(400, f"bad Content-Length {length!r}")
+            return
+        if n < 0 or n > MAX_REQUEST_BYTES:
+            self.close_connection = True
+            self._fail(413, f"request body of {n} bytes is larger than {MAX_REQUEST_BYTES}")
+            return
+        body = self.rfile.read(n)
+        try:
+            status, payload = handle(path, body)
+        except Exception as exc:  # a bug: answer briefly, never with a traceback
+            status, payload = 500, {"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
+                                              "position": None, "field": None, "detail": ""}}
+        self._json(status, payload)
+
+    def _not_allowed(self):
+        self.close_connection = True
+        self._fail(405, f"method {self.command} is not allowed: use GET for the page and POST for /api/...")
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed
+
+
+class ExplorerServer:
+    """A running explorer: ``url``, ``host``, ``port``; ``shutdown()`` stops it and frees the port.
+
+    >>> with serve() as srv:
+    ...     srv.url.startswith("http://127.0.0.1:"), srv.running
+    (True, True)
+    >>> srv.running
+    False
+    """
+
+    def __init__(self, httpd: ThreadingHTTPServer):
+        self._httpd = httpd
+        self.host, self.port = httpd.server_address[:2]
+        self.url = f"http://{self.host}:{self.port}/"
+        self._thread = threading.Thread(target=httpd.serve_forever, name="unilayout-explorer", daemon=True)
+        self._stopped = threading.Event()
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        """True until ``shutdown()`` has stopped the server."""
+        return not self._stopped.is_set()
+
+    def shutdown(self) -> None:
+        """Stop serving, close the socket and join the server thread (idempotent)."""
+        if self._stopped.is_set():
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=10)
+        self._stopped.set()
+
+    def wait(self, timeout=None) -> bool:
+        """Block until the server is shut down (or ``timeout`` seconds pass); True if it stopped.
+
+        ``unilayout serve`` calls this and shuts down on Ctrl-C.
+        """
+        return self._stopped.wait(timeout)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.shutdown()
+
+    def __repr__(self):
+        return f"ExplorerServer({self.url!r}, running={self.running})"
+
+
+def serve(port: int = 0, host: str = "127.0.0.1") -> ExplorerServer:
+    """Start the explorer on ``host:port`` (port 0: any free port) and return the running server.
+
+    Only the loopback interface is allowed: the explorer is a local tool.
+
+    >>> srv = serve(port=0)
+    >>> srv.port > 0
+    True
+    >>> srv.shutdown()
+    >>> serve(host="0.0.0.0")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: the explorer binds to 127.0.0.1 only, got host '0.0.0.0'
+    """
+    if host not in ALLOWED_HOSTS:
+        raise LayoutError(f"the explorer binds to 127.0.0.1 only, got host {host!r}")
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise LayoutError(f"port must be an integer in [0, 65535], got {port!r}")
+    try:
+        httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
+    except OSError as exc:
+        raise LayoutError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    httpd.daemon_threads = True
+    return ExplorerServer(httpd)
+
+
+def _embed(obj) -> str:
+    return json.dumps(obj).replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def render_html(text, shape=None) -> str:
+    """The explorer page showing ``text``'s layout as one self-contained HTML file that works offline.
+
+    Script, style and the rendered view are embedded; hovering cells shows
+    their details as in the served page. Bad text raises the unilayout error.
+
+    >>> html = render_html("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+    ...                    "memref<18x32xf32, #tt.memory_space<l1>>>>")
+    >>> html.count('class="cell padding"')
+    117
+    >>> render_html("(2,2):(1,")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: ...
+    """
+    view = text_view(text, shape)
+    page = page_file("index.html")
+    css = page_file("style.css")
+    js = page_file("app.js")
+    data = {"text": text, "shape": list(shape) if shape else None, "view": view}
+    page = page.replace('<link rel="stylesheet" href="style.css">', f"<style>\n{css}\n</style>")
+    page = page.replace(
+        '<script src="app.js"></script>',
+        f'<script id="embedded-view" type="application/json">{_embed(data)}</script>\n<script>\n{js}\n</script>',
+    )
+    # The picture is in the file itself, so it shows even before the script runs.
+    from xml.sax.saxutils import escape
+
+    page = page.replace('<div id="layout-view"></div>', f'<div id="layout-view">{view["svg"]}</div>')
+    page = page.replace('id="layout-input" value=""', f'id="layout-input" value="{escape(text, {chr(34): "&quot;"})}"')
+    return page
