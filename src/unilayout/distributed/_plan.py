@@ -75,6 +75,18 @@ def plan(ml: MetalLayout, device: Device) -> Plan:
     chips = placement.cores[..., 0]
     grid = ml.grid
     g = len(grid)
+    for c in np.unique(chips):
+        where = np.argwhere(chips == c)
+        lo, hi = where.min(axis=0), where.max(axis=0) + 1
+        box = tuple(slice(int(a), int(b)) for a, b in zip(lo, hi))
+        if where.shape[0] != int(np.prod(hi - lo)):
+            other = np.argwhere(chips[box] != c)[0] + lo
+            G = tuple(int(v) for v in other)
+            raise NotRepresentableError(
+                f"the cells of chip {int(c)} are not one box: its bounding box "
+                f"[{', '.join(f'{int(a)}:{int(b)}' for a, b in zip(lo, hi))}] also holds cell {G} of chip "
+                f"{int(chips[G])} (a JAX device holds one rectangular slice of an array)"
+            )
     block = []
     for i, n in enumerate(grid):
         a = np.moveaxis(chips, i, 0)
@@ -93,9 +105,9 @@ def plan(ml: MetalLayout, device: Device) -> Plan:
         G = tuple(int(v) for v in bad[0])
         start = tuple((v // b) * b for v, b in zip(G, block))
         raise NotRepresentableError(
-            f"grid cell {G} is on chip {int(chips[G])} but cell {start} of the same {xs(block)} block is on chip "
-            f"{int(chips[start])}: the cells of each chip must form one box in a regular tiling of the grid "
-            f"{xs(grid)} (a JAX device holds one rectangular slice of an array)"
+            f"the chips' boxes do not tile the grid {xs(grid)} regularly: grid cell {G} is on chip {int(chips[G])} "
+            f"but cell {start} of the same {xs(block)} block is on chip {int(chips[start])} (the blocks of a "
+            "JAX array are equal, only the last along a dim may be short)"
         )
     flat = block_chips.reshape(-1)
     uniq, first, counts = np.unique(flat, return_index=True, return_counts=True)

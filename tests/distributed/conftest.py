@@ -1,0 +1,15 @@
+"""JAX on the CPU with 8 simulated devices for tests/distributed.
+
+XLA reads the flag when JAX starts its CPU backend, so it is set here, before
+any test module imports jax (no other test folder imports jax). Modules that
+need JAX skip cleanly when it is not installed (``pytest.importorskip``).
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))  # helpers_distributed
+
+_FLAG = "--xla_force_host_platform_device_count=8"
+if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + _FLAG).strip()
