@@ -72,33 +72,41 @@ def parse(text):
     at = len(text) - len(body)
     if not body:
         raise ParseError(f"empty text: {_EXPECTED}", text, len(text))
+    family = _detect(body)
+    if family is None:
+        if body.startswith("#ttg.") or body.startswith("#triton_gpu."):
+            name = body.split("<", 1)[0]
+            raise ParseError(
+                f"{name} is not read here: write it as #ttg.linear<{{...}}> (or build it with unilayout.linear.encodings)",
+                text, at,
+            )
+        raise ParseError(_EXPECTED, text, at)
+    import importlib
+
+    module = importlib.import_module(f"{__name__}.{family}")
+    try:
+        return module.parse(text)
+    except LayoutError:
+        raise
+    except (ValueError, TypeError, IndexError, KeyError, RecursionError) as e:  # a family parser's slip
+        raise ParseError(f"unreadable {family} text ({type(e).__name__}: {e})", text, at) from None
+
+
+def _detect(body):
+    """The family module whose text ``body`` (no leading spaces) is, or None."""
     if body.startswith("#tsl.") or body.startswith("["):
-        from . import tsl
-
-        return tsl.parse(text)
+        return "tsl"
     if body.startswith("#ttg.linear"):
-        from . import linear
-
-        return linear.parse(text)
+        return "linear"
     if body.startswith("#ttg.") or body.startswith("#triton_gpu."):
-        name = body.split("<", 1)[0]
-        raise ParseError(
-            f"{name} is not read here: write it as #ttg.linear<{{...}}> (or build it with unilayout.linear.encodings)",
-            text, at,
-        )
+        return None
     if body.startswith(("tensor<", "tensor <", "#tt.", "#ttcore.")):
-        from . import tt
-
-        return tt.parse(text)
+        return "tt"
     if body.startswith("affine_map") or "->" in body:
-        from . import affine
-
-        return affine.parse(text)
-    if body[0].isdigit() or body[0] in "(_" or body.startswith(("Sw", "SW")):
-        from . import cute
-
-        return cute.parse(text)
-    raise ParseError(_EXPECTED, text, at)
+        return "affine"
+    if body[0] in "0123456789(_" or body.startswith(("Sw", "SW")):
+        return "cute"
+    return None
 
 
 def family_of(value) -> str:

@@ -1,0 +1,277 @@
+"""The top level: unilayout.parse (family detection), index_map, equivalent, family_of."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import unilayout
+from unilayout import LayoutError, NotRepresentableError, ParseError, affine, cute, linear, tsl, tt
+from unilayout.convert import cute_to_affine, cute_to_linear, cute_to_tsl, linear_to_cute, metal_to_affine
+
+from cute_strategies import layouts
+
+FAST = settings(max_examples=40, deadline=None)
+
+SEED_TENSOR = """tensor<2x3x64x128xf32,
+  #tt.metal_layout<
+    (d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3),
+    undef,
+    <1x1>,
+    memref<384x128xf32, #tt.memory_space<l1>>
+  >
+>"""
+SEED_TILED = """tensor<16x3x64x128xf32,
+#tt.metal_layout<(d0, d1, d2, d3) -> (d0, d1 * 64 + d2, d3),
+undef,
+<2x2x4>,
+memref<8x3x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>
+>
+>"""
+SEED_DEVICE = """#tt.device<
+workerGrid = #tt.grid<8x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)>,
+meshShape = 1x2,
+chipIds = [0, 1]
+>"""
+SEED_LINEAR = ("#ttg.linear<{register = [[1, 0], [2, 0], [0, 32]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], "
+               "[4, 0], [8, 0]], warp = [[0, 16], [16, 0]], block = []}>")
+
+
+@pytest.mark.parametrize(
+    "text, kind, family",
+    [
+        ("((2,2),2):((4,1),2)", cute.Layout, "cute"),
+        ("8:1", cute.Layout, "cute"),
+        ("(8,4)", cute.Layout, "cute"),
+        ("(_8, _4) : (_4, _1)", cute.Layout, "cute"),
+        ("Sw<3,4,3> o 0 o (8,64):(64,1)", cute.ComposedLayout, "cute"),
+        ("Sw<2,0,2>", cute.Swizzle, "cute"),
+        ("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>", tsl.TiledStridedLayout, "tsl"),
+        ("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>", tsl.TiledStridedLayout, "tsl"),
+        ("[2, 4] -> (32, 4), [2, 4] -> (16, 1)", tsl.TiledStridedLayout, "tsl"),
+        ("(d0, d1) -> (d0 * 2 + d1)", affine.AffineMap, "affine"),
+        ("(d0)[s0] -> (d0 mod s0)", affine.AffineMap, "affine"),
+        ("affine_map<(i, j) -> (j, i)>", affine.AffineMap, "affine"),
+        ("() -> (0)", affine.AffineMap, "affine"),
+        (SEED_TENSOR, tt.MetalLayout, "metal"),
+        (SEED_TILED, tt.MetalLayout, "metal"),
+        (SEED_DEVICE, tt.Device, "device"),
+        (SEED_LINEAR, linear.LinearLayout, "linear"),
+        ("  \n " + SEED_LINEAR, linear.LinearLayout, "linear"),
+    ],
+)
+def test_parse_detects_every_form(text, kind, family):
+    v = unilayout.parse(text)
+    assert isinstance(v, kind)
+    assert unilayout.family_of(v) == family
+
+
+def test_parse_round_trips_printed_forms():
+    for text in ["((2,2),2):((4,1),2)", "Sw<3,4,3> o 0 o (8,64):(64,1)",
+                 "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>", "(d0, d1) -> (d1, d0 * 2)"]:
+        assert str(unilayout.parse(text)) == text
+    ml = unilayout.parse(SEED_TENSOR)
+    assert unilayout.parse(ml.tensor_type()) == ml
+    dev = unilayout.parse(SEED_DEVICE)
+    assert unilayout.parse(str(dev)) == dev
+    L = unilayout.parse(SEED_LINEAR)
+    assert unilayout.parse(linear.to_attr(L)) == L
+
+
+@pytest.mark.parametrize(
+    "text, position",
+    [
+        ("", 0),
+        ("   ", 3),
+        ("hello", 0),
+        ("  {1, 2}", 2),
+        ("#foo<1>", 0),
+        ("#ttg.blocked<{sizePerThread = [1, 1]}>", 0),
+        ("(2,3):(1,", 9),
+        ("  (2,3):(1,", 11),
+        ("(d0) -> (d0 +)", 13),
+        ("#tsl.tsl<[a, b] -> (8, 1)>", 10),
+        ("#ttg.linear<{register = [[1]], lane = []}", 41),
+        ("tensor<4xf32, #tt.metal_layout<(d0) -> (d0), undef, <1>, memref<5xf32, #tt.memory_space<l1>>>>", None),
+    ],
+)
+def test_bad_text_gives_parse_error_with_position(text, position):
+    with pytest.raises(ParseError) as info:
+        unilayout.parse(text)
+    e = info.value
+    assert e.text == text and 0 <= e.position <= len(text)
+    if position is not None:
+        assert e.position == position, str(e)
+    assert "^" in str(e)
+
+
+def test_parse_rejects_non_text():
+    with pytest.raises(LayoutError, match="expected text"):
+        unilayout.parse(3)
+
+
+@given(st.text(max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_parse_never_crashes(text):
+    try:
+        unilayout.parse(text)
+    except LayoutError:
+        pass
+
+
+# ------------------------------------------------------------------------------------------ index_map
+
+
+def test_index_map_every_family():
+    assert unilayout.index_map(cute.parse("(2,2):(2,1)")).tolist() == [0, 2, 1, 3]
+    C = cute.parse("Sw<1,0,1> o 0 o 4:1")
+    assert unilayout.index_map(C).tolist() == [0, 1, 3, 2]
+    sw = cute.Swizzle(1, 0, 1)
+    assert unilayout.index_map(sw).tolist() == [0, 1, 3, 2]
+    assert unilayout.index_map(sw, shape=(8,)).tolist() == [0, 1, 3, 2, 4, 5, 7, 6]
+    L = linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 2]]}, ["x", "y"])
+    im = unilayout.index_map(L)
+    assert im.shape == (16, 2) and im.dtype == np.int64 and im[15].tolist() == [3, 0]
+    t = tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>")
+    assert unilayout.index_map(t).reshape(-1)[:8].tolist() == [5, 6, 7, 8, 21, 22, 23, 24]
+    dyn = tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>")
+    np.testing.assert_array_equal(unilayout.index_map(dyn, shape=(64, 64)), dyn.resolve((64, 64)).index_map())
+    m = affine.parse("(d0, d1) -> (d1, d0)")
+    assert unilayout.index_map(m, shape=(2, 3)).tolist() == [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1], [2, 1]]
+    ml = unilayout.parse(SEED_TENSOR)
+    np.testing.assert_array_equal(unilayout.index_map(ml), ml.index_map())
+    dev = unilayout.parse(SEED_DEVICE)
+    cores = unilayout.index_map(dev)
+    assert cores.shape == (128, 3) and cores[8].tolist() == [1, 0, 0]
+
+
+def test_index_map_errors():
+    with pytest.raises(LayoutError, match="pass the shape"):
+        unilayout.index_map(affine.parse("(d0) -> (d0)"))
+    with pytest.raises(LayoutError, match="only for"):
+        unilayout.index_map(cute.Layout(4, 1), shape=(4,))
+    with pytest.raises(LayoutError, match="expected a unilayout layout value"):
+        unilayout.index_map([1, 2])
+    with pytest.raises(LayoutError):
+        unilayout.index_map(cute.Swizzle(1, 0, 1), shape=(2, 2))
+
+
+# ------------------------------------------------------------------------------------------ equivalent
+
+
+@FAST
+@given(layouts(stride=st.integers(0, 16)))
+def test_equivalent_to_every_conversion(L):
+    assert unilayout.equivalent(L, cute_to_affine(L))
+    assert unilayout.equivalent(cute_to_affine(L), L)
+    assert unilayout.equivalent(L, cute_to_tsl(L))
+    assert unilayout.equivalent(cute_to_tsl(L), L)
+    try:
+        lin = cute_to_linear(L)
+    except NotRepresentableError:
+        return
+    assert unilayout.equivalent(L, lin) and unilayout.equivalent(lin, L)
+    assert unilayout.equivalent(lin, linear_to_cute(lin))
+
+
+@FAST
+@given(layouts(stride=st.integers(0, 16)), layouts(stride=st.integers(0, 16)))
+def test_equivalent_agrees_with_index_maps(a, b):
+    want = a.size == b.size and np.array_equal(a.index_map(), b.index_map())
+    assert unilayout.equivalent(a, b) == want
+    # natural coordinates across families: the boxes must match too
+    box_a, box_b = cute.product_each(a.shape), cute.product_each(b.shape)
+    def squeeze(box):  # size-1 dims are ignored when boxes are compared
+        return tuple(v for v in (box if isinstance(box, tuple) else (box,)) if v != 1)
+
+    same_box = squeeze(box_a) == squeeze(box_b)
+    assert unilayout.equivalent(a, cute_to_tsl(b)) == (want and same_box)
+
+
+def test_equivalent_false_on_different_domains():
+    L = cute.parse("(4,2):(1,4)")
+    assert not unilayout.equivalent(L, cute.parse("(4,4):(1,4)"))
+    assert not unilayout.equivalent(L, tsl.parse("[2] -> (4), [4] -> (1)"))
+    assert not unilayout.equivalent(L, linear.identity_1d(16, "i", "o"))
+    assert not unilayout.equivalent(L, unilayout.parse(SEED_DEVICE))
+    assert not unilayout.equivalent(affine.parse("(d0) -> (d0, d0)"), L)
+    assert not unilayout.equivalent(L, affine.parse("(d0, d1, d2) -> (d0)"))
+    assert not unilayout.equivalent(tsl.parse("[4] -> (1), offset: 1"), cute.Layout(4, 1))
+
+
+def test_equivalent_linear_layouts():
+    a = linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 2]]}, ["x", "y"])
+    b = a.transpose_ins(["w", "t"]).transpose_outs(["y", "x"])
+    assert a != b and unilayout.equivalent(a, b)
+    assert not unilayout.equivalent(a, linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 3]]}, ["x", "y"]))
+    assert not unilayout.equivalent(a, a.rename_in_dim("w", "v"))
+    # linear against affine: per out-dim; against CuTe: out-dims flattened
+    from unilayout.convert import linear_to_affine
+
+    assert unilayout.equivalent(a, linear_to_affine(a))
+    assert unilayout.equivalent(linear_to_affine(a), a)
+    L = unilayout.parse(SEED_LINEAR)
+    assert unilayout.equivalent(L, linear_to_cute(L))
+    assert unilayout.equivalent(linear_to_cute(L), L)
+
+
+def test_equivalent_swizzles():
+    C = cute.parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
+    assert unilayout.equivalent(C, cute.parse("Sw<2,4,3> o 0 o (8,64):(64,1)"))
+    assert not unilayout.equivalent(C, cute.parse("Sw<2,4,3> o 0 o (8,128):(128,1)"))
+    assert unilayout.equivalent(C, cute_to_linear(C))
+    assert unilayout.equivalent(cute_to_affine(C), C)
+    assert unilayout.equivalent(cute.Swizzle(1, 0, 1), linear.LinearLayout({"i": [[1], [3]]}, {"o": 4}))
+
+
+def test_equivalent_affine_and_metal_and_devices():
+    a = affine.parse("(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)")
+    b = affine.parse("(d0) -> (d0)")
+    assert unilayout.equivalent(a, b, shape=(32,))
+    assert unilayout.equivalent(a, a)
+    assert not unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(32,))
+    assert unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(8,))
+    with pytest.raises(LayoutError, match="pass shape"):
+        unilayout.equivalent(a, b)
+    ml = unilayout.parse(SEED_TENSOR).with_grid((2, 4))
+    assert unilayout.equivalent(ml, metal_to_affine(ml, flat=True))
+    assert unilayout.equivalent(metal_to_affine(ml, flat=True), ml)
+    assert unilayout.equivalent(ml, tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)))
+    assert not unilayout.equivalent(ml, tt.MetalLayout.from_collapse((2, 3, 64, 128), (1, 1)))
+    dev = unilayout.parse(SEED_DEVICE)
+    gen = tt.Device.from_mesh(tt.SystemDesc((8, 8), 2), (1, 2))
+    assert dev != gen and unilayout.equivalent(dev, gen)
+    assert unilayout.equivalent(gen.grid_map, dev)  # chip index == chip id here; the box comes from the device
+    far = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), (1, 2), [4, 5])
+    assert not unilayout.equivalent(far.grid_map, far)  # chip index 0, 1 but chip ids 4, 5
+    assert unilayout.equivalent(gen.grid_map, dev.grid_map, shape=(8, 16))
+
+
+def test_equivalent_dynamic_tsl():
+    dyn = tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>")
+    res = dyn.resolve((64, 64))
+    assert unilayout.equivalent(dyn, dyn)
+    assert unilayout.equivalent(dyn, res) and unilayout.equivalent(res, dyn)
+    assert unilayout.equivalent(dyn, tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (512, 1)>"), shape=(64, 64))
+    with pytest.raises(NotRepresentableError, match="resolve"):
+        unilayout.equivalent(dyn, tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (512, 1)>"))
+    assert not unilayout.equivalent(dyn, tsl.parse("[3] -> (1), [3] -> (3)"))
+
+
+def test_equivalent_errors():
+    with pytest.raises(LayoutError):
+        unilayout.equivalent(cute.Layout(4, 1), "4:1")
+    big = cute.Layout(1 << 25, 1)
+    with pytest.raises(LayoutError, match="to compare one by one"):
+        unilayout.equivalent(big, cute.Layout((2, 1 << 24), (1, 2)))
+    assert unilayout.equivalent(big, big)
+
+
+def test_lazy_family_imports_and_exports():
+    assert unilayout.__version__
+    assert unilayout.cute.Layout is cute.Layout
+    assert unilayout.convert.convert_to
+    with pytest.raises(AttributeError):
+        unilayout.nope
+    for name in unilayout.__all__:
+        assert hasattr(unilayout, name)
