@@ -122,7 +122,7 @@ def canonical_text(value) -> str:
         try:
             return value.to_attr()
         except LayoutError:
-            return str(value).strip()
+            return str(value).strip("\n")
     if fam == "metal":
         return value.tensor_type()
     return str(value)
@@ -493,6 +493,9 @@ def _cmd_convert(args):
     shape = _dims(args.shape)
     if shape is not None:
         options["shape"] = shape
+    elif family(value) == "affine" and args.to != "affine":
+        raise LayoutError(f"an affine map has no box of its own: give --shape (one size per dim, e.g. --shape "
+                          f"{'x'.join(['8'] * max(value.num_dims, 1))}) to convert it to {args.to}")
     out = convert_to(value, args.to, **options)
     if isinstance(out, tuple):  # a metal layout's shards
         for s in out:
@@ -656,17 +659,21 @@ def _error_dict(e):
     return d
 
 
+def _shorten(line, width=160):
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
 def _print_error(e):
     msg = str(e)
     lines = msg.splitlines() or [""]
-    # One screen at most: long texts are cut around the position.
+    # One screen at most: long texts are cut around the position, long lines shortened.
     if isinstance(e, ParseError) and len(e.text) > 100:
         p = e.position
         a = max(0, p - 50)
         snippet = e.text[a : a + 100].replace("\n", " ")
-        lines = [f"{e.message} at position {p}", f"  {'...' if a else ''}{snippet}",
+        lines = [_shorten(f"{e.message}") + f" at position {p}", f"  {'...' if a else ''}{snippet}",
                  f"  {' ' * ((3 if a else 0) + p - a)}^"]
-    lines = [ln if len(ln) <= 400 else ln[:397] + "..." for ln in lines[:20]]
+    lines = [_shorten(ln) for ln in lines[:20]]
     print(f"unilayout: error: {lines[0]}", file=sys.stderr)
     for ln in lines[1:]:
         print(ln, file=sys.stderr)

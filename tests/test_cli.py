@@ -1,0 +1,273 @@
+"""The ``unilayout`` command, in-process (main(argv) -> status, capsys) and once through the console script."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from unilayout import __version__, cute, linear, tt
+from unilayout.cli import TOUR, longest_run, main, vector_width
+
+CUTE = "((2,2),(2,3)):((1,12),(2,4))"
+LINEAR = ("#ttg.linear<{register = [[1, 0], [2, 0], [0, 32]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]], "
+          "warp = [[0, 16], [16, 0]], block = []}>")
+TSL = "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"
+AFFINE = "(d0, d1) -> (d0 * 8 + d1)"
+METAL = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+         "memref<1x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
+DEVICE = ("#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> ((d0 floordiv 8) * 2 + d1 floordiv 8, d0, d1 mod 8)>, "
+          "meshShape = 1x2, chipIds = [0, 1]>")
+ALL = [CUTE, LINEAR, TSL, AFFINE, METAL, DEVICE]
+FAMILIES = ["cute", "linear", "tsl", "affine", "metal", "device"]
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_version(capsys):
+    assert run(capsys, "--version") == (0, f"unilayout {__version__}\n", "")
+
+
+def test_no_command_prints_help(capsys):
+    status, out, _ = run(capsys)
+    assert status == 0 and "show" in out and "tour" in out
+
+
+@pytest.mark.parametrize("text,fam", zip(ALL, FAMILIES))
+def test_show_every_family(capsys, text, fam):
+    status, out, _ = run(capsys, "show", text)
+    assert status == 0
+    assert out.startswith(f"family:         {fam}\n")
+
+
+def test_show_cute_prints_print_layout(capsys):
+    _, out, _ = run(capsys, "show", CUTE)
+    assert cute.layout_table(cute.parse(CUTE)) in out
+    assert "injective:      yes" in out and "surjective:     yes (onto 0..23)" in out
+    assert "contiguity:     2" in out
+
+
+def test_show_linear_prints_triton_views(capsys):
+    from unilayout.viz.linear import hardware_view, tensor_view
+
+    L = linear.parse(LINEAR)
+    _, out, _ = run(capsys, "show", LINEAR)
+    assert str(L).strip("\n") in out
+    assert hardware_view(L).rstrip("\n") in out and tensor_view(L).rstrip("\n") in out
+    assert "contiguity:     4" in out and "bijective:      yes" in out
+
+
+def test_show_metal_prints_padding_and_shards(capsys):
+    _, out, _ = run(capsys, "show", METAL)
+    assert "padding:        slots=2805" in out
+    assert "grid of shards:" in out and "(2,1)   17x31    +15,+1    497" in out
+
+
+def test_show_affine_with_and_without_shape(capsys):
+    _, out, _ = run(capsys, "show", AFFINE)
+    assert "--shape" in out
+    _, out, _ = run(capsys, "show", AFFINE, "--shape", "2x3")
+    assert "bounds:         [[0, 10]]" in out and "1   8  9 10" in out
+
+
+@pytest.mark.parametrize("text,fam", zip(ALL, FAMILIES))
+def test_show_json(capsys, text, fam):
+    status, out, _ = run(capsys, "show", text, "--json")
+    d = json.loads(out)
+    assert status == 0 and d["family"] == fam and "tables" in d and d["text"]
+
+
+def test_show_json_facts(capsys):
+    d = json.loads(run(capsys, "show", TSL, "--json")[1])
+    assert (d["size"], d["offset"], d["injective"], d["addresses"]) == (64, 5, True, [5, 68])
+    d = json.loads(run(capsys, "show", METAL, "--json")[1])
+    assert d["padding"]["slots"] == 2805 and d["grid"] == [3, 2] and d["tile"] == [32, 32]
+
+
+def test_show_big_layout_skips_the_table(capsys):
+    status, out, _ = run(capsys, "show", "(4096,4096):(4096,1)")
+    assert status == 0 and "not shown" in out and "size:           16777216" in out
+
+
+def test_show_reads_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("8:1\n"))
+    status, out, _ = run(capsys, "show", "-")
+    assert status == 0 and "text:           8:1" in out
+
+
+@pytest.mark.parametrize("argv,expected", [
+    (["(4,2):(2,1)", "--to", "tsl"], "#tsl.tsl<[4] -> (2), [2] -> (1)>"),
+    (["(4,2):(2,1)", "--to", "affine"], "(d0, d1) -> (d0 * 2 + d1)"),
+    ([TSL, "--to", "affine"], "(d0, d1) -> ((d0 floordiv 4) * 32 + (d0 mod 4) * 4 + (d1 floordiv 4) * 16 + d1 mod 4 + 5)"),
+    ([AFFINE, "--to", "cute", "--shape", "4x8"], "(4,8):(8,1)"),
+    ([CUTE, "--to", "cute"], CUTE),
+])
+def test_convert(capsys, argv, expected):
+    status, out, _ = run(capsys, "convert", *argv)
+    assert status == 0 and out == expected + "\n"
+
+
+def test_convert_linear_round_trip(capsys):
+    status, out, _ = run(capsys, "convert", LINEAR, "--to", "cute")
+    assert status == 0
+    L = cute.parse(out.strip())
+    lin = linear.index_map(linear.parse(LINEAR))
+    assert (cute.index_map(L) == lin[:, 0] + 32 * lin[:, 1]).all()  # out-dims flattened, dim0 least significant
+    status, out, _ = run(capsys, "convert", "(4,2):(2,1)", "--to", "linear")
+    assert status == 0 and "where out dims are: [offset (size 8)]" in out
+
+
+def test_convert_metal_to_cute_lists_shards(capsys):
+    status, out, _ = run(capsys, "convert", METAL, "--to", "cute")
+    assert status == 0 and len(out.splitlines()) == 6 and out.startswith("core (0, 0)")
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["(3,2):(1,3)", "--to", "linear"], "not a power of two"),
+    ([TSL, "--to", "cute"], "offset 5"),
+    ([AFFINE, "--to", "cute"], "--shape"),
+    ([DEVICE, "--to", "cute"], "device"),
+])
+def test_convert_not_representable(capsys, argv, needle):
+    status, out, err = run(capsys, "convert", *argv)
+    assert status == 2 and out == "" and err.startswith("unilayout: error:") and needle in err
+
+
+@pytest.mark.parametrize("text", ALL)
+def test_check_valid(capsys, text):
+    status, out, _ = run(capsys, "check", text)
+    assert status == 0 and out.startswith("valid: ")
+    status, out, _ = run(capsys, "check", text, "--json")
+    d = json.loads(out)
+    assert status == 0 and d["valid"] is True and d["checks"][0]["check"] == "parses"
+
+
+def test_check_reports_the_reason(capsys):
+    bad_device = "#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1 floordiv 2)>, meshShape = 1, chipIds = [0]>"
+    status, out, _ = run(capsys, "check", bad_device)
+    assert status == 2 and out.startswith("INVALID") and "both land on chip 0" in out
+    status, out, _ = run(capsys, "check", bad_device, "--json")
+    d = json.loads(out)
+    assert status == 2 and d["valid"] is False and not d["checks"][1]["ok"]
+
+
+def test_check_parse_error(capsys):
+    bad = METAL.replace("1x1x!tt", "2x1x!tt")
+    status, out, err = run(capsys, "check", bad)
+    assert status == 2 and "memref" in err and "^" in err
+    status, out, _ = run(capsys, "check", "(2,3):(1,", "--json")
+    d = json.loads(out)
+    assert status == 2 and d["valid"] is False and d["error"]["type"] == "ParseError" and d["error"]["position"] == 9
+
+
+@pytest.mark.parametrize("text", ALL)
+@pytest.mark.parametrize("ext", [".svg", ".png"])
+def test_render(capsys, tmp_path, text, ext):
+    path = str(tmp_path / ("pic" + ext))
+    argv = ["render", text, "-o", path] + (["--shape", "4x8"] if text == AFFINE else [])
+    status, out, err = run(capsys, *argv)
+    assert status == 0 and out == ""
+    assert "rendering" in err and f"wrote {path}" in err
+    data = open(path, "rb").read()
+    if ext == ".svg":
+        import xml.etree.ElementTree as ET
+
+        root = ET.fromstring(data)
+        assert root.tag.endswith("svg")
+        assert any("cell" in (g.get("class") or "").split() for g in root.iter("{http://www.w3.org/2000/svg}g"))
+    else:
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_render_options(capsys, tmp_path):
+    p = str(tmp_path / "b.svg")
+    assert run(capsys, "render", "(32,32):(32,1)", "-o", p, "--color", "bank")[0] == 0
+    assert 'class="conflict"' in open(p).read()
+    assert run(capsys, "render", "((32,4),4):((16,4),1)", "-o", p, "--tv", "16x32")[0] == 0
+    assert ">T0<" in open(p).read()
+    placed = ("tensor<256x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x16>, "
+              "memref<2x2x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
+    assert run(capsys, "render", DEVICE, "-o", p, "--place", placed)[0] == 0
+    assert 'data-shard="1"' in open(p).read()
+    status, _, err = run(capsys, "render", "(300,300):(300,1)", "-o", p, "--max-cells", "100")
+    assert status == 0 and "note: showing rows" in err
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["render", "(4,2):(2,1)", "-o", "x.jpg"], ".svg or .png"),
+    (["render", "(4,2):(2,1)", "-o", "/nonexistent-dir/x.svg"], "No such file"),
+    (["render", TSL, "-o", "x.svg", "--color", "bank"], "colour modes"),
+    (["render", AFFINE, "-o", "x.svg"], "shape"),
+    (["render", "(4,2):(2,1)", "-o", "x.svg", "--tv", "4xq"], "8x8"),
+    (["render", DEVICE, "-o", "x.svg", "--place", CUTE], "--place"),
+    (["show", "(2,3):(1,2"], "position 10"),
+    (["show", "#tsl.tsl<[a, b] -> (8, 1)>"], "position 10"),
+    (["show", "#ttg.linear<{register = [[1]], lane = []}>"], "error"),
+    (["show", "tensor<4x4xf32>"], "metal"),
+    (["show", "   "], "expected layout text"),
+    (["show", "(4,2):(2,1)", "--max-cells", "x"], "invalid int"),
+    (["convert", "(4,2):(2,1)"], "--to"),
+    (["convert", "(4,2):(2,1)", "--to", "metal"], "invalid choice"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_a_short_message(capsys, tmp_path, monkeypatch, argv, needle):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert needle in err and len(err.splitlines()) <= 24
+
+
+def test_long_parse_errors_stay_on_one_screen(capsys):
+    text = "(" + ",".join(["2"] * 400) + "):(" + ",".join(["1"] * 399) + ")"
+    status, _, err = run(capsys, "show", text)
+    assert status == 2 and all(len(line) < 200 for line in err.splitlines()) and "^" in err
+
+
+def test_tour(capsys, tmp_path):
+    out_dir = tmp_path / "tour"
+    status, out, err = run(capsys, "tour", "-o", str(out_dir))
+    assert status == 0
+    files = sorted(os.listdir(out_dir))
+    assert len(files) == 2 * len(TOUR) and files[0] == "1-cute-blocked-product.png"
+    for k in range(1, len(TOUR) + 1):
+        assert f"== {k}." in out and f"[{k}/{len(TOUR)}]" in err
+    assert "storage[18]" in out and "2805" in out
+    assert run(capsys, "tour", "-o", str(tmp_path / "svg"), "--format", "svg")[0] == 0
+    assert all(f.endswith(".svg") for f in os.listdir(tmp_path / "svg"))
+
+
+def test_tour_texts_parse_to_the_seed_values():
+    from unilayout.linear import encodings as E
+
+    values = [t[3] for t in TOUR]
+    assert cute.parse(values[0]) == cute.blocked_product(cute.Layout((2, 2), (1, 2)), cute.Layout((2, 3), (3, 1)))
+    assert linear.parse(values[1]) == E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2])
+    assert tt.parse(values[3]).padding_summary().total == 2805
+    assert tt.parse(values[4]).physical_core(0, 8) == (1, 0, 0)
+
+
+def test_helpers():
+    assert vector_width([0, 1, 2, 3]) == 4 and vector_width([4, 5, 6, 7, 0, 1, 2, 3]) == 4
+    assert vector_width([2, 3, 4, 5]) == 2 and vector_width([0]) == 1
+    assert longest_run([]) == 0 and longest_run([5, 6, 7]) == 3
+
+
+def _console():
+    exe = shutil.which("unilayout")
+    return [exe] if exe else [sys.executable, "-m", "unilayout.cli"]
+
+
+def test_console_script():
+    ok = subprocess.run(_console() + ["show", "(4,2):(2,1)", "--json"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["size"] == 8
+    bad = subprocess.run(_console() + ["show", "(4,2):(2,1"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "position 10" in bad.stderr
