@@ -54,18 +54,22 @@ def _code(ch: str) -> int:
     return k
 
 
+# ASCII code point -> glyph (lowercase drawn as uppercase, except 'x'); anything else is '?'.
+_LUT = np.array([_code(chr(i)) for i in range(128)], dtype=np.int64)
+
+
 def _blit(canvas, strings, xs, ys, anchors, colors, scale):
     """Draw texts (one line each) centred vertically on ys; anchors 'start'/'middle'/'end'."""
     if not strings:
         return
     n = len(strings)
-    width = max(1, max(len(s) for s in strings))
-    codes = np.full((n, width), _CODE[" "], dtype=np.int64)
-    lens = np.zeros(n, dtype=np.int64)
-    for i, s in enumerate(strings):
-        lens[i] = len(s)
-        if s:
-            codes[i, : len(s)] = [_code(ch) for ch in s]
+    arr = np.asarray(strings, dtype=str)
+    width = max(1, arr.dtype.itemsize // 4)
+    arr = arr.astype(f"<U{width}")
+    points = arr.view(np.uint32).reshape(n, width)
+    lens = np.char.str_len(arr).astype(np.int64)
+    codes = np.where(points < 128, _LUT[np.minimum(points, 127)], _UNKNOWN)
+    codes[points == 0] = _CODE[" "]
     glyphs = np.zeros((n, width, 5, 4), dtype=bool)
     glyphs[..., :3] = _BITMAPS[codes]
     bitmap = glyphs.transpose(0, 2, 1, 3).reshape(n, 5, width * 4)
@@ -101,18 +105,16 @@ def rasterise(scene) -> np.ndarray:
     w, h = int(scene.width), int(scene.height)
     if w * h > MAX_PIXELS:
         raise LayoutError(f"picture of {w}x{h} pixels is too large for PNG (limit {MAX_PIXELS:,}): lower max_cells")
-    canvas = np.full((h, w, 3), 255, dtype=np.uint8)
     if scene.drawn.size:
         rows = _axis_lookup(scene.row_y, scene.cell_h, h)
         cols = _axis_lookup(scene.col_x, scene.cell_w, w)
-        ry, = np.nonzero(rows >= 0)
-        cx, = np.nonzero(cols >= 0)
-        if ry.size and cx.size:
-            r, c = rows[ry], cols[cx]
-            drawn = scene.drawn[r[:, None], c[None, :]]
-            block = canvas[ry[0] : ry[-1] + 1, cx[0] : cx[-1] + 1]
-            sub = np.where(drawn[..., None], scene.fill[r[:, None], c[None, :]], 255).astype(np.uint8)
-            block[np.ix_(ry - ry[0], cx - cx[0])] = sub
+        R, C = scene.drawn.shape
+        # One gather: index R / C (outside every cell) is the white background.
+        fill = np.full((R + 1, C + 1, 3), 255, dtype=np.uint8)
+        fill[:R, :C] = np.where(scene.drawn[..., None], scene.fill, np.uint8(255))
+        canvas = fill[np.where(rows < 0, R, rows)[:, None], np.where(cols < 0, C, cols)[None, :]]
+    else:
+        canvas = np.full((h, w, 3), 255, dtype=np.uint8)
     for x, y, ww, hh, rgb, width, _cls in scene.outlines:
         t = max(1, int(round(width)))
         x0, y0 = int(round(x)), int(round(y))
@@ -130,22 +132,29 @@ def rasterise(scene) -> np.ndarray:
         parts = [str(s).split("\n") for s in labels]
         longest = max(len(q) for p in parts for q in p)
         scale = 2 if longest * 8 <= scene.cell_w - 2 and scene.cell_h >= 12 * max(len(p) for p in parts) else 1
-        strings, xs, ys, cols = [], [], [], []
         cx = scene.col_x[cc] + scene.cell_w / 2
         cy = scene.row_y[rr] + scene.cell_h / 2
         step = 6 * scale
-        for k, p in enumerate(parts):
-            top = cy[k] - step * (len(p) - 1) / 2
-            for j, line in enumerate(p):
-                strings.append(line)
-                xs.append(cx[k])
-                ys.append(top + j * step)
-                cols.append(inks[k])
+        if all(len(p) == 1 for p in parts):
+            strings, xs, ys, cols = labels, cx, cy, inks
+        else:
+            strings, xs, ys, cols = [], [], [], []
+            for k, p in enumerate(parts):
+                top = cy[k] - step * (len(p) - 1) / 2
+                for j, line in enumerate(p):
+                    strings.append(line)
+                    xs.append(cx[k])
+                    ys.append(top + j * step)
+                    cols.append(inks[k])
         _blit(canvas, strings, xs, ys, ["middle"] * len(strings), cols, scale)
-    for x, y, s, size, anchor, rgb, _cls in scene.texts:
-        _blit(canvas, [s], [x], [y], [anchor], [rgb], 2 if size >= 2 else 1 if size == 1 else 1)
-    for k, note in enumerate(scene.notes):
-        _blit(canvas, [note], [8.0], [scene.note_y(k)], ["start"], [(51, 51, 51)], 2)
+    for scale in (1, 2):  # free texts, one blit per font scale
+        group = [t for t in scene.texts if (2 if t[3] >= 2 else 1) == scale]
+        if group:
+            _blit(canvas, [t[2] for t in group], [t[0] for t in group], [t[1] for t in group], [t[4] for t in group],
+                  [t[5] for t in group], scale)
+    if scene.notes:
+        _blit(canvas, list(scene.notes), [8.0] * len(scene.notes), [scene.note_y(k) for k in range(len(scene.notes))],
+              ["start"] * len(scene.notes), [(51, 51, 51)] * len(scene.notes), 2)
     return canvas
 
 
