@@ -563,8 +563,13 @@ def test_convert_to_every_pair():
 
 def test_convert_to_errors():
     C = cute.parse("Sw<1,0,1> o 0 o 4:1")
-    with pytest.raises(NotRepresentableError, match="swizzled"):
+    with pytest.raises(NotRepresentableError, match="ComposedLayout: a TSL only adds"):
         convert_to(C, "tsl")
+    with pytest.raises(LayoutError, match="shape is the box of an affine map"):
+        convert_to(cute.Layout(4, 1), "linear", shape=(4,))
+    for junk in (cute.Tensor(np.arange(4), cute.Layout(4, 1)), tsl.Stride(2, 1), affine.dim(0), tt.SystemDesc()):
+        with pytest.raises(LayoutError, match="expected a unilayout layout value"):
+            convert_to(junk, "cute")
     with pytest.raises(NotRepresentableError, match="metal layout"):
         convert_to(tt.MetalLayout.from_collapse((8, 8), (2, 2)), "linear")
     with pytest.raises(NotRepresentableError, match="device"):

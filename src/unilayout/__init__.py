@@ -211,9 +211,7 @@ def _fit_box(box, ndims):
     if len(box) == ndims:
         return box
     squeezed = tuple(v for v in box if v != 1)
-    if len(squeezed) <= ndims:
-        return squeezed + (1,) * (ndims - len(squeezed)) if len(squeezed) == ndims else None
-    return None
+    return squeezed if len(squeezed) == ndims else None
 
 
 def _view(x, fam, box):

@@ -1095,24 +1095,43 @@ def metal_to_cute(ml, grid_coord=None):
 # =============================================================================================
 
 
+_FAMILY_TYPES = (
+    ("cute", "unilayout.cute", ("Layout", "ComposedLayout", "Swizzle")),
+    ("linear", "unilayout.linear", ("LinearLayout",)),
+    ("affine", "unilayout.affine", ("AffineMap",)),
+    ("tsl", "unilayout.tsl", ("TiledStridedLayout",)),
+    ("metal", "unilayout.tt", ("MetalLayout",)),
+    ("device", "unilayout.tt", ("Device",)),
+)
+
+
 def family_of(value) -> str:
-    """The family name of a unilayout value: cute, linear, affine, tsl, metal or device.
+    """The family name of a unilayout layout value: cute, linear, affine, tsl, metal or device.
+
+    Layout values only: a CuTe ``Layout``, ``ComposedLayout`` or ``Swizzle``,
+    a ``LinearLayout``, an ``AffineMap``, a ``TiledStridedLayout``, a
+    ``MetalLayout`` or a ``Device``; anything else is a ``LayoutError``.
 
     >>> from unilayout import cute
-    >>> family_of(cute.Layout(4, 1))
-    'cute'
+    >>> family_of(cute.Layout(4, 1)), family_of(cute.Swizzle(1, 0, 1))
+    ('cute', 'cute')
+    >>> family_of(cute.Tensor([1, 2], cute.Layout(2, 1)))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: expected a unilayout layout value (CuTe Layout/ComposedLayout/Swizzle, LinearLayout, AffineMap, TiledStridedLayout, MetalLayout or Device), got Tensor
     """
+    import importlib
+
     mod = type(value).__module__ or ""
-    for fam in ("cute", "linear", "affine", "tsl"):
-        if mod.startswith(f"unilayout.{fam}"):
-            return fam
-    if mod.startswith("unilayout.tt"):
-        name = type(value).__name__
-        if name == "MetalLayout":
-            return "metal"
-        if name == "Device":
-            return "device"
-    raise LayoutError(f"expected a unilayout layout value, got {_name(value)}")
+    for fam, package, names in _FAMILY_TYPES:
+        if mod.startswith(package):
+            module = importlib.import_module(package)
+            if any(isinstance(value, getattr(module, n)) for n in names):
+                return fam
+    raise LayoutError(
+        "expected a unilayout layout value (CuTe Layout/ComposedLayout/Swizzle, LinearLayout, AffineMap, "
+        f"TiledStridedLayout, MetalLayout or Device), got {_name(value)}"
+    )
 
 
 def convert_to(value, family, **options):
@@ -1135,9 +1154,11 @@ def convert_to(value, family, **options):
     if family not in FAMILIES:
         raise LayoutError(f"convert_to: unknown target family {family!r}; choose one of {', '.join(FAMILIES)}")
     src = family_of(value)
+    shape = options.pop("shape", None)
+    if shape is not None and src != "affine":
+        raise LayoutError(f"convert_to: shape is the box of an affine map; a {src} value has its own domain")
     if src == family:
         return value
-    shape = options.pop("shape", None)
     table = {
         ("cute", "linear"): cute_to_linear,
         ("cute", "affine"): cute_to_affine,
@@ -1164,7 +1185,7 @@ def convert_to(value, family, **options):
         raise NotRepresentableError(f"convert_to: {src} -> {family}: {why}")
     if src == "cute" and family == "tsl" and type(value).__name__ != "Layout":
         raise NotRepresentableError(
-            f"convert_to: {value} is swizzled: a TSL only adds strides (XOR has no TSL form)"
+            f"convert_to: {value} is a {type(value).__name__}: a TSL only adds strides (no swizzle, no composition)"
         )
     try:
         return fn(value, **options)
