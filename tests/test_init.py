@@ -119,6 +119,22 @@ def test_parse_never_crashes(text):
         pass
 
 
+PREFIXES = ["(", "8:", "Sw<", "#tsl.tsl<[", "[2, ", "#ttg.linear<{register = [", "tensor<4x", "#tt.device<",
+            "affine_map<(d0) -> (", "(d0) -> (", "(2,2):(1,2) o "]
+
+
+@given(st.sampled_from(PREFIXES), st.text(alphabet="0123456789(),:<>[]{}-x ?=#abdfimnorstuv_\u00b2", max_size=25))
+@settings(max_examples=400, deadline=None)
+def test_parse_of_broken_family_text_is_a_positioned_parse_error(prefix, rest):
+    text = prefix + rest
+    try:
+        unilayout.parse(text)
+    except ParseError as e:
+        assert 0 <= e.position <= len(text)
+    except LayoutError:
+        pass
+
+
 # ------------------------------------------------------------------------------------------ index_map
 
 

@@ -88,7 +88,8 @@ def parse(text):
         return module.parse(text)
     except LayoutError:
         raise
-    except (ValueError, TypeError, IndexError, KeyError, RecursionError) as e:  # a family parser's slip
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
+        # a family parser's slip: still a positioned error, never a traceback
         raise ParseError(f"unreadable {family} text ({type(e).__name__}: {e})", text, at) from None
 
 
