@@ -1,10 +1,10 @@
-"""The one place where the explorer reads layout text: ``parse_any(text)``.
+"""The explorer's only two contacts with the rest of unilayout's front end: reading text and drawing.
 
-It hands the text to ``unilayout.parse`` (the top-level parser that detects
-the family) when that exists, and otherwise picks the family by the text's
-first characters, exactly as design.md lists them: ``#ttg.linear<`` (linear),
-``#tsl.tsl<`` or ``[`` (TSL), ``tensor<`` / ``#tt.`` (tt), ``affine_map<`` or
-``(...) -> (...)`` (affine), anything else CuTe (``Sw<..> o ..`` included).
+``parse_any(text)`` is ``unilayout.parse`` (the family is detected from the
+text) with a check that the text is a non-empty string; ``picture(value,
+shape)`` is ``unilayout.viz``'s SVG of the value with every cell drawn (no
+summary, labels on metal shards), so the explorer shows the same picture
+as ``unilayout render``.
 
 >>> type(parse_any("(4,8):(8,1)")).__name__, type(parse_any("(d0) -> (d0 * 2)")).__name__
 ('Layout', 'AffineMap')
@@ -18,22 +18,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError, ParseError
 
-__all__ = ["parse_any", "family_of"]
-
-
-def _fallback(text: str):
-    from .. import affine, cute, linear, tsl, tt
-
-    s = text.strip()
-    if s.startswith("#ttg.") or s.startswith("#triton_gpu."):
-        return linear.parse(text)
-    if s.startswith("#tsl") or s.startswith("["):
-        return tsl.parse(text)
-    if s.startswith("tensor<") or s.startswith("#tt."):
-        return tt.parse(text)
-    if s.startswith("affine_map<") or s.startswith("#map") or "->" in s:
-        return affine.parse(text)
-    return cute.parse(text)
+__all__ = ["parse_any", "picture"]
 
 
 def parse_any(text: str):
@@ -55,20 +40,24 @@ def parse_any(text: str):
         raise ParseError("expected layout text, got nothing", text, 0)
     import unilayout
 
-    top = getattr(unilayout, "parse", None)
-    if callable(top):
-        return top(text)
-    return _fallback(text)
+    return unilayout.parse(text)
 
 
-def family_of(value) -> str:
-    """The family name of a layout value: ``cute``, ``linear``, ``affine``, ``tsl`` or ``tt``.
+def picture(value, shape=None, max_cells=None) -> str:
+    """SVG text of ``value`` drawn by ``unilayout.viz``, every cell included (up to ``max_cells``).
 
-    >>> text = "#ttg.linear<{register = [[1]], lane = [], warp = [], block = []}>"
-    >>> family_of(parse_any("8:1")), family_of(parse_any(text))
-    ('cute', 'linear')
+    Cells are ``<g class="cell" data-index="i" ...>``; metal layouts label every
+    data cell with its logical index.
+
+    >>> from unilayout import cute
+    >>> picture(cute.Layout((2, 3), (3, 1))).count('class="cell"')
+    6
     """
-    module = type(value).__module__.split(".")
-    if len(module) >= 2 and module[0] == "unilayout" and module[1] in ("cute", "linear", "affine", "tsl", "tt"):
-        return module[1]
-    raise LayoutError(f"not a unilayout layout value: {type(value).__name__}")
+    from .. import tt, viz
+    from ..viz import tt as viz_tt
+    from ..viz.svg import to_svg
+
+    limit = max_cells or viz.DEFAULT_MAX_CELLS
+    if isinstance(value, tt.MetalLayout):
+        return to_svg(viz_tt.metal_scene(value, max_cells=limit, labels=True))
+    return viz.to_svg(value, shape=shape, max_cells=limit)

@@ -83,6 +83,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         entry = _STATIC.get(path)
+        if path == "/favicon.ico":
+            self._send(204, b"", "image/x-icon")
+            return
         if entry is None:
             self._fail(404, f"no such page {path!r}: the explorer is at /")
             return

@@ -2,15 +2,16 @@
 
 ``layout_view(value)`` turns any layout value into a JSON-ready dict:
 
-- ``svg``: one ``<svg>`` in which every drawn cell is ``<g class="cell"
-  data-index=".." data-cell="k">`` (``padding`` added for padding slots of a
-  metal layout); ``data-index`` is the cell's position in the domain order of
-  ``unilayout.index_map`` (-1 for padding), ``data-cell`` its row in ``details``;
+- ``svg``: ``unilayout.viz``'s picture, one ``<svg>`` in which every drawn
+  cell is ``<g class="cell" data-index=".." ... data-cell="k">`` (``padding``
+  added for padding slots of a metal layout); ``data-index`` is the cell's
+  position in the domain order of ``unilayout.index_map`` (-1 for padding),
+  ``data-cell`` its row in ``details``;
 - ``columns`` / ``details``: one row of strings per drawn cell (logical index,
   offset, coordinates, thread/value or register/lane/warp, core, padding ...);
 - ``groups``: for each way of grouping (same offset, same thread, same shard,
   same bank ...) one integer per cell; cells with equal numbers belong together;
-- ``family``, ``title``, ``text`` (the canonical text of the value), ``summary``.
+- ``family`` (as ``unilayout.family_of``: cute, linear, affine, tsl, metal, device), ``title``, ``text`` (the canonical text of the value), ``summary``.
 
 What a cell is, per family:
 
@@ -36,12 +37,12 @@ tt device   the worker grid                                                row-m
 from __future__ import annotations
 
 import math
-from xml.sax.saxutils import escape
+import re
 
 import numpy as np
 
 from ..errors import LayoutError
-from .adapter import family_of, parse_any
+from .adapter import parse_any, picture
 
 __all__ = ["layout_view", "text_view", "MAX_CELLS", "DEFAULT_AFFINE_EXTENT"]
 
@@ -69,91 +70,34 @@ def _check_count(n: int, what: str) -> None:
         )
 
 
-def _colors(keys: np.ndarray) -> np.ndarray:
-    keys = np.asarray(keys, dtype=np.int64)
-    pal = np.array(_PALETTE, dtype=np.int64)
-    return pal[np.mod(keys, len(pal))]
+_CELL = re.compile(r'<g class="(cell(?: padding)?)" data-index="(-?[0-9]+)"([^>]*)>')
+_SLOT = re.compile(r'data-slot="([0-9]+)"')
 
 
-def _ramp(values: np.ndarray) -> np.ndarray:
-    v = np.asarray(values, dtype=np.float64)
-    lo, hi = (float(v.min()), float(v.max())) if v.size else (0.0, 1.0)
-    t = (v - lo) / (hi - lo) if hi > lo else np.zeros_like(v)
-    a, b = np.array([222.0, 235.0, 247.0]), np.array([49.0, 130.0, 189.0])
-    return (a[None, :] + t[:, None] * (b - a)[None, :]).astype(np.int64)
+def _with_cells(svg, index, by_slot):
+    """Add ``data-cell="k"`` to every cell of ``svg`` (k: the cell's row in ``details``)."""
+    pos = None if by_slot else {int(v): k for k, v in enumerate(index)}
+    seen = []
+
+    def tag(m):
+        if by_slot:
+            k = int(_SLOT.search(m.group(3)).group(1))
+        else:
+            k = pos.get(int(m.group(2)))
+            if k is None:
+                raise LayoutError(f"the picture has a cell with data-index {m.group(2)} that the explorer does not know")
+        seen.append(k)
+        return f'<g class="{m.group(1)}" data-index="{m.group(2)}"{m.group(3)} data-cell="{k}">'
+
+    out = _CELL.sub(tag, svg)
+    if sorted(seen) != list(range(len(index))):
+        raise LayoutError(f"the picture draws {len(seen)} cells but the explorer describes {len(index)}")
+    return out
 
 
-def _svg(title, rows, cols, index, labels, fills, padding, *, row_group=0, col_group=0, outlines=(), notes=()):
-    """One ``<svg>``: cell k at (rows[k], cols[k]) with ``data-index=index[k]`` and ``data-cell=k``."""
+def _finish(value, shape, family, title, text, index, padding, columns, details, groups, summary, by_slot=False):
     n = len(index)
-    chars = max([len(s) for s in labels] + [1])
-    cw = max(26.0, 7.0 * chars + 8.0)
-    ch = 22.0
-    gap = 8.0
-    left, top = 40.0, 44.0
-    rows = np.asarray(rows, dtype=np.int64)
-    cols = np.asarray(cols, dtype=np.int64)
-    xs = left + cols * cw + ((cols // col_group) * gap if col_group else 0)
-    ys = top + rows * ch + ((rows // row_group) * gap if row_group else 0)
-    width = float(xs.max() + cw + 10) if n else 200.0
-    height = float(ys.max() + ch + 10) if n else 80.0
-    width = max(width, 8.0 * len(title) + 20)
-    height += 16.0 * len(notes)
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="ui-monospace, Menlo, Consolas, monospace">',
-        f"<title>{escape(title)}</title>",
-        f'<text class="title" x="10" y="22" font-size="14">{escape(title)}</text>',
-    ]
-    nr = int(rows.max()) + 1 if n else 0
-    nc = int(cols.max()) + 1 if n else 0
-    if nr * nc <= 4096 or max(nr, nc) <= 128:
-        seen_r, seen_c = {}, {}
-        for k in range(n):
-            seen_r.setdefault(int(rows[k]), ys[k])
-            seen_c.setdefault(int(cols[k]), xs[k])
-        for r, y in seen_r.items():
-            out.append(f'<text class="header" x="{left - 4:.1f}" y="{y + ch * 0.65:.1f}" font-size="9" '
-                       f'text-anchor="end" fill="#666">{r}</text>')
-        for c, x in seen_c.items():
-            out.append(f'<text class="header" x="{x + cw / 2:.1f}" y="{top - 5:.1f}" font-size="9" '
-                       f'text-anchor="middle" fill="#666">{c}</text>')
-    font = 10.0
-    for k in range(n):
-        x, y = float(xs[k]), float(ys[k])
-        r, g, b = (int(c) for c in fills[k])
-        ink = "#000" if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else "#fff"
-        cls = "cell padding" if padding[k] else "cell"
-        fill = "#e6e6e6" if padding[k] else f"#{r:02x}{g:02x}{b:02x}"
-        lab = labels[k]
-        out.append(
-            f'<g class="{cls}" data-index="{int(index[k])}" data-cell="{k}">'
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{cw:.1f}" height="{ch:.1f}" fill="{fill}" stroke="#fff"/>'
-            + (f'<text class="label" x="{x + cw / 2:.1f}" y="{y + ch * 0.66:.1f}" font-size="{font:.0f}" '
-               f'text-anchor="middle" fill="{"#888" if padding[k] else ink}">{escape(lab)}</text>' if lab else "")
-            + "</g>"
-        )
-    for (r0, c0, r1, c1, label) in outlines:
-        x0 = left + c0 * cw + ((c0 // col_group) * gap if col_group else 0)
-        y0 = top + r0 * ch + ((r0 // row_group) * gap if row_group else 0)
-        x1 = left + (c1 - 1) * cw + (((c1 - 1) // col_group) * gap if col_group else 0) + cw
-        y1 = top + (r1 - 1) * ch + (((r1 - 1) // row_group) * gap if row_group else 0) + ch
-        out.append(f'<rect class="outline" x="{x0 - 1.5:.1f}" y="{y0 - 1.5:.1f}" width="{x1 - x0 + 3:.1f}" '
-                   f'height="{y1 - y0 + 3:.1f}" fill="none" stroke="#333" stroke-width="1.5"/>')
-        if label:
-            out.append(f'<text class="outline-label" x="{x0:.1f}" y="{y0 - 4:.1f}" font-size="9" fill="#333">'
-                       f"{escape(label)}</text>")
-    base = height - 16.0 * len(notes)
-    for i, note in enumerate(notes):
-        out.append(f'<text class="note" x="10" y="{base + 16.0 * i + 4:.1f}" font-size="11" fill="#333">'
-                   f"{escape(note)}</text>")
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _finish(family, title, text, value_rows, rows, cols, index, labels, fills, padding, columns, details, groups,
-            summary, **svg_kw):
-    n = len(index)
+    svg = picture(value, shape, max_cells=MAX_CELLS)
     return {
         "family": family,
         "title": title,
@@ -164,7 +108,7 @@ def _finish(family, title, text, value_rows, rows, cols, index, labels, fills, p
         "details": details,
         "groups": {name: [int(v) for v in vals] for name, vals in groups.items()},
         "padding": int(np.count_nonzero(padding)),
-        "svg": _svg(title, rows, cols, index, labels, fills, padding, **svg_kw),
+        "svg": _with_cells(svg, index, by_slot),
     }
 
 
@@ -205,8 +149,7 @@ def _cute_view(L):
     groups = {"offset": off_group, "row": rows, "column": cols, "bank": bank}
     cosize = int(offs.max()) + 1 if n else 0
     summary = f"CuTe layout {L}: size {n}, cosize {cosize}"
-    return _finish("cute", f"CuTe {L}", str(L), None, rows, cols, idx, [str(int(v)) for v in offs], _ramp(offs),
-                   np.zeros(n, bool), columns, details, groups, summary)
+    return _finish(L, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups, summary)
 
 
 # ---------------------------------------------------------------- linear
@@ -250,9 +193,6 @@ def _linear_view(L):
         ocrd = np.unravel_index(cells, out_sizes)
     else:
         ocrd = ()
-    cols = ocrd[-1] if out_names else np.zeros(cells.size, np.int64)
-    rows = (np.ravel_multi_index(ocrd[:-1], out_sizes[:-1]) if len(out_names) > 1
-            else np.zeros(cells.size, np.int64))
     idx = first[cells]
 
     def hw(i):
@@ -264,11 +204,10 @@ def _linear_view(L):
             t += int(digits["warp"][i]) * lanes
         return t
 
-    labels, details = [], []
+    details = []
     columns = ["tensor coordinate", "input index", *in_names]
     if distributed:
         columns += ["thread", "holders"]
-    blocks = L.in_dim_size("block") if "block" in in_names else 1
     for k, f in enumerate(cells.tolist()):
         i = int(first[f])
         h = hw(i)
@@ -276,15 +215,9 @@ def _linear_view(L):
         row = [crd, str(i), *[str(h[d]) for d in in_names]]
         if distributed:
             t = thread(i)
-            lab = f"T{t}:{h.get('register', 0)}"
-            if blocks > 1:
-                lab = f"B{h['block']}:" + lab
             hs = ["T%d:%d" % (thread(j), int(digits["register"][j]) if "register" in digits else 0)
                   for j in holders[f]]
             row += [str(t), " ".join(hs[:16]) + (" ..." if len(hs) > 16 else "")]
-        else:
-            lab = str(i)
-        labels.append(lab)
         details.append(row)
     groups = {}
     if distributed:
@@ -292,7 +225,6 @@ def _linear_view(L):
         groups["thread"] = tids
     for name in in_names:
         groups[name] = digits[name][idx]
-    fills = _colors(groups["thread"]) if distributed else _ramp(idx)
     title = "linear layout " + " x ".join(f"{d}:{s}" for d, s in zip(out_names, out_sizes))
     summary = (f"linear layout: {', '.join(f'{d} {s}' for d, s in zip(in_names, in_sizes))} -> "
                f"{' x '.join(str(s) for s in out_sizes)}; {'injective' if L.is_injective() else 'not injective'}")
@@ -300,8 +232,7 @@ def _linear_view(L):
         text = linear.to_attr(L)
     except LayoutError:  # shared layouts (offset, block) have no #ttg.linear text
         text = None
-    return _finish("linear", title, text, None, rows, cols, idx, labels, fills,
-                   np.zeros(len(idx), bool), columns, details, groups, summary)
+    return _finish(L, None, "linear", title, text, idx, np.zeros(len(idx), bool), columns, details, groups, summary)
 
 
 # ---------------------------------------------------------------- affine
@@ -321,9 +252,6 @@ def _affine_view(m, shape):
     vals = m.index_map(shape).reshape(n, m.num_results)
     idx = np.arange(n, dtype=np.int64)
     crds = np.unravel_index(idx, shape) if shape else ()
-    cols = crds[-1] if shape else np.zeros(n, np.int64)
-    rows = np.ravel_multi_index(crds[:-1], shape[:-1]) if len(shape) > 1 else np.zeros(n, np.int64)
-    labels = [",".join(str(int(v)) for v in vals[k]) for k in range(n)]
     columns = ["index", "(" + ", ".join(f"d{i}" for i in range(len(shape))) + ")", "results"]
     details = [[str(k), _fmt(c[k] for c in crds) if shape else "()", "(" + ", ".join(str(int(v)) for v in vals[k]) + ")"]
                for k in range(n)]
@@ -331,9 +259,8 @@ def _affine_view(m, shape):
     groups = {"value": np.asarray(same).reshape(-1)}
     for j in range(m.num_results):
         groups[f"result {j}"] = vals[:, j]
-    first = vals[:, 0] if m.num_results else idx
-    return _finish("affine", f"affine map {m} on {'x'.join(map(str, shape)) or 'a point'}", str(m), None, rows, cols,
-                   idx, labels, _ramp(first), np.zeros(n, bool), columns, details, groups,
+    return _finish(m, shape, "affine", f"affine map {m} on {'x'.join(map(str, shape)) or 'a point'}", str(m),
+                   idx, np.zeros(n, bool), columns, details, groups,
                    f"affine map with {m.num_dims} dims and {m.num_results} results, drawn on the box "
                    f"{'x'.join(map(str, shape)) or '()'}")
 
@@ -348,8 +275,6 @@ def _tsl_view(t):
     addr = t.index_map()
     idx = np.arange(n, dtype=np.int64)
     crds = np.unravel_index(idx, shape)
-    cols = crds[-1]
-    rows = np.ravel_multi_index(crds[:-1], shape[:-1]) if len(shape) > 1 else np.zeros(n, np.int64)
     # Tile coordinate: each dim's digits except the innermost level.
     tile_keys = np.zeros(n, dtype=np.int64)
     tiles = []
@@ -361,8 +286,7 @@ def _tsl_view(t):
     details = [[str(k), _fmt(c[k] for c in crds), _fmt(tc[k] for tc in tiles), str(int(addr[k]))] for k in range(n)]
     _, same = np.unique(addr, return_inverse=True)
     groups = {"tile": tile_keys, "address": same}
-    return _finish("tsl", f"TSL {t}", str(t), None, rows, cols, idx, [str(int(a)) for a in addr],
-                   _colors(tile_keys), np.zeros(n, bool), columns, details, groups,
+    return _finish(t, None, "tsl", f"TSL {t}", str(t), idx, np.zeros(n, bool), columns, details, groups,
                    f"tiled-strided layout over {'x'.join(map(str, shape))}, offset {t.offset}")
 
 
@@ -387,17 +311,6 @@ def _metal_view(ml, device=None):
     r = len(grid)
     G = slots[:r]
     Q = slots[r:]
-    if r == 1:
-        rows = np.zeros(n, np.int64)
-        cols = G[0] * pss[0] + Q[0]
-        row_group, col_group = 0, pss[0]
-    else:
-        lead_g = np.ravel_multi_index(G[:-1], grid[:-1])
-        lead_q = np.ravel_multi_index(Q[:-1], pss[:-1])
-        per = math.prod(pss[:-1])
-        rows = lead_g * per + lead_q
-        cols = G[-1] * pss[-1] + Q[-1]
-        row_group, col_group = per, pss[-1]
     core_key = np.ravel_multi_index(G, grid)
     logical = np.unravel_index(np.where(pad, 0, owner), ml.logical_shape)
     try:
@@ -410,17 +323,12 @@ def _metal_view(ml, device=None):
     if tiled:
         columns += ["tile coordinate", "in-tile coordinate"]
     columns += ["chip and core (y, x)", "padding"]
-    details, labels = [], []
+    details = []
     shard_shape = ml.shard_shape
     for k in range(n):
         g = tuple(int(c[k]) for c in G)
         q = tuple(int(c[k]) for c in Q)
-        if pad[k]:
-            li = "padding"
-            labels.append("")
-        else:
-            li = _fmt(c[k] for c in logical)
-            labels.append(str(int(owner[k])))
+        li = "padding" if pad[k] else _fmt(c[k] for c in logical)
         row = [li, str(k), _fmt(g), _fmt(q)]
         if tiled:
             th, tw = ml.tile
@@ -450,20 +358,12 @@ def _metal_view(ml, device=None):
     groups["padding"] = pad.astype(np.int64)
     if len(ml.logical_shape) >= 1:
         groups["logical row"] = np.where(pad, -1, logical[0] if len(ml.logical_shape) > 1 else 0)
-    outlines = []
-    for gk in range(math.prod(grid)):
-        g = np.unravel_index(gk, grid)
-        sel = core_key == gk
-        outlines.append((int(rows[sel].min()), int(cols[sel].min()), int(rows[sel].max()) + 1,
-                         int(cols[sel].max()) + 1, "core " + _fmt(g)))
     npad = int(pad.sum())
-    notes = [f"{npad} padding slot(s) of {n}; oob_val {ml.oob_val}"]
-    fills = _colors(core_key)
     summary = (f"metal layout {'x'.join(map(str, ml.logical_shape))} on grid {'x'.join(map(str, grid))}: shard "
-               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))}, {npad} padding slots")
-    return _finish("tt", f"metal layout {'x'.join(map(str, ml.logical_shape))} on {'x'.join(map(str, grid))}",
-                   ml.tensor_type(), None, rows, cols, owner, labels, fills, pad, columns, details, groups, summary,
-                   row_group=row_group, col_group=col_group, outlines=outlines, notes=notes)
+               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))}, {npad} padding slots (oob_val {ml.oob_val})")
+    return _finish(ml, None, "metal", f"metal layout {'x'.join(map(str, ml.logical_shape))} on "
+                   f"{'x'.join(map(str, grid))}", ml.tensor_type(), owner, pad, columns, details, groups, summary,
+                   by_slot=True)
 
 
 def _device_view(dev):
@@ -473,14 +373,11 @@ def _device_view(dev):
     cores = np.asarray(dev.physical_cores()).reshape(n, 3)
     idx = np.arange(n, dtype=np.int64)
     crds = np.unravel_index(idx, grid)
-    cols = crds[-1]
-    rows = np.ravel_multi_index(crds[:-1], grid[:-1]) if len(grid) > 1 else np.zeros(n, np.int64)
-    labels = [f"{int(c[0])}:{int(c[1])},{int(c[2])}" for c in cores]
     columns = ["grid coordinate", "chip", "core (y, x)"]
     details = [[_fmt(c[k] for c in crds), str(int(cores[k, 0])), _fmt(cores[k, 1:])] for k in range(n)]
     groups = {"chip": cores[:, 0], "core row": cores[:, 0] * 1024 + cores[:, 1]}
-    return _finish("tt", f"device worker grid {'x'.join(map(str, grid))}", str(dev), None, rows, cols, idx, labels,
-                   _colors(cores[:, 0]), np.zeros(n, bool), columns, details, groups,
+    return _finish(dev, None, "device", f"device worker grid {'x'.join(map(str, grid))}", str(dev), idx,
+                   np.zeros(n, bool), columns, details, groups,
                    f"device: worker grid {'x'.join(map(str, grid))} over {len(set(cores[:, 0].tolist()))} chip(s)")
 
 
@@ -523,6 +420,4 @@ def text_view(text, shape=None):
     >>> v["family"], v["count"], v["columns"][:2]
     ('linear', 4, ['tensor coordinate', 'input index'])
     """
-    value = parse_any(text)
-    family_of(value)
-    return layout_view(value, shape)
+    return layout_view(parse_any(text), shape)
