@@ -26,8 +26,8 @@ depth:          1
 injective:      yes
 surjective:     yes (onto 0..3)
 bijective:      yes
-contiguity:     4 (vectorisation width: each aligned run of 4 domain points holds 4 consecutive, aligned values)
-longest_run:    4 (longest stretch of consecutive domain points with consecutive values)
+contiguity:     4 (vectorisation width: aligned runs of 4 points hold 4 consecutive values)
+longest_run:    4 (longest run of consecutive points holding consecutive values)
 <BLANKLINE>
 (2,2):(1,2)
       0   1 
@@ -425,6 +425,8 @@ def _format_facts(d):
     for k, v in d.items():
         if isinstance(v, bool):
             v = _yes(v)
+        elif v is None:
+            v = "none"
         elif isinstance(v, (list, tuple)):
             v = "x".join(str(x) for x in v) if all(isinstance(x, int) for x in v) and k.endswith(("shape", "grid", "tile")) \
                 else str(v)
@@ -438,9 +440,9 @@ def _format_facts(d):
             v = f"yes (onto 0..{d['cosize'] - 1})"
         if k == "contiguity" and d.get("family") in ("cute", "tsl", "metal", "affine"):
             w = d["contiguity"]
-            v = f"{w} (vectorisation width: each aligned run of {w} domain points holds {w} consecutive, aligned values)"
+            v = f"{w} (vectorisation width: aligned runs of {w} points hold {w} consecutive values)"
         if k == "longest_run":
-            v = f"{v} (longest stretch of consecutive domain points with consecutive values)"
+            v = f"{v} (longest run of consecutive points holding consecutive values)"
         if k == "contiguity" and d.get("family") == "linear":
             v = f"{d['contiguity']} (consecutive elements held in consecutive registers: Triton's num_consecutive_in_out)"
         out.append(f"{k + ':':<15} {v}")
