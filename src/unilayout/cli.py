@@ -61,12 +61,12 @@ MAX_TABLE_CELLS = 4096
 
 
 # ------------------------------------------------------------------------------------------------
-# Parsing and naming (the top level does the work; these are thin adapters)
+# Parsing and naming (unilayout.parse and unilayout.convert do the work; these are thin adapters)
 # ------------------------------------------------------------------------------------------------
 
 
 def parse_text(text):
-    """The value of any layout text, by ``unilayout.parse`` (which detects the family).
+    """The value of any layout text: ``unilayout.parse`` (which detects the family).
 
     >>> str(parse_text("  (4,2):(2,1) "))
     '(4,2):(2,1)'
@@ -75,26 +75,7 @@ def parse_text(text):
 
     if not isinstance(text, str) or not text.strip():
         raise LayoutError("expected layout text, got nothing (give TEXT, or '-' to read standard input)")
-    top = getattr(unilayout, "parse", None)
-    if top is not None:
-        return top(text)
-    return _detect(text)
-
-
-def _detect(text):
-    # Stand-in for unilayout.parse until the top level provides it: same families, same order.
-    from . import affine, cute, linear, tsl, tt
-
-    s = text.strip()
-    if s.startswith(("tensor<", "#tt.", "#ttcore.")):
-        return tt.parse(text)
-    if s.startswith(("#tsl.", "[")):
-        return tsl.parse(text)
-    if s.startswith(("#ttg.linear", "<{", "{")):
-        return linear.parse(text)
-    if s.startswith("affine_map<") or "->" in s:
-        return affine.parse(text)
-    return cute.parse(text)
+    return unilayout.parse(text)
 
 
 def family(value) -> str:
