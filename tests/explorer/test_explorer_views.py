@@ -1,0 +1,264 @@
+"""The explorer's views: every family's cells, their details and groups agree with the library."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import unilayout
+from unilayout import LayoutError, ParseError, cute, linear, tt
+from unilayout.explorer import handle, layout_view, render_html, text_view
+from unilayout.explorer.views import MAX_CELLS
+
+SEED_53x63 = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+              "memref<18x32xf32, #tt.memory_space<l1>>>>")
+SEED_53x63_TILED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+                    "memref<1x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
+
+CELL = re.compile(r'<g class="(cell(?: padding)?)" data-index="(-?\d+)"[^>]*data-cell="(\d+)"')
+
+
+def cells(view):
+    """(class, data-index, data-cell) of every drawn cell, in document order."""
+    return [(m.group(1), int(m.group(2)), int(m.group(3))) for m in CELL.finditer(view["svg"])]
+
+
+def details(view, k):
+    return dict(zip(view["columns"], view["details"][k]))
+
+
+TEXTS = {
+    "cute": "((2,2),2):((4,1),2)",
+    "swizzle": "Sw<2,0,3> o 0 o (8,8):(8,1)",
+    "linear": "#ttg.linear<{register = [[0, 1], [0, 4], [4, 0]], lane = [[0, 2], [1, 0], [2, 0]], warp = [], "
+              "block = []}>",
+    "affine": "(d0, d1) -> (d0 * 4 + d1, d1 floordiv 2)",
+    "tsl": "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>",
+    "metal": SEED_53x63,
+    "device": "#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, "
+              "meshShape = 1x2, chipIds = [0, 1]>",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_every_cell_is_drawn_once_with_its_domain_position(name):
+    view = text_view(TEXTS[name])
+    drawn = cells(view)
+    assert len(drawn) == view["count"] > 0
+    assert sorted(k for _, _, k in drawn) == list(range(view["count"]))
+    assert view["family"] == unilayout.family_of(unilayout.parse(TEXTS[name]))
+    index = sorted(i for cls, i, _ in drawn if cls == "cell")
+    if name == "device":
+        assert index == list(range(view["count"]))
+    elif name == "affine":  # drawn on the default 4x4 box
+        assert index == list(range(16))
+    else:  # data-index enumerates the domain of index_map exactly once
+        n = len(unilayout.index_map(unilayout.parse(TEXTS[name])))
+        assert index == list(range(n))
+    for name_, values in view["groups"].items():
+        assert len(values) == view["count"], name_
+    json.dumps(view)  # JSON-ready
+
+
+def test_cute_details_are_the_layout_values():
+    L = cute.parse(TEXTS["cute"])
+    view = text_view(TEXTS["cute"])
+    for _, i, k in cells(view):
+        d = details(view, k)
+        assert int(d["index"]) == i
+        assert int(d["offset"]) == L(i)
+        assert d["coordinate"] == str(cute.idx2crd(i, L.shape)).replace(" ", "")
+        assert int(d["bank (4-byte words, 32 banks)"]) == L(i) % 32
+    same = view["groups"]["offset"]
+    offs = [int(details(view, k)["offset"]) for k in range(view["count"])]
+    assert all((same[a] == same[b]) == (offs[a] == offs[b]) for a in range(8) for b in range(8))
+
+
+def test_swizzled_offsets_include_the_swizzle():
+    C = cute.parse(TEXTS["swizzle"])
+    view = text_view(TEXTS["swizzle"])
+    offs = [int(details(view, k)["offset"]) for k in range(view["count"])]
+    assert offs == [C(i) for i in range(64)]
+    assert sorted(offs) == list(range(64)) and offs != [cute.parse("(8,8):(8,1)")(i) for i in range(64)]
+
+
+def test_linear_cells_name_their_holders():
+    L = linear.parse(TEXTS["linear"])
+    view = text_view(TEXTS["linear"])
+    assert view["count"] == 64 and view["columns"][:2] == ["tensor coordinate", "input index"]
+    for _, i, k in cells(view):
+        d = details(view, k)
+        hw = {n: int(d[n]) for n in ("register", "lane", "warp", "block")}
+        out = L.apply(hw)
+        assert d["tensor coordinate"] == f"({out['dim0']}, {out['dim1']})"
+        assert int(d["thread"]) == hw["lane"] + 8 * hw["warp"]
+        flat = hw["register"] + 8 * (hw["lane"] + 8 * (hw["warp"] + hw["block"]))
+        assert flat == i == int(d["input index"])
+    # The thread group gathers exactly the 8 registers of each of the 8 threads.
+    assert sorted(np.bincount(view["groups"]["thread"]).tolist()) == [8] * 8
+
+
+def test_broadcast_linear_layout_lists_every_holder():
+    text = "#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 0]], warp = [], block = []}>"
+    view = text_view(text)
+    assert view["count"] == 4
+    assert {details(view, k)["holders"] for k in range(4)} == {"T0:0 T2:0", "T1:0 T3:0", "T0:1 T2:1", "T1:1 T3:1"}
+
+
+def test_affine_box_and_results():
+    view = text_view(TEXTS["affine"], shape=(3, 5))
+    assert view["count"] == 15
+    m = unilayout.parse(TEXTS["affine"])
+    for _, i, k in cells(view):
+        d0, d1 = divmod(i, 5)
+        assert details(view, k)["results"] == "(" + ", ".join(map(str, m(d0, d1))) + ")"
+    with pytest.raises(LayoutError, match="2 dims but the shape"):
+        text_view(TEXTS["affine"], shape=(3,))
+
+
+def test_tsl_addresses_and_tiles():
+    t = unilayout.parse(TEXTS["tsl"])
+    view = text_view(TEXTS["tsl"])
+    for _, i, k in cells(view):
+        d = details(view, k)
+        assert int(d["address"]) == t(*divmod(i, 8))
+    assert sorted(np.bincount(view["groups"]["tile"]).tolist()) == [16] * 4
+
+
+@pytest.mark.parametrize("text, padding", [(SEED_53x63, 117), (SEED_53x63_TILED, 2805)])
+def test_seed_53x63_padding_per_core(text, padding):
+    ml = unilayout.parse(text)
+    view = text_view(text)
+    drawn = cells(view)
+    pads = [k for cls, _, k in drawn if cls == "cell padding"]
+    assert len(pads) == view["padding"] == padding == int(ml.padding_mask().sum())
+    assert all(i == -1 for cls, i, _ in drawn if cls == "cell padding")
+    slots = ml.index_map()
+    for cls, i, k in drawn[::7]:
+        d = details(view, k)
+        if cls == "cell padding":
+            assert d["logical index"] == "padding" and d["padding"].startswith("yes")
+            continue
+        x = tuple(int(v) for v in np.unravel_index(i, ml.logical_shape))
+        G, q = ml.locate(*x)
+        assert d["logical index"] == str(x)
+        assert d["grid coordinate (core)"] == str(G) and d["shard coordinate"] == str(q)
+        assert int(d["offset (position in shard())"]) == slots[i] == k
+        assert d["padding"] == "no"
+        assert d["chip and core (y, x)"] == f"chip 0, core ({G[0]}, {G[1]})"
+    # The last row of cores holds 18 - 17 = 1 padding row; the last column 64 - 63 = 1 column.
+    shard = view["groups"]["shard"]
+    per_core = np.bincount([shard[k] for k in pads], minlength=6).tolist()
+    if padding == 117:
+        assert per_core == [0, 18, 0, 18, 32, 49]
+
+
+def test_tiled_metal_details_give_tile_coordinates():
+    ml = tt.MetalLayout.from_collapse((40, 70), (1, 2), tile=(32, 32))
+    view = layout_view(ml)
+    for cls, i, k in cells(view)[::13]:
+        d = details(view, k)
+        q = tuple(int(v) for v in d["shard coordinate"].strip("()").split(", "))
+        assert d["tile coordinate"] == str((q[0] // 32, q[1] // 32))
+        assert d["in-tile coordinate"] == str((q[0] % 32, q[1] % 32))
+
+
+def test_too_many_cells_is_a_clear_error():
+    with pytest.raises(LayoutError, match=f"at most {MAX_CELLS}"):
+        text_view("(1000,1000):(1,1000)")
+    with pytest.raises(LayoutError, match="at most"):
+        text_view("tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3), "
+                  "undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "(2,2):(1,", "#tsl.tsl<[2, 4] -> (32, 4)", "tensor<53x63xf32",
+                                  "hello", "__import__('os').system('true')"])
+def test_malformed_text_is_a_positioned_parse_error(text):
+    with pytest.raises(ParseError) as info:
+        text_view(text)
+    assert 0 <= info.value.position <= len(text)
+
+
+def test_requests_answer_views_or_4xx_messages():
+    status, view = handle("/api/view", json.dumps({"text": TEXTS["cute"]}).encode())
+    assert status == 200 and view["count"] == 8
+    status, err = handle("/api/view", json.dumps({"text": "(2,2):(1,"}).encode())
+    assert status == 400 and err["error"]["position"] == 9 and err["error"]["text"] == "(2,2):(1,"
+    for body, status_ in [(b"not json", 400), (b"[]", 400), (b'{"text": 5}', 400), (b"\xff\xfe", 400),
+                          (b'{"text": "' + b"1" * 70000 + b'"}', 413)]:
+        status, err = handle("/api/view", body)
+        assert status == status_ and err["error"]["message"], body[:20]
+    status, err = handle("/api/view", json.dumps({"text": "8:1" + " " * 9000}).encode())
+    assert status == 413 and "at most" in err["error"]["message"]
+    assert handle("/api/shutdown", b"{}")[0] == 404
+
+
+def test_metal_builder_request():
+    status, view = handle("/api/metal", json.dumps({"shape": "53x63", "grid": "3x2"}).encode())
+    assert status == 200 and view["padding"] == 117
+    assert unilayout.parse(view["text"]) == tt.MetalLayout.from_collapse((53, 63), (3, 2))
+    body = {"shape": [2, 3, 32, 64], "grid": [2, 2, 2], "collapse": "1,-1", "tile": "32x32", "oob_val": "zero"}
+    status, view = handle("/api/metal", json.dumps(body).encode())
+    assert status == 200, view
+    ml = tt.MetalLayout.from_collapse((2, 3, 32, 64), (2, 2, 2), [(1, -1)], tile=(32, 32), oob_val="zero")
+    assert unilayout.parse(view["text"]) == ml
+    assert view["count"] == 8 * 64 * 32 and view["padding"] == int(ml.padding_mask().sum()) > 0
+    body = {"shape": [2, 8, 32], "grid": [1, 2], "alignments": "1x32x1"}
+    status, view = handle("/api/metal", json.dumps(body).encode())
+    assert status == 200 and "d0 * 32 + d1" in view["text"]
+    for bad, field in [({"shape": "53x63"}, "grid"), ({"shape": "53xa", "grid": "3x2"}, "shape"),
+                       ({"shape": "53x63", "grid": "3x2", "oob_val": "nan"}, "shape"),
+                       ({"shape": "53x63", "grid": "3x2", "collapse": "0"}, "collapse"),
+                       ({"shape": "53x63", "grid": "0x2"}, "grid")]:
+        status, err = handle("/api/metal", json.dumps(bad).encode())
+        assert status == 400 and err["error"]["message"] and err["error"]["field"] == field, (bad, err)
+
+
+def test_algebra_request_matches_cute():
+    status, out = handle("/api/algebra", json.dumps({"a": "(4,2):(1,4)", "b": "(2,2):(2,1)",
+                                                     "op": "logical_divide"}).encode())
+    assert status == 200
+    expected = cute.logical_divide(cute.parse("(4,2):(1,4)"), cute.parse("(2,2):(2,1)"))
+    assert out["text"] == str(expected) and out["result"]["count"] == cute.size(expected)
+    assert out["a"]["count"] == 8 and out["b"]["count"] == 4
+    status, out = handle("/api/algebra", json.dumps({"a": "4:2", "b": "16", "op": "complement"}).encode())
+    assert status == 200 and out["text"] == str(cute.complement(cute.parse("4:2"), 16)) and out["b"] is None
+    for bad in [{"a": "4:2", "b": "2:1", "op": "eval"}, {"a": "(d0) -> (d0)", "b": "2:1", "op": "composition"},
+                {"a": "4:2", "b": "(2,", "op": "composition"}]:
+        status, err = handle("/api/algebra", json.dumps(bad).encode())
+        assert status == 400 and err["error"]["message"]
+
+
+def test_encodings_request_gives_conversion_levels():
+    from unilayout.linear import analysis, encodings as E
+
+    a = {"kind": "blocked", "params": {"size_per_thread": [1, 2], "threads_per_warp": [8, 4], "warps_per_cta": [2, 1],
+                                       "order": [1, 0]}}
+    b = {"kind": "nvidia_mma", "params": json.dumps({"version": [2, 0], "warps_per_cta": [2, 1],
+                                                    "instr_shape": [16, 8]})}
+    status, out = handle("/api/encodings", json.dumps({"shape": "16x16", "a": a, "b": b}).encode())
+    assert status == 200, out
+    La = E.blocked([16, 16], [1, 2], [8, 4], [2, 1], [1, 0])
+    Lb = E.nvidia_mma([16, 16], [2, 0], [2, 1], [16, 8])
+    assert out["level"] == analysis.conversion_level(La, Lb)
+    assert out["levels"] == list(analysis.conversion_levels(La, Lb))
+    assert linear.parse(out["a"]["text"]) == La and out["b"]["count"] == 256
+    status, out = handle("/api/encodings", json.dumps({"shape": [16, 16], "a": a, "b": {
+        "kind": "swizzled_shared", "params": {"vec": 2, "per_phase": 1, "max_phase": 4, "order": [1, 0]}}}).encode())
+    assert status == 200 and out["level"] == "shared" and "bank" in out["notes"][0]
+    for bad in [{"shape": [16, 16], "a": {"kind": "os.system", "params": {}}},
+                {"shape": [16, 16], "a": {"kind": "blocked", "params": {"size_per_thread": [1, 2], "evil": 1}}},
+                {"shape": [16, 16], "a": {"kind": "blocked", "params": {"size_per_thread": [1, 2]}}},
+                {"shape": [16, 16], "a": {"kind": "blocked", "params": "{not json"}}]:
+        status, err = handle("/api/encodings", json.dumps(bad).encode())
+        assert status == 400 and err["error"]["message"], bad
+
+
+def test_render_html_is_self_contained():
+    html = render_html(SEED_53x63)
+    assert html.count('class="cell padding"') == 117
+    assert 'src="' not in html and 'href="' not in html and "<link" not in html
+    assert 'id="embedded-view"' in html and "</script" not in html.split('id="embedded-view"')[1].split("</script>")[0]
+    with pytest.raises(ParseError):
+        render_html("(2,2):(1,")
