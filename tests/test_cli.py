@@ -271,3 +271,10 @@ def test_console_script():
     assert ok.returncode == 0 and json.loads(ok.stdout)["size"] == 8
     bad = subprocess.run(_console() + ["show", "(4,2):(2,1"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "position 10" in bad.stderr
+
+
+def test_bare_swizzle(capsys, tmp_path):
+    status, out, _ = run(capsys, "show", "Sw<2,0,2>")
+    assert status == 0 and "bijective:      yes" in out and "view:           Sw<2,0,2> o 0 o (4,4):(4,1)" in out
+    assert " 1  |  5 |  4 |  7 |  6 |" in out
+    assert run(capsys, "render", "Sw<3,4,3>", "-o", str(tmp_path / "sw.svg"))[0] == 0

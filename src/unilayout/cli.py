@@ -198,8 +198,13 @@ def describe(value, shape=None):
 
 def _facts_cute(L, d, shape):
     from . import cute
+    from .viz.cute import swizzle_layout
 
-    if isinstance(L, cute.ComposedLayout):
+    if isinstance(L, cute.Swizzle):
+        d["bits"], d["base"], d["shift"] = L.bits, L.base, L.shift
+        d["view"] = str(swizzle_layout(L))
+        L = swizzle_layout(L)
+    elif isinstance(L, cute.ComposedLayout):
         d["swizzle"] = str(L.outer)
         d["offset"] = L.offset
         d["inner"] = str(L.inner)
@@ -347,7 +352,10 @@ def _tables(value, shape, max_cells):
 
 def _tables_cute(L, max_cells):
     from . import cute
+    from .viz.cute import swizzle_layout
 
+    if isinstance(L, cute.Swizzle):
+        L = swizzle_layout(L)
     if L.size > max_cells:
         return [("table", f"(not shown: {L.size:,} cells > {max_cells:,}; use --max-cells or render)")]
     if L.rank <= 2:

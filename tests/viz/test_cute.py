@@ -141,3 +141,17 @@ def test_errors():
         layout_scene(cute.Layout(4), max_cells=0)
     with pytest.raises(LayoutError):
         bank_conflicts([0, 1], element_bytes=0)
+
+
+@pytest.mark.parametrize("bms", [(2, 0, 2), (3, 4, 3), (1, 2, -2), (0, 1, 1)])
+def test_bare_swizzle_is_drawn_as_its_block(bms):
+    from unilayout.viz import scene
+    from unilayout.viz.cute import swizzle_layout
+
+    sw = cute.Swizzle(*bms)
+    C = swizzle_layout(sw)
+    assert cute.size(C) == sw.size
+    s = scene(sw)
+    rows, cols = s.shape
+    assert rows * cols == sw.size
+    assert all(s.attrs["value"][r, c] == sw(r * cols + c) for r in range(rows) for c in range(cols))

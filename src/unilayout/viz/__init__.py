@@ -36,7 +36,7 @@ FORMATS = (".svg", ".png")
 def scene(x, *, color=None, tv=None, shape=None, layout=None, element_bytes=4, max_cells=DEFAULT_MAX_CELLS) -> Scene:
     """The picture of a unilayout value (or a ``Scene``, returned as is).
 
-    - CuTe ``Layout``/``ComposedLayout``: ``color`` ``"index"`` (default), ``"thread"`` or
+    - CuTe ``Layout``/``ComposedLayout`` (a bare ``Swizzle`` as ``viz.cute.swizzle_layout``): ``color`` ``"index"`` (default), ``"thread"`` or
       ``"bank"`` (``element_bytes`` per element); with ``tv=(M, N)`` the layout is a
       thread-value layout over an M x N tile.
     - ``LinearLayout``: ``color`` ``"thread"`` (default), ``"warp"``, ``"register"``, ``"block"``, ``"index"``.
@@ -55,6 +55,8 @@ def scene(x, *, color=None, tv=None, shape=None, layout=None, element_bytes=4, m
 
     if isinstance(x, Scene):
         return x
+    if isinstance(x, cute.Swizzle):
+        x = _cute.swizzle_layout(x)
     if isinstance(x, (cute.Layout, cute.ComposedLayout)):
         if tv is not None:
             if color not in (None, "thread"):

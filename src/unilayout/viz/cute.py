@@ -27,9 +27,30 @@ from ..errors import LayoutError
 from .colors import categorical, gradient
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
-__all__ = ["layout_scene", "tv_scene", "bank_conflicts", "COLOR_MODES"]
+__all__ = ["layout_scene", "tv_scene", "bank_conflicts", "swizzle_layout", "COLOR_MODES"]
 
 COLOR_MODES = ("index", "thread", "bank")
+
+
+def swizzle_layout(sw):
+    """A bare ``Swizzle`` ``Sw<B,M,S>`` as the layout drawn for it: ``Sw o 0 o (2^B, W):(W, 1)``, ``W = 2^(M+|S|)``.
+
+    Row ``r``, column ``j`` holds ``Sw(r * W + j)``: each row is one value of
+    the swizzle's high bits, which permutes that row's units of ``2^M``
+    elements (the usual picture of a swizzled shared-memory tile).
+
+    >>> from unilayout import cute
+    >>> str(swizzle_layout(cute.Swizzle(2, 0, 2)))
+    'Sw<2,0,2> o 0 o (4,4):(4,1)'
+    >>> str(swizzle_layout(cute.Swizzle(3, 4, 3)))
+    'Sw<3,4,3> o 0 o (8,128):(128,1)'
+    """
+    from .. import cute
+
+    if not isinstance(sw, cute.Swizzle):
+        raise LayoutError(f"swizzle_layout: expected a cute.Swizzle, got {type(sw).__name__}")
+    width = 1 << (sw.base + abs(sw.shift))
+    return cute.ComposedLayout(sw, 0, cute.Layout((sw.size // width, width), (width, 1)))
 
 
 def _is_cute(x) -> bool:
