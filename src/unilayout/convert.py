@@ -68,7 +68,7 @@ __all__ = [
 FAMILIES = ("cute", "linear", "affine", "tsl")
 
 #: Largest number of points a conversion tabulates (affine fits, metal shards).
-MAX_POINTS = 1 << 26
+MAX_POINTS = 1 << 24
 
 
 def _pow2(n) -> bool:
@@ -421,6 +421,9 @@ def linear_to_cute(layout):
     so under one swizzle (the smallest one is chosen; a larger one that
     agrees on the domain may have been the original).
 
+    **Pre-conditions** (else ``NotRepresentableError``): the flattened bases
+    have pairwise disjoint bits, or one ``Sw<B,M,S>`` makes them so.
+
     **Post-condition**: ``cute.index_map(result)`` equals the linear layout's
     ``index_map`` with out-dims flattened, point for point.
 
@@ -535,6 +538,8 @@ def cute_to_affine(layout):
     ``offset + inner(..)`` (a layout outer through its 1-D coordinate, the
     last mode extending as CuTe's does). A bare ``Swizzle`` is ``(d0) -> sw(d0)``.
 
+    **Pre-conditions**: none; every CuTe layout, swizzle and composed layout converts.
+
     **Post-condition**: ``cute_to_affine(L)(*c) == (L(*c),)`` for every
     natural coordinate ``c`` of ``L`` (the box ``product_each(L.shape)``).
 
@@ -571,6 +576,8 @@ def linear_to_affine(layout):
     bit by bit: output bit ``k`` is ``(sum of the input bits that reach it)
     mod 2``, input bit ``j`` of dim ``d`` being ``d floordiv 2**j`` (its parity
     is the bit). The map is meant on the box of in-dim sizes.
+
+    **Pre-conditions**: none; every linear layout converts.
 
     **Post-condition**: ``m(*x) == tuple(L.apply(dict(zip(in_dims, x))).values())`` on the box.
 
@@ -627,7 +634,9 @@ def tsl_to_affine(t):
     levels vanish, and the offset comes last. ``?`` steps become symbols
     ``s0, s1, ..`` in (dim, level) order and a ``?`` offset the last symbol.
 
-    Post-condition (static t): ``tsl_to_affine(t)(*crd) == (t(*crd),)`` on the box.
+    **Pre-conditions**: none; ``?`` values become symbols.
+
+    **Post-condition** (static t): ``tsl_to_affine(t)(*crd) == (t(*crd),)`` on the box.
 
     >>> from unilayout import tsl
     >>> m = tsl_to_affine(tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"))
@@ -673,9 +682,13 @@ def tsl_to_cute(t):
     """The CuTe ``Layout`` with the same natural-coordinate function: ``L(*crd) == t(*crd)``.
 
     Each dim becomes one mode, levels reversed (a one-level dim an integral
-    mode). Needs a static layout with offset 0 (CuTe keeps offsets in the
-    pointer), else ``NotRepresentableError``. The 1-D orders differ: CuTe's
-    has mode 0 fastest, TSL's ``index_map`` the last dim.
+    mode). The 1-D orders differ: CuTe's has mode 0 fastest, TSL's
+    ``index_map`` the last dim.
+
+    **Pre-conditions** (else ``NotRepresentableError``): static, offset 0
+    (CuTe keeps offsets in the pointer).
+
+    **Post-condition**: ``L(*crd) == t(*crd)`` for every natural coordinate.
 
     >>> from unilayout import tsl
     >>> str(tsl_to_cute(tsl.parse("[2, 4] -> (32, 4)"))), str(tsl_to_cute(tsl.parse("[8] -> (1), [4] -> (8)")))
@@ -708,7 +721,9 @@ def tsl_to_cute(t):
 def cute_to_tsl(layout, offset=0):
     """The TSL of a CuTe ``Layout``: each top-level mode flattened (colexicographic) and reversed.
 
-    Post-condition: ``cute_to_tsl(L, o)(*crd) == o + L(*crd)`` for natural coordinates.
+    **Pre-conditions**: a plain ``Layout`` of rank >= 1 (else ``NotRepresentableError``).
+
+    **Post-condition**: ``cute_to_tsl(L, o)(*crd) == o + L(*crd)`` for natural coordinates.
 
     >>> from unilayout import cute
     >>> str(cute_to_tsl(cute.Layout(((2, 2), 3), ((1, 6), 2)), offset=1))
@@ -742,9 +757,13 @@ def tsl_to_linear(t, in_dims=None, out_dims=None):
     """The linear layout of a static TSL with offset 0: ``cute_to_linear(tsl_to_cute(t))``.
 
     TSL dim ``i`` becomes in-dim ``dim{i}`` (natural coordinates agree); the
-    address becomes out-dim ``offset``. ``NotRepresentableError`` for an
-    offset (linear layouts map 0 to 0), ``?`` values, sizes that are not
-    powers of two, or steps whose images carry.
+    address becomes out-dim ``offset``.
+
+    **Pre-conditions** (else ``NotRepresentableError``): offset 0 (linear
+    layouts map 0 to 0), no ``?``, power-of-two dim sizes, steps whose bit
+    images do not carry (see ``cute_to_linear``).
+
+    **Post-condition**: ``L.apply({"dim0": i0, ..})["offset"] == t(i0, ..)`` on the box.
 
     >>> from unilayout import tsl
     >>> tsl_to_linear(tsl.parse("[2, 2] -> (1, 2), [4] -> (4)")).bases
@@ -765,7 +784,12 @@ def linear_to_tsl(layout):
     """The TSL of a linear layout whose CuTe form is a plain ``Layout``: ``cute_to_tsl(linear_to_cute(L))``.
 
     In-dim ``i`` becomes TSL dim ``i``; out-dims are flattened as in
-    ``linear_to_cute``. A swizzled layout has no TSL form (TSL adds).
+    ``linear_to_cute``.
+
+    **Pre-conditions** (else ``NotRepresentableError``): the flattened bases
+    have disjoint bits (a swizzled layout has no TSL form: a TSL adds).
+
+    **Post-condition**: ``t(*x) == offset`` of ``L`` at in-dims ``x`` (out-dims flattened).
 
     >>> from unilayout import linear
     >>> str(linear_to_tsl(linear.identity_1d(8, "i", "o")))
@@ -856,9 +880,12 @@ def affine_to_cute(m, shape):
 
     Dim ``i`` becomes mode ``i``; each dim's values are fitted to a
     hierarchical mode (``(s0,s1,..):(d0,d1,..)``, colexicographic) and the
-    whole table is then checked, so the result is exact or an error. The
-    value at the origin must be 0 (CuTe keeps offsets in the pointer; use
-    ``affine_to_tsl`` to keep it).
+    whole table is then checked, so the result is exact or an error.
+
+    **Pre-conditions** (else ``NotRepresentableError``): one result, no
+    symbols, at most ``MAX_POINTS`` points, 0 at the origin (CuTe keeps
+    offsets in the pointer; ``affine_to_tsl`` keeps it), each dim's values a
+    hierarchical CuTe mode and the dims contributing independently.
 
     **Post-condition**: ``L(*c) == m(*c)[0]`` for every ``c`` in the box.
 
@@ -882,6 +909,10 @@ def affine_to_cute(m, shape):
 def affine_to_tsl(m, shape):
     """The TSL of a one-result affine map on the box ``shape`` (fitted as ``affine_to_cute``; the origin value is the offset).
 
+    **Pre-conditions**: those of ``affine_to_cute`` except the origin value.
+
+    **Post-condition**: ``t(*c) == m(*c)[0]`` for every ``c`` in the box.
+
     >>> from unilayout import affine
     >>> str(affine_to_tsl(affine.parse("(d0, d1) -> (d0 * 8 + d1 + 5)"), (4, 8)))
     '#tsl.tsl<[4] -> (8), [8] -> (1), offset: 5>'
@@ -898,6 +929,11 @@ def affine_to_linear(m, shape, in_dims=None, out_dims=None):
     ``out0, ..`` (or ``out_dims``, names), sized to the next power of two
     above each result's maximum. The bases are the values at the powers of
     two; the whole table is then compared with their XORs.
+
+    **Pre-conditions** (else ``NotRepresentableError``): power-of-two box,
+    no symbols, values >= 0, 0 at the origin, and GF(2)-linear on the box.
+
+    **Post-condition**: ``L.apply(dict(zip(in_dims, x)))`` gives ``m(*x)`` on the box.
 
     >>> from unilayout import affine
     >>> affine_to_linear(affine.parse("(d0, d1) -> (d1, d0 * 2)"), (2, 4)).bases
@@ -1033,8 +1069,12 @@ def metal_to_cute(ml, grid_coord=None):
     holds form a box of the logical tensor and their positions in the
     shard's buffer are CuTe-strided in the box's natural coordinates (one
     mode per logical dim; tiles give hierarchical modes). The fit is checked
-    on every element, so the answer is exact or ``NotRepresentableError``
-    (e.g. a collapsed group split across cores in the middle of a dim).
+    on every element, so the answer is exact or ``NotRepresentableError``.
+
+    **Pre-conditions** (else ``NotRepresentableError``): each non-empty
+    shard holds a box of the tensor (a collapsed group split across cores in
+    the middle of a dim does not) and the positions are CuTe-strided in it;
+    at most ``MAX_POINTS`` elements.
 
     **Post-condition**: ``shard()[G].reshape(-1)[offset + layout(c)] == a[origin + c]``.
 
