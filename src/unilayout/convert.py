@@ -587,6 +587,7 @@ def linear_to_affine(layout):
     >>> m(3, 3), L.apply({"t": 3, "w": 3})
     ((3, 0), {'x': 3, 'y': 0})
     """
+    from . import cute
     from .affine import AffineMap, Constant, Dim
     from .linear import LinearLayout
 
@@ -603,7 +604,9 @@ def linear_to_affine(layout):
             expr = Constant(0)
             for x, (_, vals) in zip(dims, per):
                 vv = [sw(v) for v in vals] if sw is not None else vals
-                expr = expr + _mode_expr(x, (2,) * len(vv), vv)
+                if vv:
+                    shapes, strides, _ = cute.coalesce(cute.Layout((2,) * len(vv), tuple(vv))).flat()
+                    expr = expr + _mode_expr(x, shapes, strides)
             results.append(_swizzle_expr(sw, expr) if sw is not None else expr)
             continue
         expr = Constant(0)
@@ -616,7 +619,7 @@ def linear_to_affine(layout):
             if parity != Constant(0):
                 expr = expr + (parity % 2) * (1 << bit)
         results.append(expr)
-    return AffineMap(len(dims), 0, results)
+    return AffineMap(len(dims), 0, results).simplify(tuple(n for _, n in layout.in_dims))
 
 
 
