@@ -203,7 +203,7 @@ def test_render_options(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["render", "(4,2):(2,1)", "-o", "x.jpg"], ".svg or .png"),
+    (["render", "(4,2):(2,1)", "-o", "x.jpg"], ".svg, .png or .html"),
     (["render", "(4,2):(2,1)", "-o", "/nonexistent-dir/x.svg"], "No such file"),
     (["render", TSL, "-o", "x.svg", "--color", "bank"], "colour modes"),
     (["render", AFFINE, "-o", "x.svg"], "shape"),
@@ -278,3 +278,32 @@ def test_bare_swizzle(capsys, tmp_path):
     assert status == 0 and "bijective:      yes" in out and "view:           Sw<2,0,2> o 0 o (4,4):(4,1)" in out
     assert " 1  |  5 |  4 |  7 |  6 |" in out
     assert run(capsys, "render", "Sw<3,4,3>", "-o", str(tmp_path / "sw.svg"))[0] == 0
+
+
+def test_render_html_is_the_explorer_page(capsys, tmp_path):
+    path = tmp_path / "page.html"
+    scalar = METAL.replace("1x1x!tt.tile<32 x 32, bfp_bf8>", "18x32xf32")  # the seed's untilized form
+    status, out, err = run(capsys, "render", scalar, "-o", str(path))
+    assert status == 0 and out == "" and f"wrote {path}" in err
+    html = path.read_text()
+    assert "layout-input" in html and html.count('class="cell padding"') == 117
+    status, _, err = run(capsys, "render", CUTE, "-o", str(path), "--color", "bank")
+    assert status == 2 and ".svg and .png" in err
+
+
+def test_serve_prints_its_url_and_stops_on_interrupt():
+    import signal
+    import urllib.request
+
+    proc = subprocess.Popen(_console() + ["serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("unilayout explorer: http://127.0.0.1:")
+        url = line.split(": ", 1)[1].strip()
+        with urllib.request.urlopen(url, timeout=30) as r:
+            assert r.status == 200 and "layout-input" in r.read().decode()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err

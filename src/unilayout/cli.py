@@ -3,7 +3,8 @@
     unilayout show TEXT [--json] [--shape 8x8]
     unilayout convert TEXT --to cute|linear|affine|tsl [--shape 8x8]
     unilayout check TEXT [--json]
-    unilayout render TEXT -o FILE.svg|png [--color index|thread|bank|warp|register] [--tv MxN] [--place TENSOR]
+    unilayout render TEXT -o FILE.svg|png|html [--color index|thread|bank|warp|register] [--tv MxN] [--place TENSOR]
+    unilayout serve [--port N]
     unilayout tour [-o DIR]
 
 TEXT is any text form unilayout reads (CuTe ``(4,2):(2,1)``, ``#ttg.linear<{...}>``,
@@ -541,7 +542,8 @@ def _cmd_check(args):
 def _cmd_render(args):
     from . import viz
 
-    value = parse_text(_read_text(args.text))
+    args.text = _read_text(args.text)
+    value = parse_text(args.text)
     options = {"max_cells": args.max_cells, "element_bytes": args.element_bytes}
     if args.color:
         options["color"] = args.color
@@ -555,8 +557,10 @@ def _cmd_render(args):
             raise LayoutError("--place takes a tensor<..., #tt.metal_layout<...>> to place on the device")
         options["layout"] = placed
     ext = os.path.splitext(args.output)[1].lower()
+    if ext == ".html":
+        return _render_html(args)
     if ext not in viz.FORMATS:
-        raise LayoutError(f"cannot write {args.output!r}: the file name must end in .svg or .png")
+        raise LayoutError(f"cannot write {args.output!r}: the file name must end in .svg, .png or .html")
     t0 = time.perf_counter()
     _progress(f"rendering {family(value)} {canonical_text(value)[:60]} ...")
     s = viz.scene(value, **options)
@@ -566,6 +570,38 @@ def _cmd_render(args):
     for note in s.notes:
         if note.startswith(("showing", "summary")):
             _progress("note: " + note)
+    return 0
+
+
+def _render_html(args):
+    """``render -o FILE.html``: the explorer's page for the layout, as one offline file."""
+    from . import explorer
+
+    if args.color or args.tv or args.place:
+        raise LayoutError("--color, --tv and --place apply to .svg and .png pictures; the .html page has its own view")
+    t0 = time.perf_counter()
+    _progress("rendering the explorer page ...")
+    html = explorer.render_html(args.text, shape=_dims(args.shape))
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(html)
+    _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, {time.perf_counter() - t0:.2f} s)")
+    return 0
+
+
+def _cmd_serve(args):
+    """``serve``: run the browser explorer on 127.0.0.1 until interrupted."""
+    from . import explorer
+
+    srv = explorer.serve(port=args.port)
+    print(f"unilayout explorer: {srv.url}", flush=True)
+    _progress("press Ctrl-C to stop")
+    try:
+        while srv.running:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        _progress("stopping")
+    finally:
+        srv.shutdown()
     return 0
 
 
@@ -699,7 +735,7 @@ def _parser():
 
     q = sub.add_parser("render", help="write a picture (.svg or .png)")
     add_text(q)
-    q.add_argument("-o", "--output", required=True, help="FILE.svg or FILE.png")
+    q.add_argument("-o", "--output", required=True, help="FILE.svg, FILE.png, or FILE.html (the explorer page, offline)")
     q.add_argument("--color", choices=["index", "thread", "bank", "warp", "register", "block"],
                    help="cell colours (CuTe: index, thread, bank; linear: thread, warp, register, block, index)")
     q.add_argument("--tv", metavar="MxN", help="draw a CuTe (thread, value) layout over an M x N tile")
@@ -708,6 +744,10 @@ def _parser():
     q.add_argument("--element-bytes", type=int, default=4, help="bytes per element for --color bank (default 4)")
     q.add_argument("--max-cells", type=int, default=16384, help="cells drawn before cropping or summarising")
     q.set_defaults(run=_cmd_render)
+
+    q = sub.add_parser("serve", help="run the browser explorer on 127.0.0.1 and print its URL")
+    q.add_argument("--port", type=int, default=8000, help="port (default %(default)s; 0 = any free port)")
+    q.set_defaults(run=_cmd_serve)
 
     q = sub.add_parser("tour", help="one example of each family, with pictures")
     q.add_argument("-o", "--output", default="unilayout-tour", help="folder for the pictures (default %(default)s)")
