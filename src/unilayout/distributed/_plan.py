@@ -18,6 +18,7 @@ on a single chip are replicated (TTNN's ``ReplicateTensorToMesh``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -71,6 +72,11 @@ def _check(ml, device):
 def plan(ml: MetalLayout, device: Device) -> Plan:
     """The block tiling of ``ml`` over the chips of ``device``; NotRepresentableError when there is none."""
     _check(ml, device)
+    return _plan(ml, device)
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(ml: MetalLayout, device: Device) -> Plan:
     placement = device.place(ml)
     chips = placement.cores[..., 0]
     grid = ml.grid

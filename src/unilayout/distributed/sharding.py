@@ -37,6 +37,7 @@ one core ``(0, 0)`` per chip, mesh axes as the JAX mesh's):
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -182,8 +183,14 @@ def natural_mesh(device, jax_devices=None):
     if not isinstance(device, Device):
         raise LayoutError(f"expected a tt.Device, got {type(device).__name__}")
     devs = list(jax.devices() if jax_devices is None else jax_devices)
-    return jax.sharding.Mesh(np.array([jax_device(devs, c) for c in device.chip_ids], dtype=object)
-                             .reshape(device.mesh_shape), tuple(f"mesh{a}" for a in range(len(device.mesh_shape))))
+    return _natural_mesh(device.chip_ids, device.mesh_shape, tuple(jax_device(devs, c) for c in device.chip_ids))
+
+
+@functools.lru_cache(maxsize=64)
+def _natural_mesh(chip_ids, mesh_shape, devices):
+    jax = _jax()
+    return jax.sharding.Mesh(np.array(devices, dtype=object).reshape(mesh_shape),
+                             tuple(f"mesh{a}" for a in range(len(mesh_shape))))
 
 
 def jax_device(devs, chip_id):
