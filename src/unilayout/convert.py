@@ -537,6 +537,7 @@ def cute_to_affine(layout):
     composed ``outer o offset o inner`` evaluates ``outer`` at
     ``offset + inner(..)`` (a layout outer through its 1-D coordinate, the
     last mode extending as CuTe's does). A bare ``Swizzle`` is ``(d0) -> sw(d0)``.
+    A swizzled map is simplified on the box (where it is meant).
 
     **Pre-conditions**: none; every CuTe layout, swizzle and composed layout converts.
 
@@ -560,7 +561,9 @@ def cute_to_affine(layout):
         inner = layout.inner
         y = _cute_layout_expr(inner, [Dim(i) for i in range(inner.rank)]) + layout.offset
         if isinstance(layout.outer, cute.Swizzle):
-            return AffineMap(inner.rank, 0, [_swizzle_expr(layout.outer, y)])
+            box = cute.product_each(inner.shape)
+            box = box if isinstance(box, tuple) else (box,)
+            return AffineMap(inner.rank, 0, [_swizzle_expr(layout.outer, y)]).simplify(box)
         shapes, strides, _ = layout.outer.flat()
         return AffineMap(inner.rank, 0, [_mode_expr(y, shapes, strides, extend=True)])
     if not isinstance(layout, cute.Layout):
