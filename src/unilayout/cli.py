@@ -291,20 +291,21 @@ def _facts_metal(ml, d, shape):
     d["size"] = int(ml.volume)
     slots = int(np.prod(ml.shards_shape, dtype=np.int64))
     d["cosize"] = slots
-    if ml.volume <= MAX_TABULATE:
-        s = ml.padding_summary()
-        d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
-        try:
-            ml.check_injective()
-            d["injective"] = True
-        except LayoutError as e:
-            d["injective"] = False
-            d["injective_reason"] = str(e)
-        flat = ml.index_map()
-        d["contiguity"] = vector_width(flat)
-        d["longest_run"] = longest_run(flat)
-    else:
-        d["note"] = f"{ml.volume:,} elements: padding and injectivity not tabulated"
+    s = ml.padding_summary()
+    d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
+    if ml.volume > MAX_TABULATE:
+        d["note"] = f"{ml.volume:,} elements: injectivity and contiguity not tabulated"
+        return
+    try:
+        ml.check_injective()
+    except LayoutError as e:
+        d["injective"] = False
+        d["injective_reason"] = str(e)
+        return
+    d["injective"] = True
+    flat = ml.index_map()
+    d["contiguity"] = vector_width(flat)
+    d["longest_run"] = longest_run(flat)
 
 
 def _facts_device(dev, d, shape):
