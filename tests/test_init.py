@@ -277,10 +277,16 @@ def test_equivalent_dynamic_tsl():
 def test_equivalent_errors():
     with pytest.raises(LayoutError):
         unilayout.equivalent(cute.Layout(4, 1), "4:1")
-    big = cute.Layout(1 << 25, 1)
+    big = cute.Layout(3 << 24, 1)
     with pytest.raises(LayoutError, match="to compare one by one"):
-        unilayout.equivalent(big, cute.Layout((2, 1 << 24), (1, 2)))
+        unilayout.equivalent(big, cute.Layout((3, 1 << 24), (1, 3)))
     assert unilayout.equivalent(big, big)
+    # power-of-two layouts compare by the images of their input bits, however large
+    huge = cute.Layout((1 << 20, 1 << 20), (1 << 20, 1))
+    assert unilayout.equivalent(huge, cute.Layout((1 << 20, (1 << 10, 1 << 10)), (1 << 20, (1, 1 << 10))))
+    assert not unilayout.equivalent(huge, cute.Layout((1 << 20, 1 << 20), (1, 1 << 20)))
+    assert unilayout.equivalent(huge, cute_to_linear(huge))
+    assert not unilayout.equivalent(cute.Layout((1 << 20, 1 << 20), (1 << 20, 3)), cute_to_linear(huge))
 
 
 def test_lazy_family_imports_and_exports():
