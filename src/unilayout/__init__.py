@@ -293,8 +293,10 @@ def equivalent(a, b, shape=None) -> bool:
 
     Boxes are compared with size-1 dims ignored. Different domains (sizes,
     boxes, number of values per point) give ``False``, not an error.
-    Raises ``LayoutError`` for two affine maps without ``shape``, non-layout
-    arguments, and domains over ``MAX_COMPARE_POINTS`` points;
+    CuTe and linear layouts on a power-of-two 1-D domain are compared by the
+    images of their input bits (exact at any size); everything else is
+    tabulated. Raises ``LayoutError`` for two affine maps without ``shape``,
+    non-layout arguments, and tabulations over ``MAX_COMPARE_POINTS`` points;
     ``NotRepresentableError`` only when neither direction can be compared: no
     common box exists (two TSLs with ``?`` values and no ``shape``).
 
