@@ -41,9 +41,9 @@ core holds an 8x96x32 shard and each chip half the batch:
 >>> print(distributed.shard_summary(ml, dev))
 tensor 16x3x64x128 f32 on grid 2x2x4 over 2 device(s), device mesh 2x1x1
 block array 16x192x128, NamedSharding over the device mesh: (mesh0, None, None)
-chip  cells             shard       bytes    padding  replica
-   0  [0:1, 0:2, 0:4]   8x192x128   786,432  0.0%     no
-   1  [1:2, 0:2, 0:4]   8x192x128   786,432  0.0%     no
+chip  cells            shard      bytes    padding  replica
+   0  [0:1, 0:2, 0:4]  8x192x128  786,432  0.0%     no
+   1  [1:2, 0:2, 0:4]  8x192x128  786,432  0.0%     no
 >>> a = np.random.default_rng(0).random((16, 3, 64, 128), dtype=np.float32)
 >>> x = distributed.distribute(a, ml, dev)
 >>> s1 = next(s for s in x.addressable_shards if s.device == jax.devices()[1])

@@ -15,9 +15,9 @@ bfp_bf8 32x32 tiles: 8x3x1 tiles per core, 1088 bytes each):
 >>> print(shard_summary(ml, dev))
 tensor 16x3x64x128 f32 on grid 2x2x4 over 2 device(s), device mesh 2x1x1
 block array 16x192x128, NamedSharding over the device mesh: (mesh0, None, None)
-chip  cells             shard       bytes    padding  replica
-   0  [0:1, 0:2, 0:4]   8x192x128   208,896  0.0%     no
-   1  [1:2, 0:2, 0:4]   8x192x128   208,896  0.0%     no
+chip  cells            shard      bytes    padding  replica
+   0  [0:1, 0:2, 0:4]  8x192x128  208,896  0.0%     no
+   1  [1:2, 0:2, 0:4]  8x192x128  208,896  0.0%     no
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class ShardSummary(NamedTuple):
         >>> from unilayout import tt
         >>> s = shard_summary(tt.MetalLayout.from_collapse((64, 64), (2, 2)), tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2)))
         >>> print(s.text().splitlines()[-1])
-           1  [0:2, 0:2]        64x64       16,384   0.0%     of chip 0
+           1  [0:2, 0:2]  64x64  16,384  0.0%     of chip 0
         """
         lines = [f"tensor {xs(self.logical_shape)} {self.element_type} on grid {xs(self.grid)} over "
                  f"{len(self.devices)} device(s), device mesh {xs(self.mesh_shape)}"]
@@ -94,12 +94,14 @@ class ShardSummary(NamedTuple):
         else:
             how = f"placed device by device ({self.reason})"
         lines.append(f"block array {xs(self.global_shape)}, {how}")
-        lines.append(f"{'chip':>4}  {'cells':<16}  {'shard':<10}  {'bytes':<7}  {'padding':<7}  replica")
+        rows = [("chip", "cells", "shard", "bytes", "padding", "replica")]
         for d in self.devices:
-            cells = "[" + ", ".join(f"{a}:{b}" for a, b in d.cells) + "]"
             rep = "no" if not d.replicated else "yes" if d.replica_of == d.chip_id else f"of chip {d.replica_of}"
-            lines.append(f"{d.chip_id:>4}  {cells:<16}  {xs(d.shape):<10}  {d.bytes:<7,}  "
-                         f"{100 * d.padding_fraction:<.1f}%{'':<{7 - len(f'{100 * d.padding_fraction:.1f}%')}}  {rep}")
+            rows.append((str(d.chip_id), "[" + ", ".join(f"{a}:{b}" for a, b in d.cells) + "]", xs(d.shape),
+                         f"{d.bytes:,}", f"{100 * d.padding_fraction:.1f}%", rep))
+        width = [max(len(r[k]) for r in rows) for k in range(6)]
+        for r in rows:
+            lines.append("  ".join([r[0].rjust(width[0])] + [v.ljust(w) for v, w in zip(r[1:5], width[1:5])] + [r[5]]))
         return "\n".join(lines)
 
     def __str__(self):
