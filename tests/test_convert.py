@@ -270,6 +270,17 @@ def test_cute_linear_cute_round_trip(L):
     assert back.rank == L.rank
 
 
+def test_swizzle_search_is_bounded():
+    from unilayout.convert import MAX_SWIZZLE_BITS
+
+    n = MAX_SWIZZLE_BITS + 1
+    L = linear.LinearLayout({"i": [[1 << k] for k in range(n - 1)] + [[(1 << (n - 1)) | 1]]}, {"o": 1 << n})
+    with pytest.raises(NotRepresentableError, match=f"searched up to {MAX_SWIZZLE_BITS} offset bits"):
+        linear_to_cute(L)
+    np.testing.assert_array_equal(linear_to_affine(linear.LinearLayout({"i": [[1], [3]]}, {"o": 4})).index_map((4,)),
+                                  [[0], [1], [3], [2]])
+
+
 def test_linear_to_cute_examples():
     L = linear.LinearLayout({"register": [[0, 1], [8, 0]], "lane": [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
                              "warp": [[16, 0], [32, 0]], "block": []}, ["dim0", "dim1"])

@@ -67,6 +67,9 @@ __all__ = [
 #: Target family names accepted by ``convert_to``.
 FAMILIES = ("cute", "linear", "affine", "tsl")
 
+#: Widest offset (in bits) for which ``linear_to_cute`` searches a swizzle.
+MAX_SWIZZLE_BITS = 128
+
 #: Largest number of points a conversion tabulates (affine fits, metal shards).
 MAX_POINTS = 1 << 24
 
@@ -361,7 +364,10 @@ def _find_swizzle(values):
     for v in values:
         acc |= v
     nb = acc.bit_length()
-    vals = [v for v in values if v]
+    if nb > MAX_SWIZZLE_BITS:
+        return None
+    # multi-bit values first: a conflict then shows after a few values
+    vals = sorted((v for v in values if v), key=lambda v: -bin(v).count("1"))
     for b in range(1, nb // 2 + 1):
         mask = (1 << b) - 1
         for shift in range(b, nb - b + 1):
@@ -458,6 +464,8 @@ def linear_to_cute(layout):
                             raise NotRepresentableError(
                                 f"linear_to_cute: bases {a} and {name}={1 << i} -> {v} share bit {bit} and no single "
                                 "swizzle Sw<B,M,S> separates the bases: CuTe adds offsets, so this XOR has no CuTe form"
+                                + (f" (swizzles are searched up to {MAX_SWIZZLE_BITS} offset bits)"
+                                   if max(values).bit_length() > MAX_SWIZZLE_BITS else "")
                             )
                 for bit in range(v.bit_length()):
                     if v >> bit & 1:
