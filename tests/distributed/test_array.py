@@ -162,6 +162,10 @@ def test_bad_input_messages():
         distribute(np.zeros((16, 32), np.float32), ml, dev, jax_devices=DEVS[:1])
     with pytest.raises(LayoutError, match="same JAX device to two chips"):
         distribute(np.zeros((16, 32), np.float32), ml, dev, jax_devices=[DEVS[0], DEVS[0]])
+    with pytest.raises(LayoutError, match=r"JAX would store this float64 array as float32 \(64-bit types are off\) and lose data"):
+        distribute(np.zeros((16, 32)), ml, dev)
+    with pytest.raises(LayoutError, match="array of dtype <U1 cannot go to JAX"):
+        distribute(np.full((16, 32), "a"), ml, dev)
     with pytest.raises(LayoutError, match="needs a floating-point array"):
         distribute(np.zeros((16, 32), np.int32), ml.replace(oob_val="inf"), dev)
     with pytest.raises(LayoutError, match="rank 3 but the device grid 8x16 has rank 2"):
