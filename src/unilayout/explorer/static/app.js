@@ -181,7 +181,6 @@
   function showMain(data) {
     mount("layout-view", data);
     $("layout-summary").textContent = data.summary + " \u2014 " + data.count + " cells" + (data.padding ? ", " + data.padding + " padding" : "");
-    $("affine-shape-row").style.display = data.family === "affine" ? "" : "none";
     fillGroups(data);
     if (!pinned) { $("cell-details").innerHTML = ""; }
   }
@@ -330,7 +329,6 @@
     var start = readUrl();
     setPanel(["layout", "metal", "algebra", "encodings"].indexOf(start.panel) >= 0 ? start.panel : "layout");
     if (start.layout !== null) { input.value = start.layout; apply(); }
-    else { $("affine-shape-row").style.display = "none"; }
     if (state.panel === "algebra") { runAlgebra(); }
     if (state.panel === "encodings") { runEncodings(); }
   }

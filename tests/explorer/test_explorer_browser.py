@@ -1,0 +1,317 @@
+"""End-to-end: the explorer page in headless Chromium, driven by Selenium.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` and pip's ``selenium``;
+skips (saying which is missing) without them. Set ``UNILAYOUT_CHROMIUM`` /
+``UNILAYOUT_CHROMEDRIVER`` to use other executables. Screenshots go to
+``tests/explorer/artifacts/`` (git-ignored) or to ``$UNILAYOUT_ARTIFACTS``.
+"""
+
+import json
+import os
+import pathlib
+import shutil
+import urllib.parse
+
+import pytest
+
+import unilayout
+from unilayout import cute, linear, tt
+from unilayout.explorer import render_html, serve, text_view
+
+ARTIFACTS = pathlib.Path(os.environ.get("UNILAYOUT_ARTIFACTS") or pathlib.Path(__file__).parent / "artifacts")
+
+SEED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+        "memref<18x32xf32, #tt.memory_space<l1>>>>")
+
+
+def _executable(env, *names):
+    path = os.environ.get(env)
+    if path:
+        return path if os.path.exists(path) else None
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+    chromium = _executable("UNILAYOUT_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
+    driver_path = _executable("UNILAYOUT_CHROMEDRIVER", "chromedriver")
+    if chromium is None:
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    if driver_path is None:
+        pytest.skip("chromedriver is not installed (apt-get install chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                "--window-size=1400,1000"):
+        opts.add_argument(arg)
+    try:
+        driver = webdriver.Chrome(service=Service(driver_path), options=opts)
+    except Exception as exc:  # a browser that cannot start here is a missing dependency, not a failure
+        pytest.skip(f"headless chromium does not start: {str(exc).splitlines()[0]}")
+    driver.set_page_load_timeout(30)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server():
+    srv = serve(port=0)
+    yield srv
+    srv.shutdown()
+
+
+def wait(driver, predicate, timeout=15):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))
+
+
+def js(driver, script, *args):
+    return driver.execute_script(script, *args)
+
+
+def cell_count(driver, selector="#layout-view svg .cell"):
+    return js(driver, "return document.querySelectorAll(arguments[0]).length", selector)
+
+
+def shot(driver, name):
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def enter(driver, text):
+    """Type ``text`` into the layout box and press Enter; wait until the answer is shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    box = driver.find_element(By.ID, "layout-input")
+    js(driver, "document.getElementById('layout-error').textContent = 'pending';")
+    js(driver, "arguments[0].value = '';", box)
+    box.send_keys(text)
+    box.send_keys(Keys.ENTER)
+    wait(driver, lambda d: js(d, "var e = document.getElementById('layout-error').textContent;"
+                                 "return e !== 'pending';"))
+
+
+def hover(driver, selector):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    el = driver.find_element(By.CSS_SELECTOR, selector)
+    js(driver, "arguments[0].scrollIntoView({block: 'center', inline: 'center'});", el)
+    ActionChains(driver).move_to_element(el).perform()
+    wait(driver, lambda d: js(d, "return document.getElementById('cell-details').textContent.length > 0"))
+    return driver.find_element(By.ID, "cell-details").text
+
+
+def labels(driver, selector="#layout-view svg .cell"):
+    return js(driver, "return Array.from(document.querySelectorAll(arguments[0])).map(function (c) {"
+                      "var t = c.querySelector('text'); return [+c.getAttribute('data-index'), t ? t.textContent : '']; })",
+              selector)
+
+
+FAMILIES = {
+    "cute": "((2,2),2):((4,1),2)",
+    "swizzle": "Sw<2,0,3> o 0 o (8,8):(8,1)",
+    "linear": "#ttg.linear<{register = [[0, 1], [0, 4], [4, 0]], lane = [[0, 2], [1, 0], [2, 0]], warp = [], "
+              "block = []}>",
+    "affine": "(d0, d1) -> (d0 * 4 + d1, d1 floordiv 2)",
+    "tsl": "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>",
+    "metal": SEED,
+    "device": "#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, "
+              "meshShape = 1x2, chipIds = [0, 1]>",
+}
+
+
+def test_every_family_draws_its_cells_with_labels(browser, server):
+    browser.get(server.url)
+    wait(browser, lambda d: js(d, "return document.readyState") == "complete")
+    for name, text in FAMILIES.items():
+        enter(browser, text)
+        assert browser.find_element("id", "layout-error").text == "", name
+        expected = text_view(text)["count"]
+        wait(browser, lambda d: cell_count(d) == expected)
+        assert js(browser, "return document.querySelectorAll('#layout-view svg').length") == 1
+        got = dict(labels(browser))
+        value = unilayout.parse(text)
+        if name == "cute":
+            assert {i: int(t) for i, t in got.items()} == {i: value(i) for i in range(8)}
+        elif name == "swizzle":
+            assert {i: int(t) for i, t in got.items()} == {i: value(i) for i in range(64)}
+        elif name == "tsl":
+            assert {i: int(t) for i, t in got.items()} == {i: value(*divmod(i, 8)) for i in range(64)}
+        elif name == "affine":
+            assert got[6] == ",".join(map(str, value(1, 2)))
+        elif name == "linear":
+            assert got[0] == "T0:0" and got[1] == "T0:1" and len(got) == 64
+        elif name == "metal":
+            assert cell_count(browser, "#layout-view svg .cell.padding") == 117
+            assert all(got[i] == str(i) for i in (0, 62, 63, 3338))
+        shot(browser, f"family-{name}")
+
+
+def test_hover_shows_the_cell_in_every_view_and_highlights_its_group(browser, server):
+    browser.get(server.url + "?" + urllib.parse.urlencode({"layout": SEED}))
+    wait(browser, lambda d: cell_count(d) == 3456)
+    ml = unilayout.parse(SEED)
+    i = 1 * 63 + 37  # logical (1, 37): core (0, 1), shard coordinate (1, 5)
+    text = hover(browser, f'#layout-view .cell[data-index="{i}"]')
+    G, q = ml.locate(1, 37)
+    assert "(1, 37)" in text and str(G) in text and str(q) in text and "chip 0, core (0, 1)" in text
+    assert f"{int(ml.index_map()[i])}" in text  # offset in shard()'s output
+    lit = js(browser, "return document.querySelectorAll('#layout-view .cell.same').length")
+    assert lit == 18 * 32  # all slots of core (0, 1), padding included
+    shot(browser, "hover-metal")
+    # A padding cell says so.
+    text = hover(browser, '#layout-view .cell.padding')
+    assert "padding" in text and "yes" in text
+    # CuTe: offset, coordinate and the cells sharing its bank.
+    enter(browser, "(4,8):(8,1)")
+    wait(browser, lambda d: cell_count(d) == 32)
+    text = hover(browser, '#layout-view .cell[data-index="5"]')
+    assert "offset 9" in text.replace("\n", " ") or "offset\n9" in text
+    L = cute.parse("(4,8):(8,1)")
+    assert str(L(5)) in text and "(1,1)" in text
+
+
+def test_linear_hover_names_thread_register_lane_warp(browser, server):
+    text = FAMILIES["linear"]
+    browser.get(server.url + "?" + urllib.parse.urlencode({"layout": text, "group": "thread"}))
+    wait(browser, lambda d: cell_count(d) == 64)
+    details = hover(browser, '#layout-view .cell[data-index="9"]')
+    L = linear.parse(text)
+    out = L.apply({"register": 1, "lane": 1, "warp": 0, "block": 0})
+    assert f"({out['dim0']}, {out['dim1']})" in details and "thread" in details
+    assert js(browser, "return document.querySelectorAll('#layout-view .cell.same').length") == 8
+
+
+def test_malformed_text_shows_an_inline_error_with_its_position(browser, server):
+    browser.get(server.url)
+    for text, where in [("(2,2):(1,", 9), ("#tsl.tsl<[2, 4] -> (32, 4)", None), ("hello", 0),
+                        ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+                         "memref<18x31xf32, #tt.memory_space<l1>>>>", None)]:
+        enter(browser, text)
+        err = browser.find_element("id", "layout-error").text
+        assert err and "Traceback" not in err, text
+        if where is not None:
+            assert f"position {where}" in err
+            assert "^" in err
+        assert js(browser, "return document.body.innerText.length") > 100  # never a blank page
+    shot(browser, "error-inline")
+    enter(browser, "8:1")
+    assert browser.find_element("id", "layout-error").text == ""
+    wait(browser, lambda d: cell_count(d) == 8)
+
+
+def test_metal_builder_shows_padding_per_core(browser, server):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "?panel=metal")
+    form = {"metal-shape": "53x63", "metal-grid": "3x2", "metal-tile": "", "metal-collapse": "0,-1", "metal-align": ""}
+    for id_, value in form.items():
+        el = browser.find_element(By.ID, id_)
+        el.clear()
+        el.send_keys(value)
+    browser.find_element(By.ID, "metal-build").click()
+    wait(browser, lambda d: cell_count(d) == 3456)
+    assert cell_count(browser, "#layout-view svg .cell.padding") == 117
+    assert unilayout.parse(browser.find_element(By.ID, "layout-input").get_attribute("value")) == \
+        tt.MetalLayout.from_collapse((53, 63), (3, 2))
+    # Padding per core: the last row of cores has 1 padding row, the last column 1 padding column.
+    per_core = js(browser, "var n = {}; document.querySelectorAll('#layout-view .cell.padding').forEach(function (c) {"
+                           "var k = c.getAttribute('data-core'); n[k] = (n[k] || 0) + 1; }); return n;")
+    assert per_core == {"1": 18, "3": 18, "4": 32, "5": 49}
+    shot(browser, "metal-builder-53x63")
+    # Tilized: every 18x32 shard is padded to one 32x32 tile.
+    el = browser.find_element(By.ID, "metal-tile")
+    el.send_keys("32x32")
+    browser.find_element(By.ID, "metal-build").click()
+    wait(browser, lambda d: cell_count(d) == 6144)
+    assert cell_count(browser, "#layout-view svg .cell.padding") == 2805
+    shot(browser, "metal-builder-53x63-tiled")
+    # A bad form value is an inline error.
+    el = browser.find_element(By.ID, "metal-grid")
+    el.clear()
+    el.send_keys("3xq")
+    browser.find_element(By.ID, "metal-build").click()
+    wait(browser, lambda d: d.find_element(By.ID, "metal-error").text != "")
+    assert "grid" in browser.find_element(By.ID, "metal-error").text
+
+
+def test_share_url_round_trip(browser, server):
+    browser.get(server.url)
+    text = "(d0, d1) -> (d0 + d1 * 3)"
+    browser.find_element("id", "affine-shape").send_keys("3x5")
+    enter(browser, text)
+    wait(browser, lambda d: cell_count(d) == 15)
+    url = browser.current_url
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(url).query)
+    assert query["layout"] == [text] and query["shape"] == ["3x5"]
+    browser.get("about:blank")
+    browser.get(url)
+    wait(browser, lambda d: cell_count(d) == 15)
+    assert browser.find_element("id", "layout-input").get_attribute("value") == text
+    assert dict(labels(browser))[7] == "7"  # index 7 of 3x5 is (1, 2) -> 1 + 2 * 3
+    # The metal builder's state is in the link too.
+    browser.get(server.url + "?panel=metal")
+    browser.find_element("id", "metal-tile").send_keys("32x32")
+    browser.find_element("id", "metal-build").click()
+    wait(browser, lambda d: cell_count(d) == 6144)
+    url = browser.current_url
+    browser.get("about:blank")
+    browser.get(url)
+    wait(browser, lambda d: cell_count(d) == 6144)
+    assert browser.find_element("id", "metal-tile").get_attribute("value") == "32x32"
+    assert js(browser, "return !document.getElementById('panel-metal').hidden")
+    shot(browser, "share-url")
+
+
+def test_algebra_panel_side_by_side(browser, server):
+    q = {"panel": "algebra", "aa": "(4,2):(1,4)", "ab": "(2,2):(2,1)", "aop": "composition"}
+    browser.get(server.url + "?" + urllib.parse.urlencode(q))
+    wait(browser, lambda d: cell_count(d, "#algebra-result-view .cell") > 0)
+    R = cute.composition(cute.parse("(4,2):(1,4)"), cute.parse("(2,2):(2,1)"))
+    assert cell_count(browser, "#algebra-a-view .cell") == 8
+    assert cell_count(browser, "#algebra-b-view .cell") == 4
+    assert cell_count(browser, "#algebra-result-view .cell") == cute.size(R)
+    assert str(R) in browser.find_element("id", "algebra-result-text").text
+    got = dict(labels(browser, "#algebra-result-view .cell"))
+    assert {i: int(t) for i, t in got.items()} == {i: R(i) for i in range(cute.size(R))}
+    details = hover(browser, '#algebra-result-view .cell[data-index="1"]')
+    assert str(R(1)) in details
+    shot(browser, "algebra-composition")
+
+
+def test_encodings_panel_conversion_levels(browser, server):
+    from unilayout.linear import analysis, encodings as E
+
+    a = {"size_per_thread": [1, 2], "threads_per_warp": [8, 4], "warps_per_cta": [2, 1], "order": [1, 0]}
+    b = {"version": [2, 0], "warps_per_cta": [2, 1], "instr_shape": [16, 8]}
+    q = {"panel": "encodings", "es": "16x16", "eak": "blocked", "eap": json.dumps(a), "ebk": "nvidia_mma",
+         "ebp": json.dumps(b)}
+    browser.get(server.url + "?" + urllib.parse.urlencode(q))
+    wait(browser, lambda d: cell_count(d, "#enc-b-view .cell") == 256)
+    assert cell_count(browser, "#enc-a-view .cell") == 256
+    La = E.blocked([16, 16], **a)
+    Lb = E.nvidia_mma([16, 16], **b)
+    assert f"crosses: {analysis.conversion_level(La, Lb)}" in browser.find_element("id", "enc-levels").text
+    shot(browser, "encodings-blocked-mma")
+
+
+def test_offline_html_file(browser, tmp_path):
+    path = tmp_path / "seed.html"
+    path.write_text(render_html(SEED), encoding="utf-8")
+    browser.get(path.as_uri())
+    wait(browser, lambda d: cell_count(d) == 3456)
+    assert cell_count(browser, "#layout-view svg .cell.padding") == 117
+    text = hover(browser, '#layout-view .cell[data-index="100"]')
+    assert "(1, 37)" in text
+    assert browser.find_element("id", "layout-error").text == ""
+    shot(browser, "offline-html")
