@@ -111,6 +111,12 @@ def hover(driver, selector):
     return driver.find_element(By.ID, "cell-details").text
 
 
+def linked(driver, selector):
+    """data-index of the cells of ``selector``'s view lit as linked to the hovered cell."""
+    return sorted(js(driver, "return Array.from(document.querySelectorAll(arguments[0] + ' .cell.linked'))"
+                             ".map(function (c) { return +c.getAttribute('data-index'); })", selector))
+
+
 def labels(driver, selector="#layout-view svg .cell"):
     return js(driver, "return Array.from(document.querySelectorAll(arguments[0])).map(function (c) {"
                       "var t = c.querySelector('text'); return [+c.getAttribute('data-index'), t ? t.textContent : '']; })",
@@ -285,7 +291,11 @@ def test_algebra_panel_side_by_side(browser, server):
     got = dict(labels(browser, "#algebra-result-view .cell"))
     assert {i: int(t) for i, t in got.items()} == {i: R(i) for i in range(cute.size(R))}
     details = hover(browser, '#algebra-result-view .cell[data-index="1"]')
-    assert str(R(1)) in details
+    assert str(R(1)) in details and "in B" in details and "in A" in details
+    # R(1) = A(B(1)): B's cell 1 and the A cell holding offset R(1) light up.
+    A = cute.parse("(4,2):(1,4)")
+    assert linked(browser, "#algebra-b-view") == [1]
+    assert linked(browser, "#algebra-a-view") == [i for i in range(8) if A(i) == R(1)]
     shot(browser, "algebra-composition")
 
 
@@ -302,6 +312,16 @@ def test_encodings_panel_conversion_levels(browser, server):
     La = E.blocked([16, 16], **a)
     Lb = E.nvidia_mma([16, 16], **b)
     assert f"crosses: {analysis.conversion_level(La, Lb)}" in browser.find_element("id", "enc-levels").text
+    # Hovering an element in A shows where the same tensor element lives in B.
+    def hardware(L, i):  # flat input -> in-dims, first in-dim least significant
+        regs, lanes = L.in_dim_size("register"), L.in_dim_size("lane")
+        return {"register": i % regs, "lane": (i // regs) % lanes, "warp": i // (regs * lanes), "block": 0}
+
+    details = hover(browser, '#enc-a-view .cell[data-index="5"]')
+    out = La.apply(hardware(La, 5))
+    hits = linked(browser, "#enc-b-view")
+    assert len(hits) == 1 and Lb.apply(hardware(Lb, hits[0])) == out  # the same tensor element
+    assert f"({out['dim0']}, {out['dim1']})" in details.split("in B")[1]
     shot(browser, "encodings-blocked-mma")
 
 

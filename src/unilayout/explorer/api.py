@@ -10,10 +10,15 @@ path                body                                                        
 ``/api/metal``      ``{"shape": [53, 63], "grid": [3, 2], "collapse":           the built layout's view; ``text`` is
                     [[0, -1]], "alignments": null, "tile": [32, 32],            its ``tensor<...>``
                     "oob_val": "undef"}``
-``/api/algebra``    ``{"a": "4:2", "b": "16", "op": "complement"}``             ``a``, ``b``, ``result`` views
-``/api/encodings``  ``{"shape": [32, 32], "a": {"kind": "blocked", "params":    ``a``, ``b`` views and the levels a
-                    {...}}, "b": {...}}``                                       conversion between them crosses
+``/api/algebra``    ``{"a": "4:2", "b": "16", "op": "complement"}``             ``a``, ``b``, ``result`` views, links
+``/api/encodings``  ``{"shape": [32, 32], "a": {"kind": "blocked", "params":    ``a``, ``b`` views, the levels a
+                    {...}}, "b": {...}}``                                       conversion crosses, links
 ==================  ==========================================================  ====================================
+
+``links`` lists ``[view, key, view, key]``: cells of the two views whose
+``keys`` agree stand for the same thing (the same tensor element; for
+``composition``, result cell i and B cell i, and the A cells holding the
+result's offset).
 
 Errors answer 4xx with ``{"error": {"message": ..., "position": ..., "field": ...}}``:
 ``position`` is the 0-based character offset in the text of ``field`` for
@@ -199,7 +204,20 @@ def _algebra(body):
         result = _with_field(lambda: fn(a, b), "b")
     out["result"] = layout_view(result)
     out["text"] = str(result)
+    out["links"] = [list(link) for link in _ALGEBRA_LINKS.get(op, ())]
     return out
+
+
+# Cells of two views that stand for the same thing: (view, key, view, key) with the keys of ``views``.
+# composition: R(i) = A(B(i)); divides and products take their offsets from A; coalesce is the same
+# function; right_inverse: A(R(i)) = i; left_inverse: R(A(i)) = i.
+_ALGEBRA_LINKS = {
+    "composition": (("result", "offset", "a", "offset"), ("result", "index", "b", "index")),
+    **{op: (("result", "offset", "a", "offset"),) for op in ALGEBRA_OPS if op.endswith(("_divide", "_product"))},
+    "coalesce": (("result", "index", "a", "index"), ("result", "offset", "a", "offset")),
+    "right_inverse": (("result", "offset", "a", "index"),),
+    "left_inverse": (("result", "index", "a", "offset"),),
+}
 
 
 def _param(value, key):
@@ -246,10 +264,11 @@ def _encodings(body):
 
     shape = _ints(body.get("shape"), "shape")
     a = _encoding(body.get("a"), shape, "a")
-    out = {"a": layout_view(a), "b": None, "levels": None, "level": None, "notes": []}
+    out = {"a": layout_view(a), "b": None, "levels": None, "level": None, "notes": [], "links": []}
     if body.get("b") not in (None, ""):
         b = _encoding(body.get("b"), shape, "b")
         out["b"] = layout_view(b)
+        out["links"] = [["a", "element", "b", "element"]]  # the same tensor element
         a_shared = "offset" in a.in_dim_names
         b_shared = "offset" in b.in_dim_names
         if not a_shared and not b_shared:

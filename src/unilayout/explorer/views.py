@@ -11,6 +11,9 @@
   offset, coordinates, thread/value or register/lane/warp, core, padding ...);
 - ``groups``: for each way of grouping (same offset, same thread, same shard,
   same bank ...) one integer per cell; cells with equal numbers belong together;
+- ``keys``: values that tie a cell to cells of another view (CuTe: ``index``
+  and ``offset``; linear: ``element``, the tensor element's row-major
+  position), used by the side-by-side panels;
 - ``family`` (as ``unilayout.family_of``: cute, linear, affine, tsl, metal, device), ``title``, ``text`` (the canonical text of the value), ``summary``.
 
 What a cell is, per family:
@@ -95,10 +98,12 @@ def _with_cells(svg, index, by_slot):
     return out
 
 
-def _finish(value, shape, family, title, text, index, padding, columns, details, groups, summary, by_slot=False):
+def _finish(value, shape, family, title, text, index, padding, columns, details, groups, summary, by_slot=False,
+            keys=None):
     n = len(index)
     svg = picture(value, shape, max_cells=MAX_CELLS)
     return {
+        "keys": {name: [int(v) for v in vals] for name, vals in (keys or {}).items()},
         "family": family,
         "title": title,
         "text": text,
@@ -149,7 +154,8 @@ def _cute_view(L):
     groups = {"offset": off_group, "row": rows, "column": cols, "bank": bank}
     cosize = int(offs.max()) + 1 if n else 0
     summary = f"CuTe layout {L}: size {n}, cosize {cosize}"
-    return _finish(L, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups, summary)
+    return _finish(L, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups, summary,
+                   keys={"index": idx, "offset": offs})
 
 
 # ---------------------------------------------------------------- linear
@@ -232,7 +238,8 @@ def _linear_view(L):
         text = linear.to_attr(L)
     except LayoutError:  # shared layouts (offset, block) have no #ttg.linear text
         text = None
-    return _finish(L, None, "linear", title, text, idx, np.zeros(len(idx), bool), columns, details, groups, summary)
+    return _finish(L, None, "linear", title, text, idx, np.zeros(len(idx), bool), columns, details, groups, summary,
+                   keys={"element": cells})
 
 
 # ---------------------------------------------------------------- affine

@@ -25,6 +25,9 @@
   var state = {panel: "layout", group: ""};
   var views = {};        // container id -> {data, cells, byGroup}
   var pinned = null;      // {container, k} of a clicked cell
+  var links = [];         // [container, key, container, key]: cells standing for the same thing in two views
+  var CAPTIONS = {"algebra-a-view": "A", "algebra-b-view": "B", "algebra-result-view": "the result",
+                  "enc-a-view": "A", "enc-b-view": "B", "layout-view": "the picture"};
 
   // ------------------------------------------------------------ requests
   function post(path, body) {
@@ -86,8 +89,44 @@
   }
 
   function clearLit(v) {
-    for (var i = 0; i < v.lit.length; i++) { v.lit[i].classList.remove("same", "current"); }
+    for (var i = 0; i < v.lit.length; i++) { v.lit[i].classList.remove("same", "current", "linked"); }
     v.lit = [];
+  }
+
+  function byKey(v, key, value) {
+    v.byKey = v.byKey || {};
+    var m = v.byKey[key];
+    if (!m) {
+      m = {};
+      var vals = (v.data.keys || {})[key] || [];
+      for (var k = 0; k < vals.length; k++) { (m[vals[k]] = m[vals[k]] || []).push(k); }
+      v.byKey[key] = m;
+    }
+    return m[value] || [];
+  }
+
+  function table(d, k, first) {
+    var html = "<table>" + (first || "");
+    for (var i = 0; i < d.columns.length; i++) {
+      html += "<tr><th>" + esc(d.columns[i]) + "</th><td>" + esc(d.details[k][i]) + "</td></tr>";
+    }
+    return html + "</table>";
+  }
+
+  function linkedHtml(containerId, k) {
+    var v = views[containerId], html = "";
+    links.forEach(function (l) {
+      var from = l[0], fromKey = l[1], to = l[2], toKey = l[3];
+      if (to === containerId) { from = l[2]; fromKey = l[3]; to = l[0]; toKey = l[1]; }
+      if (from !== containerId || !views[to]) { return; }
+      var vals = (v.data.keys || {})[fromKey];
+      if (!vals) { return; }
+      var w = views[to], hits = byKey(w, toKey, vals[k]);
+      hits.forEach(function (j) { var c = w.cells[j]; if (c) { c.classList.add("linked"); w.lit.push(c); } });
+      html += "<h4>in " + esc(CAPTIONS[to] || to) + ": " + hits.length + " cell(s) with " + esc(toKey) + " " + esc(vals[k]) + "</h4>";
+      if (hits.length) { html += table(w.data, hits[0]); }
+    });
+    return html;
   }
 
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
@@ -96,13 +135,10 @@
     var v = views[containerId];
     if (!v) { return; }
     Object.keys(views).forEach(function (id) { clearLit(views[id]); });
-    var d = v.data, row = d.details[k], el = v.cells[k];
-    var html = "<h3>" + esc(d.family) + " cell " + k + (el && el.classList.contains("padding") ? " (padding)" : "") + "</h3><table>";
-    html += "<tr><th>data-index</th><td>" + esc(el ? el.getAttribute("data-index") : "") + "</td></tr>";
-    for (var i = 0; i < d.columns.length; i++) {
-      html += "<tr><th>" + esc(d.columns[i]) + "</th><td>" + esc(row[i]) + "</td></tr>";
-    }
-    html += "</table>";
+    var d = v.data, el = v.cells[k];
+    var html = "<h3>" + esc(d.family) + " cell " + k + (el && el.classList.contains("padding") ? " (padding)" : "") +
+      (CAPTIONS[containerId] && containerId !== "layout-view" ? " of " + esc(CAPTIONS[containerId]) : "") + "</h3>";
+    html += table(d, k, "<tr><th>data-index</th><td>" + esc(el ? el.getAttribute("data-index") : "") + "</td></tr>");
     var name = groupName(v);
     if (name !== null) {
       var key = d.groups[name][k], same = members(v, name, key);
@@ -113,6 +149,7 @@
       html += "<p class=\"group\">highlighted: <b>" + same.length + "</b> cell(s) with the same " + esc(name) + "</p>";
     }
     if (el) { el.classList.add("current"); v.lit.push(el); }
+    html += linkedHtml(containerId, k);
     $("cell-details").innerHTML = html;
   }
 
@@ -242,6 +279,7 @@
       mount("algebra-a-view", r.json.a);
       mount("algebra-b-view", r.json.b);
       mount("algebra-result-view", r.json.result);
+      links = (r.json.links || []).map(function (l) { return ["algebra-" + l[0] + "-view", l[1], "algebra-" + l[2] + "-view", l[3]]; });
       $("algebra-result-text").textContent = r.json.op + "(" + val("algebra-a") + (r.json.b || val("algebra-b") ? ", " + val("algebra-b") : "") + ") = " + r.json.text;
     });
   }
@@ -260,6 +298,7 @@
       showError($("enc-error"), null);
       mount("enc-a-view", r.json.a);
       mount("enc-b-view", r.json.b);
+      links = (r.json.links || []).map(function (l) { return ["enc-" + l[0] + "-view", l[1], "enc-" + l[2] + "-view", l[3]]; });
       $("enc-levels").textContent = r.json.notes.join("; ");
     });
   }
