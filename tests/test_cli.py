@@ -307,3 +307,15 @@ def test_serve_prints_its_url_and_stops_on_interrupt():
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err
+
+
+def test_shared_layout_tables_are_triton_shared_views():
+    # #ttg.linear text cannot carry an 'offset' in-dim, so this goes through show's table builder directly.
+    from unilayout.cli import _tables
+    from unilayout.linear import encodings as E
+    from unilayout.viz.linear import shared_hardware_view, shared_tensor_view
+
+    sh = E.swizzled_shared([4, 4], 1, 1, 4, [1, 0])
+    tables = dict(_tables(sh, None, 4096))
+    assert tables["hardware view (Triton get_shared_view(True))"] == shared_hardware_view(sh).rstrip("\n")
+    assert tables["tensor view (Triton get_shared_view(False))"] == shared_tensor_view(sh).rstrip("\n")

@@ -368,7 +368,7 @@ def _tables_cute(L, max_cells):
 
 
 def _tables_linear(L, max_cells):
-    from .viz.linear import hardware_view, tensor_view
+    from .viz.linear import hardware_view, shared_hardware_view, shared_tensor_view, tensor_view
 
     out = [("bases (Triton)", str(L).strip("\n"))]
     hw = {"register", "lane", "warp", "block"}
@@ -379,6 +379,15 @@ def _tables_linear(L, max_cells):
         else:
             out.append(("hardware view (Triton get_distributed_view(True))", hardware_view(L).rstrip("\n")))
             out.append(("tensor view (Triton get_distributed_view(False))", tensor_view(L).rstrip("\n")))
+    elif "offset" in L.in_dim_names and set(L.in_dim_names) <= {"offset", "block"}:
+        if int(L.total_out_dim_size) > max_cells:
+            out.append(("views", f"(not shown: {int(L.total_out_dim_size):,} elements > {max_cells:,})"))
+        else:
+            try:
+                out.append(("hardware view (Triton get_shared_view(True))", shared_hardware_view(L).rstrip("\n")))
+                out.append(("tensor view (Triton get_shared_view(False))", shared_tensor_view(L).rstrip("\n")))
+            except LayoutError as e:
+                out.append(("views", f"(not shown: {e})"))
     return out
 
 

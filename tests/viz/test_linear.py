@@ -13,7 +13,9 @@ from svgcheck import cells, label_text, parse_svg, texts
 from unilayout import LayoutError, linear
 from unilayout.linear import encodings as E
 from unilayout.viz import to_svg
-from unilayout.viz.linear import hardware_view, linear_scene, owners, tensor_view
+from unilayout.viz.linear import (
+    hardware_view, linear_scene, owners, shared_hardware_view, shared_tensor_view, tensor_view,
+)
 
 MFMA = E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2])
 
@@ -26,7 +28,10 @@ except Exception:
 out = []
 for c in json.load(sys.stdin):
     L = LL.from_bases([(n, b) for n, b in c["bases"]], [n for n, _ in c["outs"]], [s for _, s in c["outs"]], False)
-    out.append([L.get_distributed_view(False), L.get_distributed_view(True)])
+    if c.get("shared"):
+        out.append([L.get_shared_view(False), L.get_shared_view(True)])
+    else:
+        out.append([L.get_distributed_view(False), L.get_distributed_view(True)])
 print(json.dumps(out)); sys.stdout.flush(); os._exit(0)
 """
 
@@ -45,20 +50,52 @@ def _random_layouts(n, seed=0):
     return cases
 
 
+def _random_shared(n, seed=1):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < n:
+        rank = rng.choice([1, 2, 3])
+        sizes = [2 ** rng.randint(0, 4) for _ in range(rank)]
+        outs = [(f"dim{i}", s) for i, s in enumerate(sizes)]
+        nb = rng.randint(0, 2)
+        if 2 ** nb > max(1, sizes[0] * (sizes[1] if rank > 1 else 1) * (sizes[2] if rank > 2 else 1)):
+            continue
+        bases = [("offset", [[rng.randrange(s) for s in sizes] for _ in range(rng.randint(1, 5))]),
+                 ("block", [[rng.randrange(s) for s in sizes] for _ in range(nb)])]
+        L = linear.LinearLayout(dict(bases), dict(outs), require_surjective=False)
+        cases.append(({"bases": bases, "outs": outs, "shared": True}, L))
+    for sh in (E.swizzled_shared([32, 32], 1, 1, 4, [1, 0]), E.swizzled_shared([16, 64], 4, 2, 4, [0, 1])):
+        cases.append(({"bases": [[n, b] for n, b in sh.bases], "outs": [[n, s] for n, s in sh.out_dims],
+                       "shared": True}, sh))
+    return cases
+
+
 def test_views_match_triton():
     if importlib.util.find_spec("triton") is None:
         pytest.skip("triton is not installed")
-    cases = _random_layouts(120)
     mfma = {"bases": [[n, b] for n, b in MFMA.bases], "outs": [[n, s] for n, s in MFMA.out_dims]}
-    payload = [c for c, _ in cases] + [mfma]
-    proc = subprocess.run([sys.executable, "-c", _ORACLE], input=json.dumps(payload), capture_output=True, text=True,
-                          timeout=300)
+    cases = _random_layouts(120) + [(mfma, MFMA)] + _random_shared(120)
+    proc = subprocess.run([sys.executable, "-c", _ORACLE], input=json.dumps([c for c, _ in cases]),
+                          capture_output=True, text=True, timeout=300)
     if proc.returncode != 0 or proc.stdout.startswith("NO_TRITON"):
         pytest.skip("triton is not importable here")
     want = json.loads(proc.stdout)
-    for (case, L), (tv, hv) in zip(cases + [(mfma, MFMA)], want):
-        assert tensor_view(L) == tv, case
-        assert hardware_view(L) == hv, case
+    assert len(want) == len(cases)
+    for (case, L), (tv, hv) in zip(cases, want):
+        if case.get("shared"):
+            assert shared_tensor_view(L) == tv, case
+            assert shared_hardware_view(L) == hv, case
+        else:
+            assert tensor_view(L) == tv, case
+            assert hardware_view(L) == hv, case
+
+
+def test_shared_views_refuse_other_layouts():
+    with pytest.raises(LayoutError):
+        shared_tensor_view(MFMA)
+    with pytest.raises(LayoutError, match="blocks"):
+        shared_hardware_view(linear.LinearLayout({"offset": [[1]], "block": [[0], [0]]}, {"dim0": 2},
+                                                 require_surjective=False))
 
 
 def test_seed_mfma_views():

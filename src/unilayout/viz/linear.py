@@ -9,7 +9,9 @@ order of ``index_map``: first in-dim least significant). Layouts without
 lanes (shared memory, other in-dims) are labelled with their input index.
 
 ``tensor_view(L)`` and ``hardware_view(L)`` are Triton's
-``get_distributed_view(False/True)`` text, byte for byte.
+``get_distributed_view(False/True)`` text, byte for byte, and
+``shared_tensor_view(L)`` / ``shared_hardware_view(L)`` its
+``get_shared_view(False/True)`` for shared-memory layouts (``offset``, ``block``).
 
 >>> from unilayout import linear
 >>> L = linear.parse("#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 0]], warp = [], block = []}>")
@@ -33,7 +35,8 @@ from ..errors import LayoutError
 from .colors import categorical, gradient
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
-__all__ = ["linear_scene", "tensor_view", "hardware_view", "owners", "COLOR_MODES"]
+__all__ = ["linear_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
+           "COLOR_MODES"]
 
 COLOR_MODES = ("thread", "warp", "register", "block", "index")
 _HW = ("register", "lane", "warp", "block")
@@ -120,29 +123,7 @@ def tensor_view(layout) -> str:
         cells[pos[k]].append(labels[k])
     strs = ["|".join(c) for c in cells]
     sizes = [layout.out_dim_size(o) for o in layout.out_dim_names] or [1]
-    rank = len(sizes)
-    last = sizes[-1]
-    lines = []
-    outer = sizes[:-1]
-    n_rows = first.size // last
-    for row in range(n_rows):
-        crd = np.unravel_index(row, outer) if outer else ()
-        crd = [int(c) for c in crd]
-        opens = 1
-        for d in range(rank - 2, -1, -1):
-            if crd[d] == 0:
-                opens += 1
-            else:
-                break
-        closes = 1
-        for d in range(rank - 2, -1, -1):
-            if crd[d] == outer[d] - 1:
-                closes += 1
-            else:
-                break
-        body = ", ".join(strs[row * last : (row + 1) * last])
-        lines.append("[" * opens + " " * (rank - opens) + body + "]" * closes + "\n")
-    return "".join(lines)
+    return _brackets(strs, sizes, ", ")
 
 
 def hardware_view(layout) -> str:
@@ -189,6 +170,92 @@ def hardware_view(layout) -> str:
             for r in range(nr):
                 out.append(", ".join(grid[b, w, r].tolist()) + "\n")
     return "".join(out)
+
+
+def _brackets(strs, sizes, sep):
+    """Triton's nested-bracket text of ``strs`` laid out row-major over ``sizes`` (rows = the last dim)."""
+    rank = len(sizes)
+    last = sizes[-1]
+    outer = sizes[:-1]
+    lines = []
+    for row in range(len(strs) // last if last else 0):
+        crd = [int(c) for c in np.unravel_index(row, outer)] if outer else []
+        opens = 1
+        for d in range(rank - 2, -1, -1):
+            if crd[d] != 0:
+                break
+            opens += 1
+        closes = 1
+        for d in range(rank - 2, -1, -1):
+            if crd[d] != outer[d] - 1:
+                break
+            closes += 1
+        body = sep.join(strs[row * last : (row + 1) * last])
+        lines.append("[" * opens + " " * (rank - opens) + body + "]" * closes + "\n")
+    return "".join(lines)
+
+
+def _shared_points(layout):
+    """Triton's walk of a shared layout: position p -> (block, offset) -> tensor coordinates, padded per out-dim."""
+    _check(layout)
+    if "offset" not in layout.in_dim_names or not set(layout.in_dim_names) <= {"offset", "block"}:
+        raise LayoutError(f"shared view: in-dims {layout.in_dim_names} are not offset/block")
+    sizes = [layout.out_dim_size(o) for o in layout.out_dim_names] or [1]
+    total = int(np.prod(sizes, dtype=np.int64))
+    nb = _size(layout, "block")
+    if nb > total:
+        raise LayoutError(f"shared view: {nb} blocks for a tensor of {total} elements: nothing to lay out per block")
+    per_block = total // nb
+    p = np.arange(total, dtype=np.int64)
+    block, offset = p // per_block, p % per_block
+    # Triton's apply XORs the bases of the bits it has: higher input bits are ignored.
+    ins = {"offset": offset % layout.in_dim_size("offset")}
+    if "block" in layout.in_dim_names:
+        ins["block"] = block % nb
+    out = layout.evaluate(ins)
+    widths = [len(str(sz - 1)) for sz in sizes]
+    cols = [np.char.rjust(np.asarray(out[o]).astype(str), w) for o, w in zip(layout.out_dim_names, widths)]
+    return sizes, block, offset, per_block, cols
+
+
+def shared_tensor_view(layout) -> str:
+    """Triton's ``get_shared_view(False)``: memory position ``p`` (block-major) laid out over the tensor's shape,
+    each showing the tensor element stored there.
+
+    >>> from unilayout.linear import encodings as E
+    >>> print(shared_tensor_view(E.swizzled_shared([2, 4], 1, 1, 2, [1, 0])), end="")
+    [[(0:0),(0:1),(0:2),(0:3)]
+    [ (1:1),(1:0),(1:3),(1:2)]]
+    """
+    sizes, _, _, _, cols = _shared_points(layout)
+    text = cols[0]
+    for c in cols[1:]:
+        text = np.char.add(np.char.add(text, ":"), c)
+    strs = np.char.add(np.char.add("(", text), ")").tolist()
+    return _brackets(strs, sizes, ",")
+
+
+def shared_hardware_view(layout) -> str:
+    """Triton's ``get_shared_view(True)``: per block, each offset and the tensor element it holds.
+
+    >>> from unilayout.linear import encodings as E
+    >>> print(shared_hardware_view(E.swizzled_shared([2, 2], 1, 1, 2, [1, 0])), end="")
+    Block: 0:
+    Offset: 0 -> (0,0)
+    Offset: 1 -> (0,1)
+    Offset: 2 -> (1,1)
+    Offset: 3 -> (1,0)
+    """
+    sizes, block, offset, per_block, cols = _shared_points(layout)
+    text = cols[0]
+    for c in cols[1:]:
+        text = np.char.add(np.char.add(text, ","), c)
+    lines = []
+    for p, t in enumerate(text.tolist()):
+        if p % per_block == 0:
+            lines.append(f"Block: {p // per_block}:\n")
+        lines.append(f"Offset: {p % per_block} -> ({t})\n")
+    return "".join(lines)
 
 
 def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
