@@ -288,6 +288,8 @@ def equivalent(a, b, shape=None) -> bool:
     - CuTe vs TSL/affine/metal/device: natural coordinates (the box
       ``product_each(shape)``) against the box;
     - linear vs a box family: the in-dims (in order) against the box;
+    - a metal layout's value is its flat position in ``shard()``'s output,
+      or against several values its coordinates there (grid, then shard);
     - an affine map (or a TSL with ``?``) takes ``shape``, else the other
       side's box.
 
@@ -365,6 +367,10 @@ def equivalent(a, b, shape=None) -> bool:
             va = _flatten_outs(va, [s for _, s in a.out_dims])
         elif fb == "linear" and va.shape[1] == 1:
             vb = _flatten_outs(vb, [s for _, s in b.out_dims])
+        elif fa == "metal" and vb.shape[1] == len(a.shards_shape):
+            va = np.stack(np.unravel_index(va[:, 0], a.shards_shape), axis=1).astype(np.int64)
+        elif fb == "metal" and va.shape[1] == len(b.shards_shape):
+            vb = np.stack(np.unravel_index(vb[:, 0], b.shards_shape), axis=1).astype(np.int64)
         else:
             return False
     return bool(np.array_equal(va, vb))
