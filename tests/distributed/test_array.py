@@ -120,6 +120,17 @@ def test_chip_ids_index_jax_devices():
     np.testing.assert_array_equal(gather(x, ml), a)
 
 
+def test_64_bit_arrays_whose_values_fit_are_kept_exactly():
+    dev = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))
+    ml = tt.MetalLayout.from_collapse((16, 32), (2, 16))
+    a = np.arange(16 * 32).reshape(16, 32)  # int64
+    x = distribute(a, ml, dev)
+    assert x.dtype == np.int32 and np.array_equal(gather(x, ml), a)
+    b = np.full((16, 32), np.nan)
+    b[0, 0] = 0.5
+    np.testing.assert_array_equal(gather(distribute(b, ml, dev), ml), b)
+
+
 def test_non_dense_maps_and_integer_dtypes():
     dev = tt.Device.from_mesh(tt.SystemDesc((2, 2), 4), (2, 2))
     for ml in (tt.MetalLayout((8, 6), "(d0, d1) -> (d0 floordiv 2, d0 mod 2 + d1 * 2)", (4, 4)),
@@ -162,8 +173,11 @@ def test_bad_input_messages():
         distribute(np.zeros((16, 32), np.float32), ml, dev, jax_devices=DEVS[:1])
     with pytest.raises(LayoutError, match="same JAX device to two chips"):
         distribute(np.zeros((16, 32), np.float32), ml, dev, jax_devices=[DEVS[0], DEVS[0]])
-    with pytest.raises(LayoutError, match=r"JAX would store this float64 array as float32 \(64-bit types are off\) and lose data"):
-        distribute(np.zeros((16, 32)), ml, dev)
+    with pytest.raises(LayoutError, match=r"JAX stores this float64 array as float32 \(64-bit types are off\) and some "
+                                          r"values do not survive"):
+        distribute(np.full((16, 32), 0.1), ml, dev)
+    with pytest.raises(LayoutError, match="JAX stores this int64 array as int32"):
+        distribute(np.full((16, 32), 2**40), ml, dev)
     with pytest.raises(LayoutError, match="array of dtype <U1 cannot go to JAX"):
         distribute(np.full((16, 32), "a"), ml, dev)
     with pytest.raises(LayoutError, match="needs a floating-point array"):

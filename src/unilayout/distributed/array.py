@@ -48,8 +48,10 @@ __all__ = ["distribute", "gather"]
 def distribute(array, metal_layout, device, jax_devices=None):
     """A ``jax.Array`` holding on ``jax_devices[c]`` exactly what ``device.place(metal_layout)`` gives chip ``c``.
 
-    ``array`` has the layout's logical shape and a dtype JAX keeps as it is
-    (64-bit types need ``jax_enable_x64``: no silent narrowing). The result is the layout's
+    ``array`` has the layout's logical shape. Without ``jax_enable_x64`` JAX
+    keeps 64-bit types as 32-bit ones: such an array is accepted only when
+    every value survives (then the result has the 32-bit dtype), otherwise
+    ``LayoutError``; nothing is narrowed silently. The result is the layout's
     block array (see the module docstring) with a ``NamedSharding``: over
     ``natural_mesh(device, jax_devices)`` when ``to_named_sharding`` can
     express the placement, otherwise over a mesh of the devices holding data
@@ -95,11 +97,14 @@ def distribute(array, metal_layout, device, jax_devices=None):
     if a.dtype.kind not in "biufc":
         raise LayoutError(f"array of dtype {a.dtype} cannot go to JAX: give a bool, integer, float or complex array")
     kept = jax.dtypes.canonicalize_dtype(a.dtype)
-    if kept != a.dtype:
-        raise LayoutError(
-            f"JAX would store this {a.dtype} array as {kept} (64-bit types are off) and lose data: "
-            f"enable them with jax.config.update('jax_enable_x64', True) or pass a {kept} array"
-        )
+    if kept != a.dtype:  # 64-bit types without jax_enable_x64: JAX keeps 32 bits
+        narrow = a.astype(kept)
+        if not np.array_equal(narrow.astype(a.dtype), a, equal_nan=a.dtype.kind in "fc"):
+            raise LayoutError(
+                f"JAX stores this {a.dtype} array as {kept} (64-bit types are off) and some values do not survive: "
+                f"enable them with jax.config.update('jax_enable_x64', True) or pass a {kept} array"
+            )
+        a = narrow
     fill_value(ml, a.dtype)  # oob_val inf/neginf need a floating-point array
     devs = list(jax.devices() if jax_devices is None else jax_devices)
     for h in p.holders:
