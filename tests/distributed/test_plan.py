@@ -20,7 +20,6 @@ LAYOUTS = [
 
 def _reference(ml, a):
     s = ml.shard(a)
-    g = len(ml.grid)
     out = np.empty(tuple(n * p for n, p in zip(ml.grid, ml.padded_shard_shape)), dtype=s.dtype)
     for G in np.ndindex(*ml.grid):  # one copy per cell: the plain definition
         out[tuple(slice(c * p, (c + 1) * p) for c, p in zip(G, ml.padded_shard_shape))] = s[G]

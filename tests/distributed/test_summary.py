@@ -3,7 +3,6 @@
 import math
 import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 
 from unilayout import NotRepresentableError, tt

@@ -80,7 +80,6 @@ def _plan(ml: MetalLayout, device: Device) -> Plan:
     placement = device.place(ml)
     chips = placement.cores[..., 0]
     grid = ml.grid
-    g = len(grid)
     for c in np.unique(chips):
         where = np.argwhere(chips == c)
         lo, hi = where.min(axis=0), where.max(axis=0) + 1

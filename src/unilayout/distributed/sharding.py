@@ -100,8 +100,7 @@ def spec_entries(p, tt_axis_names) -> list:
         if not axes:
             out.append(None)
             continue
-        coord = p.block_mesh[(Ellipsis,)]
-        line = coord[tuple(slice(None) if j == i else 0 for j in range(len(ml.grid)))]  # (n_i, rank)
+        line = p.block_mesh[tuple(slice(None) if j == i else 0 for j in range(len(ml.grid)))]  # (n_i, mesh rank)
 
         def period(a):
             ch = np.flatnonzero(np.diff(line[:, a]) != 0)
