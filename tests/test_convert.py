@@ -572,6 +572,22 @@ def test_convert_to_every_pair():
     assert convert_to(C, "linear", in_dims=("a", "b")).in_dim_names == ["a", "b"]
 
 
+def test_device_to_affine():
+    from unilayout.convert import device_to_affine
+    import unilayout
+
+    for mesh, ids in [((1, 2), None), ((1, 2), [4, 5]), ((2, 2), [6, 4, 2, 0]), ((1, 1), [3]), ((2, 1, 2), None)]:
+        dev = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), mesh, ids)
+        m = device_to_affine(dev)
+        np.testing.assert_array_equal(m.index_map(dev.grid_shape), dev.physical_cores().reshape(-1, 3))
+        assert unilayout.equivalent(m, dev) and unilayout.equivalent(dev, m)
+    dev = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), (2, 2), [0, 3, 1, 2])
+    with pytest.raises(NotRepresentableError, match="not an arithmetic progression"):
+        device_to_affine(dev)
+    with pytest.raises(LayoutError):
+        device_to_affine(cute.Layout(2, 1))
+
+
 def test_convert_to_errors():
     C = cute.parse("Sw<1,0,1> o 0 o 4:1")
     with pytest.raises(NotRepresentableError, match="ComposedLayout: a TSL only adds"):

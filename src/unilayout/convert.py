@@ -14,7 +14,14 @@ linear             if 1 swz.   --          always      if no swizzle
 tsl                offset 0    offset 0    always      --
 affine (+ box)     if strided  if GF(2)    --          if strided
 metal layout       per shard   --          always      --
+device             --          --          if ids AP   --
 =================  ==========  ==========  ==========  ==========================
+
+(Functions: ``cute_to_linear``, ``linear_to_cute``, ``cute_to_affine``,
+``cute_to_tsl``, ``linear_to_affine``, ``linear_to_tsl``, ``tsl_to_cute``,
+``tsl_to_linear``, ``tsl_to_affine``, ``affine_to_cute``, ``affine_to_linear``,
+``affine_to_tsl``, ``metal_to_affine``, ``metal_to_cute``, ``device_to_affine``;
+"ids AP": chip ids in arithmetic progression.)
 
 "no carry": a CuTe layout is GF(2)-linear exactly when every in-dim has a
 power-of-two size and the integer images of the input bits have pairwise
@@ -61,7 +68,7 @@ from .errors import LayoutError, NotRepresentableError
 __all__ = [
     "cute_to_linear", "linear_to_cute", "cute_to_affine", "linear_to_affine", "tsl_to_affine", "tsl_to_cute",
     "cute_to_tsl", "tsl_to_linear", "linear_to_tsl", "affine_to_cute", "affine_to_tsl", "affine_to_linear",
-    "metal_to_affine", "metal_to_cute", "ShardLayout", "convert_to", "family_of", "FAMILIES",
+    "metal_to_affine", "metal_to_cute", "ShardLayout", "device_to_affine", "convert_to", "family_of", "FAMILIES",
 ]
 
 #: Target family names accepted by ``convert_to``.
@@ -1144,6 +1151,44 @@ def metal_to_cute(ml, grid_coord=None):
     return out[0] if grid_coord is not None else tuple(out)
 
 
+def device_to_affine(device):
+    """A device as an ``AffineMap`` from its worker-grid coordinate to ``(chip_id, y, x)``.
+
+    The worker-grid map gives a chip *index* (into ``chip_ids``); the chip id
+    is affine in it when the ids are an arithmetic progression
+    (``chip_ids[i] == c0 + k * i``), and then the first result becomes
+    ``c0 + k * index``. Other id lists are a lookup table, not affine.
+
+    **Pre-conditions** (else ``NotRepresentableError``): ``chip_ids`` is an
+    arithmetic progression (one chip always is).
+
+    **Post-condition**: ``device_to_affine(dev)(*G) == dev.physical_core(*G)`` on the grid.
+
+    >>> from unilayout import tt
+    >>> dev = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), (1, 2), [4, 5])
+    >>> print(device_to_affine(dev))
+    (d0, d1) -> (d1 floordiv 8 + 4, d0, d1 mod 8)
+    >>> device_to_affine(dev)(3, 9), dev.physical_core(3, 9)
+    ((5, 3, 1), (5, 3, 1))
+    """
+    from .affine import AffineMap
+    from .tt import Device
+
+    if not isinstance(device, Device):
+        raise LayoutError(f"device_to_affine: expected a Device, got {_name(device)}")
+    ids = list(device.chip_ids)
+    c0 = ids[0]
+    k = ids[1] - ids[0] if len(ids) > 1 else 1
+    if any(v != c0 + k * i for i, v in enumerate(ids)):
+        raise NotRepresentableError(
+            f"device_to_affine: chip ids {ids} are not an arithmetic progression of the chip index: the id is a "
+            "table lookup, not affine (device.grid_map gives the index)"
+        )
+    m = device.grid_map
+    first = m.results[0] * k + c0
+    return AffineMap(m.num_dims, m.num_symbols, [first, *m.results[1:]])
+
+
 # =============================================================================================
 # dispatch
 # =============================================================================================
@@ -1195,7 +1240,7 @@ def convert_to(value, family, **options):
     targets, ``shape`` for an affine source, ``flat`` for a metal layout to
     affine). Converting to the value's own family returns it unchanged. A
     metal layout converts to ``cute`` as its tuple of ``ShardLayout``; a
-    device to ``affine`` as its worker-grid map (chip *index*, y, x).
+    device to ``affine`` with ``device_to_affine``.
 
     >>> from unilayout import cute
     >>> print(convert_to(cute.parse("(2,2):(2,1)"), "affine"))
@@ -1228,7 +1273,7 @@ def convert_to(value, family, **options):
         ("affine", "linear"): lambda m, **kw: affine_to_linear(m, shape, **kw),
         ("metal", "affine"): metal_to_affine,
         ("metal", "cute"): metal_to_cute,
-        ("device", "affine"): lambda d: d.grid_map,
+        ("device", "affine"): device_to_affine,
     }
     fn = table.get((src, family))
     if fn is None:
