@@ -62,3 +62,21 @@ def test_wrong_types():
         tsl_scene(affine.parse("(d0) -> (d0)"))
     with pytest.raises(LayoutError):
         affine_scene(tsl.parse(SEED), (8, 8))
+
+
+def test_huge_boxes_evaluate_only_the_cells_shown():
+    t = tsl.parse("#tsl.tsl<[65536, 4] -> (262144, 4), [65536, 4] -> (16, 1)>")  # 2^36 points
+    s = tsl_scene(t, max_cells=64)
+    assert s.shape == (8, 8) and s.labels[7, 7] == str(t(7, 7)) and s.labels[5, 6] == str(t(5, 6))
+    m = affine.parse("(d0, d1) -> (d0 * 1048576 + d1, d1 mod 7)")
+    a = affine_scene(m, (1 << 20, 1 << 20), max_cells=16)
+    assert a.labels[3, 2] == "3145730,2"
+
+
+def test_affine_symbols():
+    m = affine.parse("(d0)[s0] -> (d0 + s0)")
+    assert affine_scene(m, (3,), symbols=(10,)).labels.tolist() == [["10", "11", "12"]]
+    with pytest.raises(LayoutError, match="symbols"):
+        affine_scene(m, (3,))
+    with pytest.raises(LayoutError, match="sizes"):
+        affine_scene(m, (3, 3), symbols=(1,))

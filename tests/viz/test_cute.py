@@ -155,3 +155,11 @@ def test_bare_swizzle_is_drawn_as_its_block(bms):
     rows, cols = s.shape
     assert rows * cols == sw.size
     assert all(s.attrs["value"][r, c] == sw(r * cols + c) for r in range(rows) for c in range(cols))
+
+
+def test_huge_layout_evaluates_only_the_crop():
+    L = cute.Layout((1 << 15, 1 << 15), (1 << 15, 1))  # 2^30 elements
+    s = layout_scene(L, max_cells=256)
+    assert s.shape == (16, 16) and s.labels[15, 15] == str(L(15, 15))
+    b = layout_scene(L, color="bank", max_cells=256)
+    assert (b.attrs["ways"] == 32).all()

@@ -164,3 +164,9 @@ def test_errors():
         linear_scene(MFMA, color="lane")
     with pytest.raises(LayoutError):
         owners(np.zeros(3))
+
+
+def test_too_many_inputs_is_a_clear_error():
+    big = linear.identity_1d(1 << 25, "register", "dim0")
+    with pytest.raises(LayoutError, match="too large to draw"):
+        linear_scene(big)

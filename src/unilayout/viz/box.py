@@ -24,19 +24,28 @@ __all__ = ["tsl_scene", "affine_scene", "box_scene"]
 
 
 def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0, col_group=0):
-    """Cells of a row-major box: ``values`` ``(N,)`` or ``(N, k)`` over ``shape``.
+    """Cells of a row-major box: ``values`` ``(N,)`` or ``(N, k)`` over ``shape``, or a function.
+
+    ``values`` may be a callable taking the int64 coordinate arrays of the
+    cells shown (one per dim) and returning ``(n,)`` or ``(n, k)`` values, so
+    a cropped picture of a huge box evaluates only what it draws.
 
     >>> box_scene("b", np.arange(6), (2, 3)).index.tolist()
     [[0, 1, 2], [3, 4, 5]]
     """
     from .cute import _crop
 
-    values = np.asarray(values, dtype=np.int64)
     shape = tuple(int(s) for s in shape) or (1,)
     cols = shape[-1]
     rows = int(np.prod(shape[:-1], dtype=np.int64)) if len(shape) > 1 else 1
     r, c, note = _crop(rows, cols, int(max_cells))
-    flat = values.reshape(rows, cols, -1)[:r, :c]
+    index = np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :]
+    if callable(values):
+        coords = np.unravel_index(index.reshape(-1), shape)
+        flat = np.asarray(values(*[np.asarray(x, dtype=np.int64) for x in coords]), dtype=np.int64)
+        flat = flat.reshape(r, c, -1)
+    else:
+        flat = np.asarray(values, dtype=np.int64).reshape(rows, cols, -1)[:r, :c]
     if flat.shape[2] == 1:
         labels = flat[..., 0].astype(str)
     else:
@@ -44,7 +53,7 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
         for k in range(1, flat.shape[2]):
             labels = np.char.add(np.char.add(labels, ","), flat[..., k].astype(str))
     scene = grid_scene(title, r, c, labels=labels.astype(object), row_group=row_group, col_group=col_group)
-    scene.index = (np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :])
+    scene.index = index
     key = flat[..., 0]
     scene.fill = gradient(key) if key.size else scene.fill
     scene.attrs["value"] = key
@@ -73,7 +82,9 @@ def tsl_scene(t, *, max_cells=DEFAULT_MAX_CELLS):
     cg = bounds[-1][-1] if len(bounds[-1]) > 1 else 0
     if t.rank > 2:
         rg = 0
-    scene = box_scene(str(t), t.index_map(), t.shape, max_cells=max_cells, row_group=rg, col_group=cg)
+    m = t.to_affine()
+    scene = box_scene(str(t), lambda *crd: np.stack(m.evaluate(*crd), axis=-1), t.shape, max_cells=max_cells,
+                      row_group=rg, col_group=cg)
     scene.kind = "tsl"
     return scene
 
@@ -91,6 +102,12 @@ def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=()):
         raise LayoutError(f"affine_scene: expected an AffineMap, got {type(m).__name__}")
     if shape is None:
         raise LayoutError("an affine map has no box of its own: give a shape (e.g. --shape 8x8)")
-    scene = box_scene(str(m), m.index_map(tuple(shape), symbols), tuple(shape), max_cells=max_cells)
+    if m.num_symbols and len(tuple(symbols)) != m.num_symbols:
+        raise LayoutError(f"{m} has {m.num_symbols} symbols: give their values (symbols=...)")
+    if len(tuple(shape)) != m.num_dims:
+        raise LayoutError(f"shape {tuple(shape)} has {len(tuple(shape))} sizes but {m} has {m.num_dims} dims")
+    syms = [np.int64(v) for v in symbols]
+    scene = box_scene(str(m), lambda *crd: np.stack(np.broadcast_arrays(*m.evaluate(*crd, *syms)), axis=-1),
+                      tuple(shape), max_cells=max_cells)
     scene.kind = "affine"
     return scene

@@ -39,6 +39,8 @@ __all__ = ["linear_scene", "tensor_view", "hardware_view", "shared_tensor_view",
            "COLOR_MODES"]
 
 COLOR_MODES = ("thread", "warp", "register", "block", "index")
+#: Largest number of hardware inputs a picture tabulates (every holder of every element is found).
+MAX_INPUTS = 1 << 24
 _HW = ("register", "lane", "warp", "block")
 
 
@@ -273,6 +275,10 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     _check(layout)
     if color not in COLOR_MODES:
         raise LayoutError(f"unknown colour mode {color!r}: expected one of {', '.join(COLOR_MODES)}")
+    n_in = int(layout.total_in_dim_size)
+    if n_in > MAX_INPUTS:
+        raise LayoutError(f"linear layout with {n_in:,} inputs is too large to draw (limit {MAX_INPUTS:,}): "
+                          "draw a sublayout (L.sublayout(...)) or a smaller shape")
     pos, first, count = owners(layout)
     sizes = [layout.out_dim_size(o) for o in layout.out_dim_names] or [1]
     cols = sizes[-1]
