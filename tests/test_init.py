@@ -1,5 +1,7 @@
 """The top level: unilayout.parse (family detection), index_map, equivalent, family_of."""
 
+import pathlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -64,6 +66,48 @@ def test_parse_detects_every_form(text, kind, family):
     v = unilayout.parse(text)
     assert isinstance(v, kind)
     assert unilayout.family_of(v) == family
+
+
+SEEDS = pathlib.Path("/work/shared/seeds")
+
+
+def _blocks(text, starts):
+    """Every balanced ``<...>`` block of ``text`` beginning with one of ``starts``."""
+    out = []
+    for start in starts:
+        i = text.find(start)
+        while i >= 0:
+            depth, j = 0, i
+            while j < len(text):
+                depth += text[j] == "<"
+                depth -= text[j] == ">" and text[j - 1] != "-"
+                j += 1
+                if depth == 0 and text[j - 1] == ">":
+                    break
+            out.append(text[i:j])
+            i = text.find(start, j)
+    return out
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="seed texts not available")
+def test_parse_agrees_with_the_family_parsers_on_every_seed_text():
+    count = 0
+    for path, starts, family_parse in [
+        ("tt-mlir-tensor-layout.txt", ["tensor<"], tt.parse),
+        ("tt-mlir-device.txt", ["tensor<", "#tt.device<"], tt.parse),
+        ("snax-tsl-memory-layouts.txt", ["#tsl.tsl<"], tsl.parse),
+    ]:
+        for block in _blocks((SEEDS / path).read_text(), starts):
+            count += 1
+            try:
+                want = family_parse(block)
+            except ParseError as e:
+                with pytest.raises(ParseError) as info:
+                    unilayout.parse(block)
+                assert info.value.position == e.position
+                continue
+            assert unilayout.parse(block) == want
+    assert count >= 20
 
 
 def test_parse_round_trips_printed_forms():
