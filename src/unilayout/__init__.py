@@ -156,6 +156,8 @@ def index_map(layout, shape=None):
         raise LayoutError(f"index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a {fam} layout")
     if fam == "device":
         return layout.physical_cores().reshape(-1, 3)
+    if fam == "tsl":
+        return layout.index_map().reshape(-1)  # the family gives the box's shape; the top level is (N,)
     return layout.index_map()
 
 
