@@ -574,7 +574,7 @@ def _cmd_render(args):
     t0 = time.perf_counter()
     _progress(f"rendering {family(value)} {canonical_text(value)[:60]} ...")
     s = viz.scene(value, **options)
-    _progress(f"  {s.count_cells():,} cells, {int(s.width)}x{int(s.height)} px; writing {ext[1:].upper()} ...")
+    _progress(f"  {s.count_cells():,} {s.cell_class}s, {int(s.width)}x{int(s.height)} px; writing {ext[1:].upper()} ...")
     viz.render(s, args.output)
     _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, {time.perf_counter() - t0:.2f} s)")
     for note in s.notes:
