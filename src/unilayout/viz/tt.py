@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .colors import EMPTY, PADDING, categorical
+from .colors import PADDING, categorical
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
 __all__ = ["metal_scene", "device_scene", "shard_table"]
