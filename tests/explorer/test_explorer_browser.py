@@ -185,6 +185,14 @@ def test_hover_shows_the_cell_in_every_view_and_highlights_its_group(browser, se
     assert "offset 9" in text.replace("\n", " ") or "offset\n9" in text
     L = cute.parse("(4,8):(8,1)")
     assert str(L(5)) in text and "(1,1)" in text
+    # Clicking pins the cell: its details stay and it stays marked.
+    browser.find_element("css selector", '#layout-view .cell[data-index="7"]').click()
+    import time
+
+    time.sleep(0.5)
+    text = browser.find_element("id", "cell-details").text
+    assert "offset 25" in text and L(7) == 25
+    assert js(browser, "return document.querySelectorAll('#layout-view .cell.current').length") == 1
 
 
 def test_linear_hover_names_thread_register_lane_warp(browser, server):

@@ -214,7 +214,7 @@
   }
 
   // ------------------------------------------------------------ actions
-  var seq = 0;
+  var seq = 0, lastRequest = null;
   function showMain(data) {
     mount("layout-view", data);
     $("layout-summary").textContent = data.summary + " \u2014 " + data.count + " cells" + (data.padding ? ", " + data.padding + " padding" : "");
@@ -230,6 +230,9 @@
       } else { showError($("layout-error"), null); }
       return Promise.resolve();
     }
+    var request = text + "\u0000" + val("affine-shape");
+    if (request === lastRequest) { return Promise.resolve(); }  // Enter then blur: one answer is enough
+    lastRequest = request;
     var my = ++seq;
     writeUrl();
     if (!text.trim()) {
@@ -240,6 +243,7 @@
     if (val("affine-shape").trim()) { body.shape = val("affine-shape"); }
     return post("/api/view", body).then(function (r) {
       if (my !== seq) { return; }
+      if (r.status === 0) { lastRequest = null; }  // the server was unreachable: Enter tries again
       if (!r.ok) {
         showError($("layout-error"), r.json.error);
         $("layout-view").classList.add("stale");
@@ -261,6 +265,7 @@
       showError($("metal-error"), null);
       showError($("layout-error"), null);
       $("layout-input").value = r.json.text;
+      lastRequest = r.json.text + "\u0000" + val("affine-shape");
       showMain(r.json);
       writeUrl();
     });
