@@ -405,12 +405,12 @@ def test_metal_to_affine_seed():
 # --------------------------------------------------------------------------------- metal -> CuTe shards
 
 
-def check_shards(ml):
+def check_shards(ml, tiles=False):
     a = np.arange(ml.volume, dtype=np.int64).reshape(ml.logical_shape) + 1
-    shards = ml.shard(a)
+    shards = ml.to_tiles(ml.shard(a)) if tiles else ml.shard(a)
     g = len(ml.grid)
     seen = 0
-    for sl in metal_to_cute(ml):
+    for sl in metal_to_cute(ml, tiles=tiles):
         assert isinstance(sl, ShardLayout)
         buf = shards[sl.grid_coord].reshape(-1)
         if sl.layout is None:
@@ -432,7 +432,12 @@ def test_metal_shards_without_collapse_are_cute(data):
     grid = tuple(data.draw(st.integers(1, 3)) for _ in range(rank))
     tile = (data.draw(st.sampled_from([2, 4])), data.draw(st.sampled_from([2, 4]))) if rank >= 2 and data.draw(
         st.booleans()) else None
-    check_shards(tt.MetalLayout.from_collapse(shape, grid, (), tile=tile))
+    ml = tt.MetalLayout.from_collapse(shape, grid, (), tile=tile)
+    check_shards(ml)
+    try:
+        check_shards(ml, tiles=True)
+    except NotRepresentableError as e:  # a partial tile breaks the tile-major stride pattern
+        assert tile is not None and ("not a CuTe mode" in str(e) or "independently" in str(e))
 
 
 @FAST
@@ -463,6 +468,13 @@ def test_metal_shard_examples():
         metal_to_cute(ml, "x")
     with pytest.raises(LayoutError):
         metal_to_cute(cute.Layout(4, 1))
+
+
+def test_metal_tilized_shard_in_tile_order():
+    ml = tt.MetalLayout.from_collapse((2, 64, 96), (2, 2, 3), (), tile=(16, 8))
+    check_shards(ml, tiles=True)
+    s = metal_to_cute(ml, (1, 1, 2), tiles=True)
+    assert s.origin == (1, 32, 64) and str(s.layout) == "(1,(16,2),(8,4)):(0,(8,512),(1,128))"
 
 
 def test_metal_tilized_shard():

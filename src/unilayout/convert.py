@@ -1082,7 +1082,7 @@ class ShardLayout(NamedTuple):
     layout: object
 
 
-def metal_to_cute(ml, grid_coord=None):
+def metal_to_cute(ml, grid_coord=None, tiles=False):
     """The CuTe layout of each shard of a metal layout (``ShardLayout`` values).
 
     With ``grid_coord``: that core's ``ShardLayout``; without: a tuple of all
@@ -1097,7 +1097,12 @@ def metal_to_cute(ml, grid_coord=None):
     the middle of a dim does not) and the positions are CuTe-strided in it;
     at most ``MAX_POINTS`` elements.
 
-    **Post-condition**: ``shard()[G].reshape(-1)[offset + layout(c)] == a[origin + c]``.
+    With ``tiles=True`` positions are in the tile-major buffer a core holds
+    (``ml.to_tiles(ml.shard(a))[G]``: tile row, tile column, then the
+    tile's rows and columns), so tiles show as hierarchical modes.
+
+    **Post-condition**: ``shard()[G].reshape(-1)[offset + layout(c)] == a[origin + c]``
+    (``to_tiles(shard())[G]`` with ``tiles=True``).
 
     >>> from unilayout import tt
     >>> ml = tt.MetalLayout.from_collapse((53, 63), (3, 2))
@@ -1105,6 +1110,9 @@ def metal_to_cute(ml, grid_coord=None):
     ShardLayout(grid_coord=(2, 1), origin=(36, 32), offset=0, layout=Layout((17, 31), (32, 1)))
     >>> str(metal_to_cute(tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)), (1, 3)).layout)
     '(1,3,64,32):(0,2048,32,1)'
+    >>> t = tt.MetalLayout.from_collapse((64, 64), (1, 1), tile=(32, 32))
+    >>> str(metal_to_cute(t, (0, 0)).layout), str(metal_to_cute(t, (0, 0), tiles=True).layout)
+    ('(64,64):(64,1)', '((32,2),(32,2)):((32,2048),(1,1024))')
     """
     from .tt import MetalLayout
 
@@ -1124,6 +1132,13 @@ def metal_to_cute(ml, grid_coord=None):
     if ml.volume > MAX_POINTS:
         raise LayoutError(f"metal_to_cute: {ml.volume} elements are more than {MAX_POINTS} to tabulate")
     flat = ml.index_map()
+    if tiles and ml.tile is not None:
+        from .tt.shard import to_tiles
+
+        held = to_tiles(ml, np.arange(math.prod(ml.shards_shape), dtype=np.int64).reshape(ml.shards_shape))
+        where = np.empty(held.size, dtype=np.int64)
+        where[held.reshape(-1)] = np.arange(held.size, dtype=np.int64)
+        flat = where[flat]
     per_core = math.prod(ml.shards_shape[g:])
     core = flat // per_core
     pos = flat - core * per_core
