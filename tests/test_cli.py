@@ -67,7 +67,9 @@ def test_show_linear_prints_triton_views(capsys):
 def test_show_metal_prints_padding_and_shards(capsys):
     _, out, _ = run(capsys, "show", METAL)
     assert "padding:        slots=2805" in out
-    assert "grid of shards:" in out and "(2,1)   17x31    +15,+1    497" in out
+    assert "grid of shards (each core: data extent +padding per dim):" in out
+    assert "2  17x32 +15,+0  17x31 +15,+1" in out
+    assert "per core:" in out and "(2,1)   17x31    +15,+1    497" in out
 
 
 def test_show_affine_with_and_without_shape(capsys):

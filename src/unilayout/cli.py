@@ -344,9 +344,10 @@ def _tables(value, shape, max_cells):
         vals = value.index_map(tuple(shape))
         return [("values (row-major box; rows x last dim)", _grid_text(vals, tuple(shape)))]
     if fam == "metal":
-        from .viz.tt import shard_table
+        from .viz.tt import shard_grid, shard_table
 
-        return [("grid of shards", shard_table(value))]
+        return [("grid of shards (each core: data extent +padding per dim)", shard_grid(value)),
+                ("per core", shard_table(value))]
     if fam == "device":
         return [("chip of each logical core", _device_text(value, max_cells))]
     return []

@@ -6,7 +6,7 @@ import pytest
 from svgcheck import cells, label_text, parse_svg
 from unilayout import LayoutError, tt
 from unilayout.viz import to_png, to_svg
-from unilayout.viz.tt import device_scene, metal_scene, shard_table
+from unilayout.viz.tt import device_scene, metal_scene, shard_grid, shard_table
 
 PADDED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
           "memref<1x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
@@ -127,3 +127,10 @@ def test_wrong_types():
         metal_scene(tt.parse(DEVICE))
     with pytest.raises(LayoutError):
         device_scene(tt.parse(PADDED))
+
+
+def test_shard_grid():
+    text = shard_grid(tt.parse(PADDED))
+    assert text.splitlines()[1].split() == ["0", "18x32", "+14,+0", "18x31", "+14,+1"]
+    rank3 = shard_grid(tt.MetalLayout.from_collapse((16, 3, 64, 128), (2, 2, 4), [(1, -1)]))
+    assert len(rank3.splitlines()) == 5 and rank3.splitlines()[4].startswith("1,1")

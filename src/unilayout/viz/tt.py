@@ -25,7 +25,7 @@ from ..errors import LayoutError
 from .colors import PADDING, categorical
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
-__all__ = ["metal_scene", "device_scene", "shard_table"]
+__all__ = ["metal_scene", "device_scene", "shard_table", "shard_grid"]
 
 _GAP = 14.0
 
@@ -251,3 +251,33 @@ def shard_table(ml) -> str:
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [f"{r[0]:<{w[0]}}  {r[1]:>{max(w[1], 6)}}  {r[2]:>{max(w[2], 8)}}  {r[3]:>{w[3]}}" for r in rows]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def shard_grid(ml) -> str:
+    """The grid of shards as a text grid: one cell per core, ``data extent +padding`` (leading grid dims folded into rows).
+
+    >>> from unilayout import tt
+    >>> print(shard_grid(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))))
+                  0             1
+    0  18x32 +14,+0  18x31 +14,+1
+    1  18x32 +14,+0  18x31 +14,+1
+    2  17x32 +15,+0  17x31 +15,+1
+    """
+    _check_metal(ml)
+    s = ml.padding_summary()
+    grid = tuple(ml.grid)
+    gr, gc = _fold(grid)
+    ext = s.extent.reshape(gr * gc, -1).tolist()
+    pad = s.padding.reshape(gr * gc, -1).tolist()
+    cells = ["x".join(map(str, e)) + " +" + ",+".join(map(str, p)) for e, p in zip(ext, pad)]
+    w = max(len(c) for c in cells)
+    if len(grid) > 1:
+        lead = np.indices(grid[:-1]).reshape(len(grid) - 1, -1).T.tolist()
+        names = [",".join(map(str, r)) for r in lead]
+    else:
+        names = ["0"]
+    hw = max(len(n) for n in names)
+    lines = [" " * (hw + 2) + "  ".join(f"{j:>{w}}" for j in range(gc))]
+    for i in range(gr):
+        lines.append(f"{names[i]:<{hw}}  " + "  ".join(f"{c:>{w}}" for c in cells[i * gc : (i + 1) * gc]))
+    return "\n".join(lines)
