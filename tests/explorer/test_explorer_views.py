@@ -83,6 +83,13 @@ def test_swizzled_offsets_include_the_swizzle():
     assert sorted(offs) == list(range(64)) and offs != [cute.parse("(8,8):(8,1)")(i) for i in range(64)]
 
 
+def test_bare_swizzle_is_drawn_as_its_block():
+    view = text_view("Sw<2,0,2>")
+    C = cute.ComposedLayout(cute.Swizzle(2, 0, 2), 0, cute.Layout((4, 4), (4, 1)))
+    assert view["count"] == 16 and view["text"] == str(C)
+    assert [int(details(view, k)["offset"]) for k in range(16)] == [C(i) for i in range(16)]
+
+
 def test_linear_cells_name_their_holders():
     L = linear.parse(TEXTS["linear"])
     view = text_view(TEXTS["linear"])

@@ -22,6 +22,7 @@ What a cell is, per family:
 family      cells (rows x columns)                                         data-index
 ==========  =============================================================  ======================
 cute        ``print_layout``'s grid: mode 0 down, the other modes across   1-D coordinate
+            (a bare ``Sw<B,M,S>``: its block, ``viz.cute.swizzle_layout``)
 linear      the tensor (out-dims; last dim across), one cell per element   first holder's input
 affine      the index box (``shape``), last dim across                     row-major position
 tsl         the index box, last dim across                                 row-major position
@@ -405,6 +406,10 @@ def layout_view(value, shape=None):
     """
     from .. import affine, cute, linear, tsl, tt
 
+    if isinstance(value, cute.Swizzle):  # drawn as its block, as unilayout.viz draws it
+        from ..viz.cute import swizzle_layout
+
+        value = swizzle_layout(value)
     if isinstance(value, (cute.Layout, cute.ComposedLayout)):
         return _cute_view(value)
     if isinstance(value, linear.LinearLayout):
