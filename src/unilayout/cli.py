@@ -400,7 +400,7 @@ def _grid_text(values, shape):
         cells = [",".join(str(x) for x in row) for row in v.tolist()]
     else:
         cells = [str(x) for x in v.reshape(-1).tolist()]
-    w = max(len(c) for c in cells) if cells else 1
+    w = max([len(c) for c in cells] + [len(str(cols - 1))])
     rows = [cells[i : i + cols] for i in range(0, len(cells), cols)]
     hw = len(str(len(rows) - 1))
     head = " " * (hw + 2) + " ".join(f"{j:>{w}}" for j in range(cols))
@@ -673,7 +673,14 @@ def _cmd_tour(args):
             print(body)
         options = {}
         if "place" in opts:
-            options["layout"] = parse_text(opts["place"])
+            placed = parse_text(opts["place"])
+            where = value.place(placed)
+            print(f"\nplacing {opts['place']}")
+            last = tuple(g - 1 for g in placed.grid)
+            first_core = tuple(where.cores[(0,) * len(last)].tolist())
+            print(f"  shards on chips {list(where.chips)}, mesh distribution {where.distribution}; "
+                  f"shard {(0,) * len(last)} on (chip, y, x) {first_core}, shard {last} on {tuple(where.cores[last].tolist())}")
+            options["layout"] = placed
         s = viz.scene(value, **options)
         for ext in formats:
             path = os.path.join(out, stem + ext)
