@@ -243,6 +243,7 @@ def test_tour(capsys, tmp_path):
     for k in range(1, len(TOUR) + 1):
         assert f"== {k}." in out and f"[{k}/{len(TOUR)}]" in err
     assert "storage[18]" in out and "2805" in out
+    assert "shard (3, 15) on (1, 3, 7)" in out  # the 256x1024 tensor's last shard: chip 1, core (3, 7)
     assert run(capsys, "tour", "-o", str(tmp_path / "svg"), "--format", "svg")[0] == 0
     assert all(f.endswith(".svg") for f in os.listdir(tmp_path / "svg"))
 
