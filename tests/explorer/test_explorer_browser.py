@@ -242,6 +242,8 @@ def test_metal_builder_shows_padding_per_core(browser, server):
     per_core = js(browser, "var n = {}; document.querySelectorAll('#layout-view .cell.padding').forEach(function (c) {"
                            "var k = c.getAttribute('data-core'); n[k] = (n[k] || 0) + 1; }); return n;")
     assert per_core == {"1": 18, "3": 18, "4": 32, "5": 49}
+    table = browser.find_element(By.ID, "core-table").text
+    assert "(2, 1) chip 0, core (2, 1) 17x31 1x1 49" in table
     shot(browser, "metal-builder-53x63")
     # Tilized: every 18x32 shard is padded to one 32x32 tile.
     el = browser.find_element(By.ID, "metal-tile")

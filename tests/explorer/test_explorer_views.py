@@ -157,8 +157,10 @@ def test_seed_53x63_padding_per_core(text, padding):
     # The last row of cores holds 18 - 17 = 1 padding row; the last column 64 - 63 = 1 column.
     shard = view["groups"]["shard"]
     per_core = np.bincount([shard[k] for k in pads], minlength=6).tolist()
+    assert [int(r[4]) for r in view["cores"]["rows"]] == per_core
     if padding == 117:
         assert per_core == [0, 18, 0, 18, 32, 49]
+        assert [r[2] for r in view["cores"]["rows"]] == ["18x32", "18x31"] * 2 + ["17x32", "17x31"]
 
 
 def test_tiled_metal_details_give_tile_coordinates():

@@ -14,6 +14,8 @@
 - ``keys``: values that tie a cell to cells of another view (CuTe: ``index``
   and ``offset``; linear: ``element``, the tensor element's row-major
   position), used by the side-by-side panels;
+- ``cores`` (metal layouts only): one row per core — grid coordinate, chip
+  and core, data extent, padding per dim, padding slots;
 - ``family`` (as ``unilayout.family_of``: cute, linear, affine, tsl, metal, device), ``title``, ``text`` (the canonical text of the value), ``summary``.
 
 What a cell is, per family:
@@ -368,10 +370,22 @@ def _metal_view(ml, device=None):
         groups["logical row"] = np.where(pad, -1, logical[0] if len(ml.logical_shape) > 1 else 0)
     npad = int(pad.sum())
     summary = (f"metal layout {'x'.join(map(str, ml.logical_shape))} on grid {'x'.join(map(str, grid))}: shard "
-               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))}, {npad} padding slots (oob_val {ml.oob_val})")
-    return _finish(ml, None, "metal", f"metal layout {'x'.join(map(str, ml.logical_shape))} on "
+               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))}, {npad} padding slots "
+               f"(oob_val {ml.oob_val})")
+    view = _finish(ml, None, "metal", f"metal layout {'x'.join(map(str, ml.logical_shape))} on "
                    f"{'x'.join(map(str, grid))}", ml.tensor_type(), owner, pad, columns, details, groups, summary,
                    by_slot=True)
+    # Per core, as TTNN's visualiser lists them: data extent, padding per dim, padding slots.
+    ps = ml.padding_summary()
+    rows = []
+    for gk in range(math.prod(grid)):
+        g = tuple(int(v) for v in np.unravel_index(gk, grid))
+        where = "" if cores is None else f"chip {int(cores[gk][0])}, core ({int(cores[gk][1])}, {int(cores[gk][2])})"
+        rows.append([_fmt(g), where, "x".join(str(int(v)) for v in ps.extent[g]),
+                     "x".join(str(int(v)) for v in ps.padding[g]), str(int(ps.slots[g]))])
+    view["cores"] = {"columns": ["core", "chip and core", "data extent", "padding per dim", "padding slots"],
+                     "rows": rows}
+    return view
 
 
 def _device_view(dev):

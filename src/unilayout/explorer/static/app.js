@@ -219,6 +219,16 @@
     mount("layout-view", data);
     $("layout-summary").textContent = data.summary + " \u2014 " + data.count + " cells" + (data.padding ? ", " + data.padding + " padding" : "");
     fillGroups(data);
+    var box = $("core-table-box");
+    box.hidden = !data.cores;
+    if (data.cores) {
+      var html = "<tr>" + data.cores.columns.map(function (c) { return "<th>" + esc(c) + "</th>"; }).join("") + "</tr>";
+      data.cores.rows.forEach(function (r) {
+        html += "<tr>" + r.map(function (c) { return "<td>" + esc(c) + "</td>"; }).join("") + "</tr>";
+      });
+      $("core-table").innerHTML = html;
+      box.open = data.cores.rows.length <= 16;
+    }
     if (!pinned) { $("cell-details").innerHTML = ""; }
   }
 
