@@ -464,8 +464,9 @@ def test_metal_shard_examples():
     assert metal_to_cute(empty)[0] == ShardLayout((0, 0), (0,), 0, cute.Layout(64, 1))
     with pytest.raises(LayoutError, match="outside the grid"):
         metal_to_cute(ml, (3, 0))
-    with pytest.raises(LayoutError):
-        metal_to_cute(ml, "x")
+    for bad_coord in ("x", (1.5, 0), (True, 0), 3):
+        with pytest.raises(LayoutError):
+            metal_to_cute(ml, bad_coord)
     with pytest.raises(LayoutError):
         metal_to_cute(cute.Layout(4, 1))
 
@@ -526,6 +527,11 @@ def test_affine_fit_reasons():
         affine_to_linear(affine.parse("(d0) -> (d0 * 3)"), (4,))
     with pytest.raises(NotRepresentableError, match="negative"):
         affine_to_linear(affine.parse("(d0) -> (-d0)"), (4,))
+    m = affine.parse("(d0, d1) -> (d0 * 2 + d1)")
+    for bad in ("ab", (4,), (4, -2), 5, ("a", 2), (4.0, 2)):
+        for fn in (affine_to_cute, affine_to_tsl, affine_to_linear):
+            with pytest.raises(LayoutError):
+                fn(m, bad)
 
 
 # --------------------------------------------------------------------------------- TSL

@@ -322,6 +322,13 @@ def test_equivalent_dynamic_tsl():
     assert not unilayout.equivalent(dyn, tsl.parse("[3] -> (1), [3] -> (3)"))
 
 
+def test_equivalent_rejects_bad_shapes():
+    m = affine.parse("(d0, d1) -> (d0 * 2 + d1)")
+    for bad in ("ab", 5, (2, -1), (2.5, 1)):
+        with pytest.raises(LayoutError, match="shape"):
+            unilayout.equivalent(m, cute.Layout((2, 2), (2, 1)), shape=bad)
+
+
 def test_equivalent_errors():
     with pytest.raises(LayoutError):
         unilayout.equivalent(cute.Layout(4, 1), "4:1")

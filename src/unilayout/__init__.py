@@ -317,6 +317,10 @@ def equivalent(a, b, shape=None) -> bool:
     import numpy as np
 
     fa, fb = family_of(a), family_of(b)
+    if shape is not None:
+        from .convert import _as_shape
+
+        shape = _as_shape(shape, "equivalent")
     if fa == fb:
         if a == b:
             return True

@@ -89,6 +89,23 @@ def _next_pow2(n) -> int:
     return 1 << (n - 1).bit_length()
 
 
+def _as_shape(shape, what) -> tuple:
+    """``shape`` as a tuple of non-negative ints, else ``LayoutError``."""
+    try:
+        items = tuple(shape)
+    except TypeError:
+        raise LayoutError(f"{what}: shape must be a sequence of ints, got {shape!r}") from None
+    out = []
+    for v in items:
+        if isinstance(v, bool) or not hasattr(v, "__index__"):
+            raise LayoutError(f"{what}: shape must be a sequence of ints, got {shape!r}")
+        v = int(v.__index__())
+        if v < 0:
+            raise LayoutError(f"{what}: shape sizes must be >= 0, got {shape!r}")
+        out.append(v)
+    return tuple(out)
+
+
 def _name(v) -> str:
     """Family-neutral name of a value's type for messages."""
     return type(v).__name__
@@ -240,7 +257,7 @@ def _out_dims_spec(out_dims, reach, what):
     for o in items:
         if not (isinstance(o, (tuple, list)) and len(o) == 2 and isinstance(o[0], str)):
             raise LayoutError(f"{what}: out_dims entries must be (name, size) pairs, got {o!r}")
-        if not isinstance(o[1], int) or not _pow2(o[1]):
+        if isinstance(o[1], bool) or not isinstance(o[1], int) or not _pow2(o[1]):
             raise LayoutError(f"{what}: out-dim {o[0]!r} has size {o[1]!r}, not a power of two")
         pairs.append((o[0], o[1]))
     total = math.prod(s for _, s in pairs)
@@ -888,7 +905,10 @@ def _affine_table(m, shape, what):
         raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first (replace(symbols=...))")
     if m.num_results != 1:
         raise NotRepresentableError(f"{what}: {m} has {m.num_results} results; this target has one offset")
-    n = math.prod(int(s) for s in shape) if len(shape) else 1
+    shape = _as_shape(shape, what)
+    if len(shape) != m.num_dims:
+        raise LayoutError(f"{what}: {m} has {m.num_dims} dim(s) but the box {shape} has {len(shape)}")
+    n = math.prod(shape)
     if n > MAX_POINTS:
         raise LayoutError(f"{what}: the box {tuple(shape)} has {n} points, more than {MAX_POINTS} to tabulate")
     if n == 0 or not len(shape):
@@ -974,7 +994,9 @@ def affine_to_linear(m, shape, in_dims=None, out_dims=None):
         raise LayoutError(f"{what}: an affine map has no box of its own; pass shape (one size per dim)")
     if m.num_symbols:
         raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first")
-    shape = tuple(int(s) for s in shape)
+    shape = _as_shape(shape, what)
+    if len(shape) != m.num_dims:
+        raise LayoutError(f"{what}: {m} has {m.num_dims} dim(s) but the box {shape} has {len(shape)}")
     for i, s in enumerate(shape):
         if not _pow2(s):
             raise NotRepresentableError(f"{what}: size {s} of dim {i} is not a power of two: pad to {_next_pow2(max(s, 1))}")
@@ -1120,10 +1142,7 @@ def metal_to_cute(ml, grid_coord=None, tiles=False):
         raise LayoutError(f"metal_to_cute: expected a MetalLayout, got {_name(ml)}")
     g = len(ml.grid)
     if grid_coord is not None:
-        try:
-            G = tuple(int(v) for v in grid_coord)
-        except (TypeError, ValueError):
-            raise LayoutError(f"metal_to_cute: grid_coord must be a tuple of ints, got {grid_coord!r}") from None
+        G = _as_shape(grid_coord, "metal_to_cute: grid_coord")
         if len(G) != g or any(not 0 <= v < n for v, n in zip(G, ml.grid)):
             raise LayoutError(f"metal_to_cute: grid coordinate {G} is outside the grid {ml.grid}")
         wanted = [int(np.ravel_multi_index(G, ml.grid))]
