@@ -14,7 +14,7 @@ from unilayout.convert import (
     tsl_to_affine, tsl_to_cute, tsl_to_linear,
 )
 
-from cute_strategies import layouts, shapes
+from cute_strategies import layouts
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
