@@ -588,6 +588,9 @@ def test_convert_to_every_pair():
     dev = tt.Device.from_mesh(tt.SystemDesc((8, 8), 2), (1, 2))
     assert convert_to(dev, "affine") == dev.grid_map
     assert convert_to(C, "linear", in_dims=("a", "b")).in_dim_names == ["a", "b"]
+    dyn = tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>")
+    assert convert_to(dyn, "cute", shape=(64, 64)) == tsl_to_cute(dyn.resolve((64, 64)))
+    assert convert_to(dyn, "tsl", shape=(64, 64)) == dyn.resolve((64, 64))
 
 
 def test_device_to_affine():

@@ -1271,8 +1271,8 @@ def convert_to(value, family, **options):
     """Convert ``value`` to ``family`` (``cute``, ``linear``, ``affine`` or ``tsl``) with the function above for the pair.
 
     ``options`` go to that function (``in_dims``/``out_dims`` for linear
-    targets, ``shape`` for an affine source, ``flat`` for a metal layout to
-    affine). Converting to the value's own family returns it unchanged. A
+    targets, ``shape`` for an affine source or to resolve a TSL's ``?``,
+    ``flat`` for a metal layout to affine, ``tiles`` for one to CuTe). Converting to the value's own family returns it unchanged. A
     metal layout converts to ``cute`` as its tuple of ``ShardLayout``; a
     device to ``affine`` with ``device_to_affine``.
 
@@ -1288,8 +1288,12 @@ def convert_to(value, family, **options):
         raise LayoutError(f"convert_to: unknown target family {family!r}; choose one of {', '.join(FAMILIES)}")
     src = family_of(value)
     shape = options.pop("shape", None)
-    if shape is not None and src != "affine":
-        raise LayoutError(f"convert_to: shape is the box of an affine map; a {src} value has its own domain")
+    if shape is not None and src == "tsl":
+        value = value.resolve(_as_shape(shape, "convert_to"))
+    elif shape is not None and src != "affine":
+        raise LayoutError(
+            f"convert_to: shape is the box of an affine map (or resolves a TSL's '?'); a {src} value has its own domain"
+        )
     if src == family:
         return value
     table = {
