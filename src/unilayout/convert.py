@@ -1272,9 +1272,10 @@ def convert_to(value, family, **options):
 
     ``options`` go to that function (``in_dims``/``out_dims`` for linear
     targets, ``shape`` for an affine source or to resolve a TSL's ``?``,
-    ``flat`` for a metal layout to affine, ``tiles`` for one to CuTe). Converting to the value's own family returns it unchanged. A
-    metal layout converts to ``cute`` as its tuple of ``ShardLayout``; a
-    device to ``affine`` with ``device_to_affine``.
+    ``flat`` for a metal layout to affine, ``tiles`` for one to CuTe).
+    Converting to the value's own family returns it unchanged (a TSL
+    resolved by ``shape``). A metal layout converts to ``cute`` as its tuple
+    of ``ShardLayout``; a device to ``affine`` with ``device_to_affine``.
 
     >>> from unilayout import cute
     >>> print(convert_to(cute.parse("(2,2):(2,1)"), "affine"))
