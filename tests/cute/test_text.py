@@ -54,6 +54,7 @@ def test_composed_round_trip():
     ("Sw<3,4,3> o 0", 13),
     ("Sw<3,4,3> o 0 o Sw<1,1,1>", 16),
     ("(" * 100 + "1" + ")" * 100, 65),
+    ("(\u00b9)", 1),                                     # a superscript digit is not an int
 ])
 def test_malformed_text_gives_parse_error_with_position(text, position):
     with pytest.raises(ParseError) as info:

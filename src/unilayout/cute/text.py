@@ -63,7 +63,7 @@ class _Reader:
         if p < len(t) and t[p] == "_":  # _-1 or -_1
             p += 1
         digits = p
-        while p < len(t) and t[p].isdigit():
+        while p < len(t) and "0" <= t[p] <= "9":
             p += 1
         if p == digits:
             self.fail("expected an int or '('", start)

@@ -75,7 +75,7 @@ class _Reader:
         if p < len(t) and t[p] in "+-":
             p += 1
         digits = p
-        while p < len(t) and t[p].isdigit():
+        while p < len(t) and "0" <= t[p] <= "9":
             p += 1
         if p == digits:
             got = t[start:start + 1] or "end of text"
