@@ -39,3 +39,14 @@ def test_large_layout_index_map():
     im = index_map(L)
     assert im.shape == (65536,) and sorted(im.tolist()) == list(range(65536))
     assert im[12345] == L(12345)
+
+
+def test_evaluate_applies_swizzles_of_composed_layouts():
+    from unilayout.cute import ComposedLayout, Swizzle
+
+    C = ComposedLayout(Swizzle(3, 4, 3), 5, Layout((8, 64), (64, 1)))
+    idx = np.arange(C.size)
+    assert evaluate(C, idx).tolist() == [C(int(i)) for i in idx] == index_map(C).tolist()
+    assert evaluate(Swizzle(2, 0, 2), np.arange(16)).tolist() == [Swizzle(2, 0, 2)(i) for i in range(16)]
+    with pytest.raises(LayoutError):
+        evaluate("8:1", np.arange(3))

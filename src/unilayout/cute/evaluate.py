@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .inttuple import leaves
 from .layout import Layout
+from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["index_map", "evaluate"]
 
@@ -58,21 +58,26 @@ def _table(shapes, strides) -> np.ndarray:
     return out
 
 
-def evaluate(layout: Layout, idx) -> np.ndarray:
+def evaluate(layout, idx) -> np.ndarray:
     """``layout(i)`` for every non-negative 1-D coordinate in the int array ``idx``.
 
-    Coordinates past ``size`` extend linearly through the last mode, as ``L(i)`` does.
+    ``layout`` is a Layout, a Swizzle or a ComposedLayout. Coordinates past
+    ``size`` extend linearly through the last mode, as ``L(i)`` does.
 
     >>> evaluate(Layout((4, 1), (1, 0)), np.arange(6)).tolist()
     [0, 1, 2, 3, 0, 1]
+    >>> evaluate(ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))), np.array([1, 2])).tolist()
+    [64, 144]
     """
-    idx = np.asarray(idx)
-    if idx.dtype.kind not in "iu":
-        raise LayoutError(f"evaluate: expected integer coordinates, got dtype {idx.dtype}")
-    idx = idx.astype(np.int64, copy=False)
-    if idx.size and idx.min() < 0:
-        raise LayoutError("evaluate: coordinates must be non-negative")
-    shapes, strides = leaves(layout.shape), leaves(layout.stride)
+    if isinstance(layout, ComposedLayout):
+        inner = evaluate(layout.inner, idx) + layout.offset
+        return evaluate(layout.outer, inner)
+    if isinstance(layout, Swizzle):
+        return layout(_check_coords(idx))
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"evaluate: expected a CuTe layout, got {type(layout).__name__}")
+    idx = _check_coords(idx)
+    shapes, strides, _ = layout.flat()
     out = np.zeros(idx.shape, dtype=np.int64)
     rest = idx
     for s, d in zip(shapes[:-1], strides[:-1]):
@@ -81,3 +86,13 @@ def evaluate(layout: Layout, idx) -> np.ndarray:
         rest = q
     out += rest * strides[-1]
     return out
+
+
+def _check_coords(idx) -> np.ndarray:
+    idx = np.asarray(idx)
+    if idx.dtype.kind not in "iu":
+        raise LayoutError(f"evaluate: expected integer coordinates, got dtype {idx.dtype}")
+    idx = idx.astype(np.int64, copy=False)
+    if idx.size and idx.min() < 0:
+        raise LayoutError("evaluate: coordinates must be non-negative")
+    return idx

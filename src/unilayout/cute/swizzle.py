@@ -165,8 +165,7 @@ class ComposedLayout:
         """
         from .evaluate import evaluate, index_map
 
-        x = index_map(self.inner) + self.offset
-        return self.outer(x) if isinstance(self.outer, Swizzle) else evaluate(self.outer, x)
+        return evaluate(self.outer, index_map(self.inner) + self.offset)
 
     def __eq__(self, other):
         return (

@@ -63,10 +63,6 @@ def _values(layout, idx):
     """``layout(i)`` for the 1-D coordinates ``idx`` (vectorised, swizzles included)."""
     from .. import cute
 
-    if isinstance(layout, cute.ComposedLayout):
-        inner = cute.evaluate(layout.inner, idx) + layout.offset
-        outer = layout.outer
-        return np.asarray(outer(inner), dtype=np.int64) if isinstance(outer, cute.Swizzle) else cute.evaluate(outer, inner)
     return cute.evaluate(layout, idx)
 
 
