@@ -144,7 +144,8 @@ def _cute_view(L):
     shape = shape_layout.shape
     crds = [cute.idx2crd(int(i), shape) for i in idx]
     bank = offs % 32
-    columns = ["index", "coordinate", "(row, col)", "offset", "bank (4-byte words, 32 banks)"]
+    columns = ["index", "coordinate", "(row, col) = (thread, value) of a TV layout", "offset",
+               "bank (4-byte words, 32 banks)"]
     if composed:
         columns.append("offset before the swizzle")
     details = []
