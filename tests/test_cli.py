@@ -322,3 +322,31 @@ def test_shared_layout_tables_are_triton_shared_views():
     tables = dict(_tables(sh, None, 4096))
     assert tables["hardware view (Triton get_shared_view(True))"] == shared_hardware_view(sh).rstrip("\n")
     assert tables["tensor view (Triton get_shared_view(False))"] == shared_tensor_view(sh).rstrip("\n")
+
+
+PLACED = ("tensor<256x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x16>, "
+          "memref<32x64xf32, #tt.memory_space<l1>>>>")
+TWO_CHIPS = ("#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, "
+             "meshShape = 1x2, chipIds = [0, 1]>")
+
+
+def test_show_place_summarises_each_devices_shard(capsys):
+    status, out, _ = run(capsys, "show", TWO_CHIPS, "--place", PLACED)
+    assert status == 0 and "per-device shards:" in out and "256x512" in out
+    status, out, _ = run(capsys, "show", TWO_CHIPS, "--place", PLACED, "--json")
+    devices = json.loads(out)["devices"]
+    assert [d["chip_id"] for d in devices] == [0, 1] and all(d["bytes"] == 256 * 512 * 4 for d in devices)
+    status, _, err = run(capsys, "show", CUTE, "--place", PLACED)
+    assert status == 2 and "--place" in err
+
+
+def test_render_blocks_draws_which_device_holds_which_block(capsys, tmp_path):
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "blocks.svg"
+    status, _, _ = run(capsys, "render", TWO_CHIPS, "--place", PLACED, "--blocks", "-o", str(out))
+    assert status == 0
+    cells = [e for e in ET.parse(out).iter() if "cell" in e.get("class", "").split()]
+    assert {e.get("data-chip") for e in cells} == {"0", "1"}
+    status, _, err = run(capsys, "render", TWO_CHIPS, "--blocks", "-o", str(out))
+    assert status == 2 and "--blocks" in err

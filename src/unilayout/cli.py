@@ -466,6 +466,12 @@ def _cmd_show(args):
     shape = _dims(args.shape)
     facts = describe(value, shape)
     tables = _tables(value, shape, args.max_cells)
+    if args.place:
+        placed, summary = _placement_summary(value, args.place)
+        facts = dict(facts)
+        facts["placed"] = canonical_text(placed)
+        facts["devices"] = [d._asdict() for d in summary.devices]
+        tables.append(("per-device shards", summary.text().rstrip("\n")))
     if args.json:
         facts = dict(facts)
         facts["tables"] = {t or "table": body for t, body in tables}
@@ -478,6 +484,16 @@ def _cmd_show(args):
             print(title + ":")
         print(body)
     return 0
+
+
+def _placement_summary(device, tensor_text):
+    """``(metal layout, distributed.ShardSummary)`` of the tensor ``tensor_text`` placed on ``device``."""
+    from . import distributed
+
+    placed = parse_text(tensor_text)
+    if family(device) != "device" or family(placed) != "metal":
+        raise LayoutError("--place goes with a #tt.device<...> and takes a tensor<..., #tt.metal_layout<...>>")
+    return placed, distributed.shard_summary(placed, device)
 
 
 def _json_default(x):
@@ -570,6 +586,8 @@ def _cmd_render(args):
     ext = os.path.splitext(args.output)[1].lower()
     if ext == ".html":
         return _render_html(args)
+    if args.blocks:
+        return _render_blocks(value, args, ext)
     if ext not in viz.FORMATS:
         raise LayoutError(f"cannot write {args.output!r}: the file name must end in .svg, .png or .html")
     t0 = time.perf_counter()
@@ -581,6 +599,19 @@ def _cmd_render(args):
     for note in s.notes:
         if note.startswith(("showing", "summary")):
             _progress("note: " + note)
+    return 0
+
+
+def _render_blocks(device, args, ext):
+    """``render DEVICE --place TENSOR --blocks -o FILE.svg``: which device holds which block."""
+    from . import distributed
+
+    if not args.place or ext != ".svg":
+        raise LayoutError("--blocks needs --place TENSOR and an .svg output file")
+    placed, _ = _placement_summary(device, args.place)
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(distributed.shard_svg(placed, device))
+    _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes)")
     return 0
 
 
@@ -736,6 +767,8 @@ def _parser():
     q = sub.add_parser("show", help="facts and a table of values")
     add_text(q)
     q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.add_argument("--place", metavar="TENSOR",
+                   help="with a device: a tensor<..., #tt.metal_layout> whose per-device shards to summarise")
     q.add_argument("--shape", help="box for an affine map, e.g. 8x8")
     q.add_argument("--max-cells", type=int, default=MAX_TABLE_CELLS, help="largest table printed (default %(default)s)")
     q.set_defaults(run=_cmd_show)
@@ -759,6 +792,8 @@ def _parser():
     q.add_argument("--tv", metavar="MxN", help="draw a CuTe (thread, value) layout over an M x N tile")
     q.add_argument("--shape", help="box for an affine map, e.g. 8x8")
     q.add_argument("--place", metavar="TENSOR", help="with a device: a tensor<..., #tt.metal_layout> to place on it")
+    q.add_argument("--blocks", action="store_true",
+                   help="with a device and --place: draw which device holds which block of the tensor (.svg)")
     q.add_argument("--element-bytes", type=int, default=4, help="bytes per element for --color bank (default 4)")
     q.add_argument("--max-cells", type=int, default=16384, help="cells drawn before cropping or summarising")
     q.set_defaults(run=_cmd_render)
