@@ -40,7 +40,7 @@ def test_no_command_prints_help(capsys):
     assert status == 0 and "show" in out and "tour" in out
 
 
-@pytest.mark.parametrize("text,fam", zip(ALL, FAMILIES))
+@pytest.mark.parametrize("text,fam", list(zip(ALL, FAMILIES)))
 def test_show_every_family(capsys, text, fam):
     status, out, _ = run(capsys, "show", text)
     assert status == 0
@@ -79,7 +79,7 @@ def test_show_affine_with_and_without_shape(capsys):
     assert "bounds:         [[0, 10]]" in out and "1   8  9 10" in out
 
 
-@pytest.mark.parametrize("text,fam", zip(ALL, FAMILIES))
+@pytest.mark.parametrize("text,fam", list(zip(ALL, FAMILIES)))
 def test_show_json(capsys, text, fam):
     status, out, _ = run(capsys, "show", text, "--json")
     d = json.loads(out)

@@ -97,7 +97,7 @@ def test_composition_divisibility_failures_raise():
 @st.composite
 def injective_with_gaps(draw, sizes=None):
     """An injective layout (a subset of the modes of a random bijection) and that bijection's size."""
-    base = draw(compact_layouts(max_depth=1, max_rank=4, **({"sizes": sizes} if sizes else {})))
+    base = draw(compact_layouts(max_depth=1, max_rank=4, **({"sizes": sizes} if sizes is not None else {})))
     shapes, strides = leaves(base.shape), leaves(base.stride)
     keep = draw(st.lists(st.booleans(), min_size=len(shapes), max_size=len(shapes)))
     kept = [(s, d) for s, d, k in zip(shapes, strides, keep) if k] or [(shapes[0], strides[0])]
