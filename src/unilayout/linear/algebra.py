@@ -466,6 +466,22 @@ def invert(layout: LinearLayout) -> LinearLayout:
 
 
 # --------------------------------------------------------------- division
+def _quotient_outs(a: LinearLayout, b: LinearLayout, op: str):
+    """The out-dims ``(name, a.size / b.size)`` of ``a`` divided by ``b``, or None when ``b`` cannot divide ``a``."""
+    _check(a, op)
+    _check(b, op)
+    a_in, a_out, b_out = dict(a._bases), dict(a._outs), dict(b._outs)
+    if any(n not in a_in for n, _ in b._bases) or any(n not in a_out for n in b_out):
+        return None
+    c_outs = []
+    for name, size in a._outs:
+        bs = b_out.get(name, 1)
+        if size % bs:
+            return None
+        c_outs.append((name, size // bs))
+    return c_outs
+
+
 def divide_left(a: LinearLayout, b: LinearLayout) -> LinearLayout | None:
     """C with ``a == b * C``, or None if there is none.
 
@@ -482,19 +498,10 @@ def divide_left(a: LinearLayout, b: LinearLayout) -> LinearLayout | None:
     >>> divide_left(identity_1d(8, "i", "o"), zeros_1d(2, "i", "o")) is None
     True
     """
-    _check(a, "divide_left")
-    _check(b, "divide_left")
-    a_in = dict(a._bases)
-    a_out = dict(a._outs)
-    if any(n not in a_in for n, _ in b._bases) or any(n not in a_out for n, _ in b._outs):
+    c_outs = _quotient_outs(a, b, "divide_left")
+    if c_outs is None:
         return None
     b_out = dict(b._outs)
-    c_outs = []
-    for name, size in a._outs:
-        bs = b_out.get(name, 1)
-        if size % bs:
-            return None
-        c_outs.append((name, size // bs))
     bpos = {n: k for k, (n, _) in enumerate(b._outs)}
     sel = [bpos.get(n) for n, _ in a._outs]
     divs = [b_out.get(n, 1) for n, _ in a._outs]
@@ -538,19 +545,9 @@ def divide_right(a: LinearLayout, b: LinearLayout) -> LinearLayout | None:
     >>> divide_right(zeros_1d(2, "i", "o") * identity_1d(4, "i", "o"), identity_1d(4, "i", "o"))
     LinearLayout({'i': [[0]]}, {'o': 1})
     """
-    _check(a, "divide_right")
-    _check(b, "divide_right")
-    a_in = dict(a._bases)
-    a_out = dict(a._outs)
-    if any(n not in a_in for n, _ in b._bases) or any(n not in a_out for n, _ in b._outs):
+    c_outs = _quotient_outs(a, b, "divide_right")
+    if c_outs is None:
         return None
-    b_out = dict(b._outs)
-    c_outs = []
-    for name, size in a._outs:
-        bs = b_out.get(name, 1)
-        if size % bs:
-            return None
-        c_outs.append((name, size // bs))
     b_in = dict(b._bases)
     c_bases = []
     for name, vecs in a._bases:
