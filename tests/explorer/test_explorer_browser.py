@@ -195,6 +195,33 @@ def test_hover_shows_the_cell_in_every_view_and_highlights_its_group(browser, se
     assert js(browser, "return document.querySelectorAll('#layout-view .cell.current').length") == 1
 
 
+#: The tt-mlir seed's headline tensor: 49,152 slots on 2x4 cores, drawn in full (without labels).
+SEED_BIG = ("tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3), "
+            "undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>")
+
+
+def test_seed_tensor_from_the_url_is_drawn_with_a_note(browser, server):
+    browser.get(server.url + "?" + urllib.parse.urlencode({"layout": SEED_BIG}))
+    wait(browser, lambda d: cell_count(d) == 49152 or d.find_element("id", "layout-error").text, timeout=30)
+    assert browser.find_element("id", "layout-error").text == ""
+    assert cell_count(browser) == 49152 and cell_count(browser, "#layout-view svg .cell.padding") == 0
+    assert js(browser, "return document.querySelectorAll('#layout-view svg').length") == 1
+    note = browser.find_element("id", "layout-note")
+    assert note.is_displayed() and "49,152 cells are drawn without labels" in note.text
+    ml = unilayout.parse(SEED_BIG)
+    i = ((1 * 3 + 2) * 64 + 5) * 128 + 70  # logical (1, 2, 5, 70): row 1*192 + 2*64 + 5 = 325 -> core (1, 2)
+    text = hover(browser, f'#layout-view .cell[data-index="{i}"]')
+    G, q = ml.locate(1, 2, 5, 70)
+    assert G == (1, 2) and q == (325 - 192, 70 - 64)
+    assert "(1, 2, 5, 70)" in text and str(G) in text and str(q) in text and str(int(ml.index_map()[i])) in text
+    assert js(browser, "return document.querySelectorAll('#layout-view .cell.same').length") == 192 * 32
+    shot(browser, "seed-big-metal")
+    # A small layout afterwards hides the note again.
+    enter(browser, "(4,8):(8,1)")
+    wait(browser, lambda d: cell_count(d) == 32)
+    assert not browser.find_element("id", "layout-note").is_displayed()
+
+
 def test_linear_hover_names_thread_register_lane_warp(browser, server):
     text = FAMILIES["linear"]
     browser.get(server.url + "?" + urllib.parse.urlencode({"layout": text, "group": "thread"}))

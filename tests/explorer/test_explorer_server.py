@@ -110,7 +110,7 @@ def test_unknown_paths_methods_and_sizes(server):
 
 
 def test_too_many_cells_is_a_4xx(server):
-    status, out = post(server, "/api/view", {"text": "(200,200):(1,200)"})
+    status, out = post(server, "/api/view", {"text": "(300,300):(1,300)"})
     assert status == 400 and "at most" in out["error"]["message"]
 
 

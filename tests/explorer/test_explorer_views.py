@@ -2,6 +2,7 @@
 
 import json
 import re
+import time
 
 import numpy as np
 import pytest
@@ -9,10 +10,13 @@ import pytest
 import unilayout
 from unilayout import LayoutError, ParseError, cute, linear, tt
 from unilayout.explorer import handle, layout_view, render_html, text_view
-from unilayout.explorer.views import MAX_CELLS
+from unilayout.explorer.views import LABELLED_CELLS, MAX_CELLS
 
 SEED_53x63 = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
               "memref<18x32xf32, #tt.memory_space<l1>>>>")
+#: The headline tensor of the tt-mlir seed: 2x4 cores of 192x32, 49,152 slots (more than LABELLED_CELLS).
+SEED_BIG = ("tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3), "
+            "undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>")
 SEED_53x63_TILED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
                     "memref<1x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
 
@@ -173,12 +177,65 @@ def test_tiled_metal_details_give_tile_coordinates():
         assert d["in-tile coordinate"] == str((q[0] % 32, q[1] % 32))
 
 
-def test_too_many_cells_is_a_clear_error():
+def _slot_owner(ml):
+    """data-index each slot of ``shard()``'s output should carry: its logical element, -1 for padding."""
+    pos = unilayout.index_map(ml)
+    owner = np.full(int(np.prod(ml.shards_shape)), -1, dtype=np.int64)
+    owner[pos] = np.arange(pos.size)
+    return owner
+
+
+def test_seed_tensor_is_drawn_in_full_with_a_note():
+    ml = unilayout.parse(SEED_BIG)
+    view = text_view(SEED_BIG)
+    drawn = cells(view)
+    assert view["count"] == len(drawn) == 2 * 4 * 192 * 32 == 49152 > LABELLED_CELLS
+    assert view["padding"] == 0 and all(cls == "cell" for cls, _, _ in drawn)
+    # data-index of each drawn slot is the logical element that shard() puts there.
+    owner = _slot_owner(ml)
+    slots = [int(m) for m in re.findall(r'data-slot="(\d+)"', view["svg"])]
+    assert len(slots) == len(drawn)
+    assert [i for _, i, _ in drawn] == owner[slots].tolist()
+    assert sorted(i for _, i, _ in drawn) == list(range(ml.volume))
+    # The details agree with the picture: slot 100 is shard (3, 4) of core (0, 0), element (0, 0, 3, 4).
+    k = next(k for (_, _, k), s in zip(drawn, slots) if s == 100)
+    d = details(view, k)
+    assert d["offset (position in shard())"] == "100" and d["logical index"] == "(0, 0, 3, 4)"
+    assert d["grid coordinate (core)"] == "(0, 0)" and d["shard coordinate"] == "(3, 4)"
+    assert 'class="label"' not in view["svg"]  # too many cells for labels; the note says so
+    assert "49,152 cells are drawn without labels" in view["note"]
+    assert text_view(SEED_53x63)["note"] == ""
+
+
+def test_big_padded_metal_layout_marks_its_padding():
+    ml = tt.MetalLayout.from_collapse((197, 150), (3, 4))
+    view = layout_view(ml)
+    drawn = cells(view)
+    owner = _slot_owner(ml)
+    slots = [int(m) for m in re.findall(r'data-slot="(\d+)"', view["svg"])]
+    assert len(drawn) == view["count"] == owner.size > LABELLED_CELLS
+    assert [i for _, i, _ in drawn] == owner[slots].tolist()
+    assert [cls == "cell padding" for cls, _, _ in drawn] == [bool(owner[s] < 0) for s in slots]
+    assert view["padding"] == int((owner < 0).sum()) == ml.padding_summary().total > 0
+    assert view["note"]
+
+
+@pytest.mark.parametrize("text", [
+    "(1000,1000):(1,1000)",
+    "(1048576,1048576):(1,1048576)",
+    "tensor<4096x4096xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
+    "memref<4096x4096xf32, #tt.memory_space<l1>>>>",
+    "#tsl.tsl<[1024] -> (1024), [1024] -> (1)>",
+])
+def test_too_many_cells_is_a_clear_error_quickly(text):
+    start = time.perf_counter()
     with pytest.raises(LayoutError, match=f"at most {MAX_CELLS}"):
-        text_view("(1000,1000):(1,1000)")
+        text_view(text)
+    status, err = handle("/api/view", json.dumps({"text": text}).encode())
+    assert status == 400 and f"at most {MAX_CELLS}" in err["error"]["message"]
+    assert time.perf_counter() - start < 2.0
     with pytest.raises(LayoutError, match="at most"):
-        text_view("tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3), "
-                  "undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>")
+        text_view("(d0, d1) -> (d0 + d1)", shape=(300, 300))
 
 
 @pytest.mark.parametrize("text", ["", "   ", "(2,2):(1,", "#tsl.tsl<[2, 4] -> (32, 4)", "tensor<53x63xf32",

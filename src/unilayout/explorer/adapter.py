@@ -43,15 +43,19 @@ def parse_any(text: str):
     return unilayout.parse(text)
 
 
-def picture(value, shape=None, max_cells=None) -> str:
+def picture(value, shape=None, max_cells=None, labels=True) -> str:
     """SVG text of ``value`` drawn by ``unilayout.viz``, every cell included (up to ``max_cells``).
 
     Cells are ``<g class="cell" data-index="i" ...>``; metal layouts label every
-    data cell with its logical index.
+    data cell with its logical index unless ``labels`` is false (big pictures).
 
     >>> from unilayout import cute
     >>> picture(cute.Layout((2, 3), (3, 1))).count('class="cell"')
     6
+    >>> from unilayout import tt
+    >>> big = picture(tt.MetalLayout.from_collapse((64, 64), (1, 1)), max_cells=8192, labels=False)
+    >>> big.count('class="cell"'), 'class="label"' in big
+    (4096, False)
     """
     from .. import tt, viz
     from ..viz import tt as viz_tt
@@ -59,5 +63,5 @@ def picture(value, shape=None, max_cells=None) -> str:
 
     limit = max_cells or viz.DEFAULT_MAX_CELLS
     if isinstance(value, tt.MetalLayout):
-        return to_svg(viz_tt.metal_scene(value, max_cells=limit, labels=True))
+        return to_svg(viz_tt.metal_scene(value, max_cells=limit, labels=bool(labels)))
     return viz.to_svg(value, shape=shape, max_cells=limit)

@@ -218,6 +218,8 @@
   function showMain(data) {
     mount("layout-view", data);
     $("layout-summary").textContent = data.summary + " \u2014 " + data.count + " cells" + (data.padding ? ", " + data.padding + " padding" : "");
+    $("layout-note").textContent = data.note || "";
+    $("layout-note").hidden = !data.note;
     fillGroups(data);
     var box = $("core-table-box");
     box.hidden = !data.cores;
@@ -258,6 +260,7 @@
         showError($("layout-error"), r.json.error);
         $("layout-view").classList.add("stale");
         $("layout-summary").textContent = "";
+        $("layout-note").textContent = ""; $("layout-note").hidden = true;
         return;
       }
       showError($("layout-error"), null);
