@@ -216,6 +216,14 @@ def test_seed_tensor_from_the_url_is_drawn_with_a_note(browser, server):
     assert "(1, 2, 5, 70)" in text and str(G) in text and str(q) in text and str(int(ml.index_map()[i])) in text
     assert js(browser, "return document.querySelectorAll('#layout-view .cell.same').length") == 192 * 32
     shot(browser, "seed-big-metal")
+    # A CuTe layout of more than MAX_CELLS cells is drawn cropped, and says so.
+    enter(browser, "(300,300):(1,300)")
+    wait(browser, lambda d: cell_count(d) == 128 * 128)
+    assert browser.find_element("id", "layout-error").text == ""
+    assert "cropped: showing rows 0..127 and columns 0..127 of 300x300" in browser.find_element("id", "layout-note").text
+    assert "16384 of 90000 cells drawn" in browser.find_element("id", "layout-summary").text
+    text = hover(browser, '#layout-view .cell[data-index="601"]')  # (1, 2): offset 1 + 2 * 300
+    assert "601" in text and "(1,2)" in text
     # A small layout afterwards hides the note again.
     enter(browser, "(4,8):(8,1)")
     wait(browser, lambda d: cell_count(d) == 32)

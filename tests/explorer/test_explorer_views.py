@@ -10,7 +10,7 @@ import pytest
 import unilayout
 from unilayout import LayoutError, ParseError, cute, linear, tt
 from unilayout.explorer import handle, layout_view, render_html, text_view
-from unilayout.explorer.views import LABELLED_CELLS, MAX_CELLS
+from unilayout.explorer.views import CROP_CELLS, LABELLED_CELLS, MAX_CELLS, MAX_DOMAIN
 
 SEED_53x63 = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
               "memref<18x32xf32, #tt.memory_space<l1>>>>")
@@ -220,22 +220,60 @@ def test_big_padded_metal_layout_marks_its_padding():
     assert view["note"]
 
 
+@pytest.mark.parametrize("text, shape", [
+    ("(1000,1000):(1,1000)", None),
+    ("Sw<3,4,3> o 0 o (512,512):(512,1)", None),
+    ("#tsl.tsl<[16, 64] -> (1, 16), [8, 128] -> (1024, 8192)>", None),
+    ("(d0, d1) -> (d0 + d1 * 7, d1 floordiv 3)", (300, 300)),
+])
+def test_more_than_max_cells_is_drawn_cropped_with_a_note(text, shape):
+    value = unilayout.parse(text)
+    view = text_view(text, shape)
+    full = unilayout.index_map(value) if shape is None else value.index_map(shape)
+    full = np.asarray(full).reshape(len(full) if shape is None else int(np.prod(shape)), -1)
+    drawn = cells(view)
+    assert view["total"] == len(full) > MAX_CELLS and view["count"] == len(drawn) == 128 * 128 == CROP_CELLS
+    rows = 512 if "512" in text else 1000 if "1000" in text else None
+    idx = sorted(i for _, i, _ in drawn)
+    if rows:  # CuTe: mode 0 down, the top-left 128x128 block
+        assert idx == sorted(i + rows * j for i in range(128) for j in range(128))
+    else:  # row-major box of 1024 or 300 columns: the first 128 columns of the first 128 rows
+        cols = 300 if shape else 1024
+        assert idx == sorted(r * cols + c for r in range(128) for c in range(128))
+    for _, i, k in drawn[::97]:
+        d = view["details"][k]
+        assert d[0] == str(i)  # the index column is the cell's domain position
+        if view["family"] == "cute":
+            assert details(view, k)["offset"] == str(int(full[i, 0]))
+        elif view["family"] == "tsl":
+            assert details(view, k)["address"] == str(int(full[i, 0]))
+        else:
+            assert details(view, k)["results"] == "(" + ", ".join(str(int(v)) for v in full[i]) + ")"
+    assert view["note"].startswith("cropped: showing rows 0..127 and columns 0..127 of ")
+    assert f"({len(full):,} cells" in view["note"]
+    for values in view["groups"].values():
+        assert len(values) == view["count"]
+
+
 @pytest.mark.parametrize("text", [
-    "(1000,1000):(1,1000)",
-    "(1048576,1048576):(1,1048576)",
+    "(33554432,16777216):(1,33554432)",
+    "(1099511627776,1099511627776):(1099511627776,1)",
     "tensor<4096x4096xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
     "memref<4096x4096xf32, #tt.memory_space<l1>>>>",
-    "#tsl.tsl<[1024] -> (1024), [1024] -> (1)>",
+    "#tsl.tsl<[1048576, 1048576] -> (1048576, 1), [1048576] -> (1)>",
+    "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256], "
+    "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]], lane = [], warp = [], block = []}>",
 ])
 def test_too_many_cells_is_a_clear_error_quickly(text):
     start = time.perf_counter()
-    with pytest.raises(LayoutError, match=f"at most {MAX_CELLS}"):
+    limit = MAX_CELLS if text.startswith(("tensor", "#ttg")) else MAX_DOMAIN
+    with pytest.raises(LayoutError, match=f"at most {limit}"):
         text_view(text)
     status, err = handle("/api/view", json.dumps({"text": text}).encode())
-    assert status == 400 and f"at most {MAX_CELLS}" in err["error"]["message"]
+    assert status == 400 and f"at most {limit}" in err["error"]["message"]
     assert time.perf_counter() - start < 2.0
-    with pytest.raises(LayoutError, match="at most"):
-        text_view("(d0, d1) -> (d0 + d1)", shape=(300, 300))
+    with pytest.raises(LayoutError, match=f"at most {MAX_DOMAIN}"):
+        text_view("(d0, d1) -> (d0 + d1)", shape=(1 << 30, 1 << 30))
 
 
 @pytest.mark.parametrize("text", ["", "   ", "(2,2):(1,", "#tsl.tsl<[2, 4] -> (32, 4)", "tensor<53x63xf32",

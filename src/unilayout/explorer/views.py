@@ -17,9 +17,12 @@
 - ``cores`` (metal layouts only): one row per core — grid coordinate, chip
   and core, data extent, padding per dim, padding slots;
 - ``family`` (as ``unilayout.family_of``: cute, linear, affine, tsl, metal, device), ``title``, ``text`` (the canonical text of the value), ``summary``;
-- ``note``: what a big picture leaves out (more than ``LABELLED_CELLS``
-  cells: metal shards are drawn without labels), else ``""``; the page shows
-  it next to the summary.
+- ``note``: what a big picture leaves out, else ``""`` (the page shows it
+  next to the summary): more than ``LABELLED_CELLS`` cells draw metal shards
+  without labels; a CuTe layout, TSL or affine box of more than ``MAX_CELLS``
+  cells is drawn cropped to its top-left ``CROP_CELLS`` or so (as
+  ``unilayout.viz`` crops), and ``count`` / ``details`` cover the drawn cells
+  only (``total``: every cell of the layout).
 
 What a cell is, per family:
 
@@ -53,14 +56,20 @@ import numpy as np
 from ..errors import LayoutError
 from .adapter import parse_any, picture
 
-__all__ = ["layout_view", "text_view", "MAX_CELLS", "LABELLED_CELLS", "DEFAULT_AFFINE_EXTENT"]
+__all__ = ["layout_view", "text_view", "MAX_CELLS", "LABELLED_CELLS", "CROP_CELLS", "MAX_DOMAIN",
+           "DEFAULT_AFFINE_EXTENT"]
 
-#: Most cells one picture draws; larger layouts get a LayoutError saying so (before anything is evaluated).
+#: Most cells one picture draws in full. Larger CuTe layouts, TSLs and affine boxes are drawn cropped
+#: (``CROP_CELLS``); larger linear, metal and device layouts get a LayoutError (before anything is evaluated).
 #: Measured in headless Chromium (tests/explorer): 65,536 cells show in about 4 s (answer about 26 MB),
 #: 131,072 in about 9 s, so 2**16 keeps every picture within a few seconds.
 MAX_CELLS = 1 << 16
 #: Pictures with more cells than this draw metal shards without labels (the details still give every index).
 LABELLED_CELLS = 1 << 14
+#: About how many cells the cropped picture of a layout with more than ``MAX_CELLS`` cells draws (its top-left block).
+CROP_CELLS = 1 << 14
+#: Most cells a layout that is drawn cropped may have (domain positions stay exact int64); more is a LayoutError.
+MAX_DOMAIN = 1 << 48
 #: Extent of each dim of an affine map's box when no ``shape`` is given.
 DEFAULT_AFFINE_EXTENT = 4
 
@@ -81,6 +90,32 @@ def _check_count(n: int, what: str) -> None:
         raise LayoutError(
             f"{what} has {n} cells; the explorer draws at most {MAX_CELLS}: choose a smaller shape or grid"
         )
+
+
+def _crop(rows: int, cols: int, what: str = "the layout"):
+    """``(r, c, note)``: the top-left block of a ``rows x cols`` grid that the explorer draws.
+
+    The whole grid up to ``MAX_CELLS`` cells (note ``""``), else the block
+    ``unilayout.viz`` draws with ``max_cells=CROP_CELLS`` and its note.
+
+    >>> _crop(4, 8)
+    (4, 8, '')
+    >>> _crop(1024, 1024)[:2]
+    (128, 128)
+    >>> _crop(1 << 30, 1 << 30, "CuTe layout X")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: CuTe layout X has 1152921504606846976 cells; the explorer draws at most 281474976710656 (cropped to its top-left corner above 65536): choose a smaller shape
+    """
+    if rows * cols <= MAX_CELLS:
+        return rows, cols, ""
+    if rows * cols > MAX_DOMAIN:
+        raise LayoutError(f"{what} has {rows * cols} cells; the explorer draws at most {MAX_DOMAIN} (cropped to "
+                          f"its top-left corner above {MAX_CELLS}): choose a smaller shape")
+    from ..viz.cute import _crop as viz_crop
+
+    r, c, note = viz_crop(rows, cols, CROP_CELLS)
+    return r, c, "cropped: " + note
 
 
 _CELL = re.compile(r'<g class="(cell(?: padding)?)" data-index="(-?[0-9]+)"([^>]*)>')
@@ -109,16 +144,19 @@ def _with_cells(svg, index, by_slot):
 
 
 def _finish(value, shape, family, title, text, index, padding, columns, details, groups, summary, by_slot=False,
-            keys=None):
+            keys=None, crop_note="", total=None):
     n = len(index)
     labels = n <= LABELLED_CELLS
-    svg = picture(value, shape, max_cells=MAX_CELLS, labels=labels)
-    note = ""
-    if n > LABELLED_CELLS:
+    svg = picture(value, shape, max_cells=CROP_CELLS if crop_note else MAX_CELLS, labels=labels)
+    note = crop_note
+    if crop_note:
+        note += "; hover or click a drawn cell for its details"
+    elif n > LABELLED_CELLS:
         note = (f"large picture: all {n:,} cells are drawn" + ("" if family != "metal" else " without labels") +
                 "; hover or click a cell for its details")
     return {
         "note": note,
+        "total": n if total is None else int(total),
         "keys": {name: [int(v) for v in vals] for name, vals in (keys or {}).items()},
         "family": family,
         "title": title,
@@ -139,9 +177,15 @@ def _cute_view(L):
 
     composed = isinstance(L, cute.ComposedLayout)
     shape_layout = L.inner if composed else L
-    n = cute.size(shape_layout)
-    _check_count(n, f"CuTe layout {L}")
-    idx = np.arange(n, dtype=np.int64)
+    size = cute.size(shape_layout)
+    if shape_layout.rank <= 1:
+        nrows = 1
+    else:
+        nrows = cute.size(shape_layout[0])
+    r, c, crop_note = _crop(nrows, size // nrows, f"CuTe layout {L}")
+    idx = (np.arange(r, dtype=np.int64)[:, None] + nrows * np.arange(c, dtype=np.int64)[None, :]).reshape(-1)
+    idx.sort()
+    n = idx.size
     if composed:
         inner = cute.evaluate(L.inner, idx) + L.offset
         outer = L.outer
@@ -149,10 +193,6 @@ def _cute_view(L):
             else cute.evaluate(outer, inner)
     else:
         offs = cute.evaluate(L, idx)
-    if shape_layout.rank <= 1:
-        nrows = 1
-    else:
-        nrows = cute.size(shape_layout[0])
     rows, cols = idx % nrows, idx // nrows
     shape = shape_layout.shape
     crds = [cute.idx2crd(int(i), shape) for i in idx]
@@ -163,16 +203,19 @@ def _cute_view(L):
         columns.append("offset before the swizzle")
     details = []
     for k in range(n):
-        row = [str(k), str(crds[k]).replace(" ", ""), _fmt((rows[k], cols[k])), str(int(offs[k])), str(int(bank[k]))]
+        row = [str(int(idx[k])), str(crds[k]).replace(" ", ""), _fmt((rows[k], cols[k])), str(int(offs[k])), str(int(bank[k]))]
         if composed:
             row.append(str(int(inner[k])))
         details.append(row)
     _, off_group = np.unique(offs, return_inverse=True)
     groups = {"offset": off_group, "row": rows, "column": cols, "bank": bank}
-    cosize = int(offs.max()) + 1 if n else 0
-    summary = f"CuTe layout {L}: size {n}, cosize {cosize}"
+    if crop_note:
+        summary = f"CuTe layout {L}: size {size} ({n} cells drawn)"
+    else:
+        cosize = int(offs.max()) + 1 if n else 0
+        summary = f"CuTe layout {L}: size {size}, cosize {cosize}"
     return _finish(L, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups, summary,
-                   keys={"index": idx, "offset": offs})
+                   keys={"index": idx, "offset": offs}, crop_note=crop_note, total=size)
 
 
 # ---------------------------------------------------------------- linear
@@ -260,6 +303,16 @@ def _linear_view(L):
 
 
 # ---------------------------------------------------------------- affine
+def _box_cells(shape, what):
+    """``(idx, note)``: row-major positions of the drawn cells of the box ``shape`` (rows x last dim)."""
+    box = tuple(shape) or (1,)
+    cols = box[-1]
+    rows = math.prod(box[:-1]) if len(box) > 1 else 1
+    r, c, note = _crop(rows, cols, what)
+    idx = (np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :]).reshape(-1)
+    return idx, note
+
+
 def _affine_view(m, shape):
     if shape is None:
         shape = (DEFAULT_AFFINE_EXTENT,) * m.num_dims
@@ -271,13 +324,17 @@ def _affine_view(m, shape):
         raise LayoutError(f"shape {list(shape)} must have extents >= 1")
     if m.num_symbols:
         raise LayoutError(f"affine map {m} has {m.num_symbols} symbol(s): the explorer draws maps without symbols")
-    n = math.prod(shape)
-    _check_count(n, f"the box {'x'.join(map(str, shape))}")
-    vals = m.index_map(shape).reshape(n, m.num_results)
-    idx = np.arange(n, dtype=np.int64)
-    crds = np.unravel_index(idx, shape) if shape else ()
+    total = math.prod(shape)
+    idx, crop_note = _box_cells(shape, f"the box {'x'.join(map(str, shape))}")
+    n = idx.size
+    if crop_note:
+        crds = np.unravel_index(idx, shape)
+        vals = np.stack(np.broadcast_arrays(*m.evaluate(*crds)), axis=-1).astype(np.int64).reshape(n, m.num_results)
+    else:
+        vals = m.index_map(shape).reshape(n, m.num_results)
+        crds = np.unravel_index(idx, shape) if shape else ()
     columns = ["index", "(" + ", ".join(f"d{i}" for i in range(len(shape))) + ")", "results"]
-    details = [[str(k), _fmt(c[k] for c in crds) if shape else "()", "(" + ", ".join(str(int(v)) for v in vals[k]) + ")"]
+    details = [[str(int(idx[k])), _fmt(c[k] for c in crds) if shape else "()", "(" + ", ".join(str(int(v)) for v in vals[k]) + ")"]
                for k in range(n)]
     _, same = np.unique(vals, axis=0, return_inverse=True) if n else (None, np.zeros(0, np.int64))
     groups = {"value": np.asarray(same).reshape(-1)}
@@ -286,7 +343,7 @@ def _affine_view(m, shape):
     return _finish(m, shape, "affine", f"affine map {m} on {'x'.join(map(str, shape)) or 'a point'}", str(m),
                    idx, np.zeros(n, bool), columns, details, groups,
                    f"affine map with {m.num_dims} dims and {m.num_results} results, drawn on the box "
-                   f"{'x'.join(map(str, shape)) or '()'}")
+                   f"{'x'.join(map(str, shape)) or '()'}", crop_note=crop_note, total=total)
 
 
 # ---------------------------------------------------------------- TSL
@@ -294,11 +351,14 @@ def _tsl_view(t):
     if t.is_dynamic:
         raise LayoutError(f"{t} has '?' bounds or steps: the explorer draws static layouts only")
     shape = tuple(math.prod(ts.bounds) for ts in t.tstrides)
-    n = math.prod(shape)
-    _check_count(n, f"TSL {t}")
-    addr = t.index_map()
-    idx = np.arange(n, dtype=np.int64)
+    total = math.prod(shape)
+    idx, crop_note = _box_cells(shape, f"TSL {t}")
+    n = idx.size
     crds = np.unravel_index(idx, shape)
+    if crop_note:
+        addr = np.asarray(t.to_affine().evaluate(*crds)[0], dtype=np.int64).reshape(n)
+    else:
+        addr = t.index_map()
     # Tile coordinate: each dim's digits except the innermost level.
     tile_keys = np.zeros(n, dtype=np.int64)
     tiles = []
@@ -307,11 +367,13 @@ def _tsl_view(t):
         tiles.append(crds[d] // inner)
         tile_keys = tile_keys * (shape[d] // inner) + crds[d] // inner
     columns = ["index", "coordinate", "tile coordinate", "address"]
-    details = [[str(k), _fmt(c[k] for c in crds), _fmt(tc[k] for tc in tiles), str(int(addr[k]))] for k in range(n)]
+    details = [[str(int(idx[k])), _fmt(c[k] for c in crds), _fmt(tc[k] for tc in tiles), str(int(addr[k]))]
+               for k in range(n)]
     _, same = np.unique(addr, return_inverse=True)
     groups = {"tile": tile_keys, "address": same}
     return _finish(t, None, "tsl", f"TSL {t}", str(t), idx, np.zeros(n, bool), columns, details, groups,
-                   f"tiled-strided layout over {'x'.join(map(str, shape))}, offset {t.offset}")
+                   f"tiled-strided layout over {'x'.join(map(str, shape))}, offset {t.offset}", crop_note=crop_note,
+                   total=total)
 
 
 # ---------------------------------------------------------------- tt

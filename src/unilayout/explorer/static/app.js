@@ -217,7 +217,8 @@
   var seq = 0, lastRequest = null;
   function showMain(data) {
     mount("layout-view", data);
-    $("layout-summary").textContent = data.summary + " \u2014 " + data.count + " cells" + (data.padding ? ", " + data.padding + " padding" : "");
+    var drawn = data.total !== undefined && data.total !== data.count ? data.count + " of " + data.total + " cells drawn" : data.count + " cells";
+    $("layout-summary").textContent = data.summary + " \u2014 " + drawn + (data.padding ? ", " + data.padding + " padding" : "");
     $("layout-note").textContent = data.note || "";
     $("layout-note").hidden = !data.note;
     fillGroups(data);
