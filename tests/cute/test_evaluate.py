@@ -50,3 +50,13 @@ def test_evaluate_applies_swizzles_of_composed_layouts():
     assert evaluate(Swizzle(2, 0, 2), np.arange(16)).tolist() == [Swizzle(2, 0, 2)(i) for i in range(16)]
     with pytest.raises(LayoutError):
         evaluate("8:1", np.arange(3))
+
+
+def test_offsets_that_leave_int64_are_refused():
+    with pytest.raises(LayoutError, match="int64"):
+        index_map(Layout(4, 10**20))
+    with pytest.raises(LayoutError, match="int64"):
+        evaluate(Layout(4, 2), np.array([2**62]))
+    with pytest.raises(LayoutError, match="points"):
+        index_map(Layout(10**30, 1))
+    assert evaluate(Layout((), ()), np.arange(3)).tolist() == [0, 0, 0]

@@ -86,3 +86,10 @@ def test_composed_layout_rejects_bad_parts():
         ComposedLayout(Swizzle(1, 0, 1), 0, Swizzle(1, 0, 1))
     with pytest.raises(LayoutError):
         ComposedLayout(Swizzle(1, 0, 1), (1, 2), Layout(4))
+
+
+def test_negative_offsets_are_rejected():
+    with pytest.raises(LayoutError):
+        Swizzle(2, 0, 2)(-1)
+    with pytest.raises(LayoutError):
+        Swizzle(2, 0, 2)(np.array([3, -1]))

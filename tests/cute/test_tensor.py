@@ -103,3 +103,20 @@ def test_zipped_divide_of_tensor_layout_matches_local_tile():
     Z = zipped_divide(L, (3, 4))
     lay, off = local_tile(L, (3, 4), (1, 1))
     assert lay == Z[0] and off == Z[1](1, 1)
+
+
+def test_coordinates_outside_the_tensor_are_rejected():
+    T = Tensor(np.arange(64), Layout((4, 8), (1, 4)))
+    for bad in [(4, 0), (0, 8), 32]:
+        with pytest.raises(LayoutError, match="outside the tensor"):
+            T[bad]
+    with pytest.raises(LayoutError, match="outside the tensor"):
+        local_tile(T, (2, 4), (5, 5))
+    with pytest.raises(LayoutError, match="outside the tensor"):
+        T[None, 9]
+    assert local_tile(Layout((4, 8), (1, 4)), (2, 4), (5, 5))[1] == 5 * 2 + 5 * 16  # a bare layout extends, as C++
+
+
+def test_empty_shape_has_one_point():
+    T = Tensor(np.arange(3), Layout((), ()), 2)
+    assert T[0] == 2 and Layout((), ())(0) == 0

@@ -35,6 +35,7 @@ def index_map(layout) -> np.ndarray:
         raise LayoutError(f"index_map: expected a CuTe layout, got {type(layout).__name__}")
     from .algebra import _coalesce_lists
 
+    _check_int64(layout, layout.size - 1)
     shapes, strides = _coalesce_lists(*layout.flat()[:2])
     if not shapes:
         return np.zeros(layout.size, dtype=np.int64)
@@ -78,6 +79,9 @@ def evaluate(layout, idx) -> np.ndarray:
         raise LayoutError(f"evaluate: expected a CuTe layout, got {type(layout).__name__}")
     idx = _check_coords(idx)
     shapes, strides, _ = layout.flat()
+    if not shapes:  # the empty shape: every coordinate is at offset 0
+        return np.zeros(idx.shape, dtype=np.int64)
+    _check_int64(layout, int(idx.max()) if idx.size else 0)
     out = np.zeros(idx.shape, dtype=np.int64)
     rest = idx
     for s, d in zip(shapes[:-1], strides[:-1]):
@@ -86,6 +90,20 @@ def evaluate(layout, idx) -> np.ndarray:
         rest = q
     out += rest * strides[-1]
     return out
+
+
+MAX_POINTS = 1 << 36
+
+
+def _check_int64(layout: Layout, last: int) -> None:
+    """Refuse work whose offsets (coordinates up to ``last``) could leave int64, or tables past MAX_POINTS."""
+    _, strides, size = layout.flat()
+    if size > MAX_POINTS and last == size - 1:
+        raise LayoutError(f"index_map: layout {layout} has {size} points, more than the {MAX_POINTS} tabulated")
+    # |L(i)| <= sum((s-1)|d|) + (i // size) |d_last| <= (size + i + 1) * max|d|
+    bound = (size + last + 1) * max((abs(d) for d in strides), default=0)
+    if bound >= 1 << 62:
+        raise LayoutError(f"layout {layout}: offsets up to {bound} do not fit in int64")
 
 
 def _check_coords(idx) -> np.ndarray:

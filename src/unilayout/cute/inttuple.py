@@ -305,6 +305,8 @@ def crd2idx(crd, shape, stride=None) -> int:
             raise LayoutError(f"coordinate {int_tuple_str(crd)} does not match shape {int_tuple_str(shape)}")
         return sum(map(crd2idx, crd, shape, stride))
     if isinstance(shape, tuple):
+        if not shape:  # the empty shape has one point, at offset 0
+            return 0
         r, last = 0, len(shape) - 1
         for i in range(last):
             s = product(shape[i])
@@ -330,6 +332,8 @@ def idx2crd(idx, shape, stride=None):
             raise LayoutError(f"coordinate {int_tuple_str(idx)} does not match shape {int_tuple_str(shape)}")
         return tuple(map(idx2crd, idx, shape))
     if isinstance(shape, tuple):
+        if not shape:
+            return ()
         r, last = [], len(shape) - 1
         for i in range(last):
             s = product(shape[i])

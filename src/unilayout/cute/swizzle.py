@@ -57,8 +57,12 @@ class Swizzle:
         """Swizzle an int or an integer ndarray (vectorised)."""
         if isinstance(x, np.ndarray):
             x = x.astype(np.int64, copy=False)
+            if x.size and x.min() < 0:
+                raise LayoutError(f"{self}: offsets must be non-negative")
             y = x & self._yyy
             return x ^ ((y >> self.shift) if self.shift >= 0 else (y << -self.shift))
+        if x < 0:
+            raise LayoutError(f"{self}: offset {x} is negative")
         y = x & self._yyy
         return x ^ ((y >> self.shift) if self.shift >= 0 else (y << -self.shift))
 

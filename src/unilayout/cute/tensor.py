@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import LayoutError
 from .algebra import zipped_divide
 from .evaluate import index_map
-from .inttuple import crd2idx, idx2crd, leaves, product_each
+from .inttuple import crd2idx, idx2crd, leaves, product, product_each
 from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
 from .swizzle import ComposedLayout
 
@@ -83,6 +83,7 @@ class Tensor:
 
     def _locate(self, crd):
         c = _normalize_coord(crd)
+        _check_in_domain(c, self.layout.shape, crd)
         if _has_none(c):
             if isinstance(self.layout, ComposedLayout):
                 return self.layout(c), None
@@ -137,6 +138,19 @@ class Tensor:
         return f"Tensor({self.storage!r}, {self.layout!r}, {self.offset!r})"
 
 
+def _check_in_domain(crd, shape, shown):
+    """Reject a coordinate outside the tensor (an int per mode, or a natural coordinate); None passes."""
+    if crd is None:
+        return
+    if isinstance(crd, tuple):
+        if isinstance(shape, tuple) and len(crd) == len(shape):
+            for c, s in zip(crd, shape):
+                _check_in_domain(c, s, shown)
+        return  # a profile mismatch is reported by the layout itself
+    if not 0 <= crd < product(shape):
+        raise LayoutError(f"Tensor: coordinate {shown!r} is outside the tensor of shape {shape!r}")
+
+
 def _extent(layout):
     if isinstance(layout, Layout):
         lo = sum((s - 1) * d for s, d in zip(leaves(layout.shape), leaves(layout.stride)) if d < 0)
@@ -182,6 +196,8 @@ def _partition(layout, tensor, tiler, coord, mode: int):
     sliced, other = inner[mode], inner[1 - mode]
     if isinstance(coord, (tuple, list)) and isinstance(sliced.shape, tuple) and len(coord) < sliced.rank:
         coord = tuple(coord) + (None,) * (sliced.rank - len(coord))
+    if tensor is not None:  # a tensor has no elements past its tiles
+        _check_in_domain(_normalize_coord(coord), sliced.shape, coord)
     keep = (None,) * other.rank if isinstance(other.shape, tuple) else None
     sub, off = slice_and_offset((keep, coord) if mode == 1 else (coord, keep), inner)
     if isinstance(z, ComposedLayout):
