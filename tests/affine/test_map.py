@@ -127,3 +127,8 @@ def test_replace_dims_and_symbols():
     m = parse("(d0, d1)[s0] -> (d0 * s0 + d1)")
     r = m.replace(symbols=[Constant(4)], num_symbols=0)
     assert str(r) == "(d0, d1) -> (d0 * 4 + d1)"
+
+
+def test_index_map_refuses_boxes_too_big_to_tabulate():
+    with pytest.raises(LayoutError, match="to tabulate"):
+        parse("(d0, d1) -> (d0 floordiv 4, d1 mod 3)").index_map((10**10, 10**10))

@@ -188,3 +188,8 @@ def test_index_map_matches_the_scalar_address(t):
     coords = np.stack(np.unravel_index(np.arange(table.size), t.shape), axis=1)
     for r in range(0, table.size, max(1, table.size // 7)):
         assert table[r] == t(*coords[r].tolist())
+
+
+def test_index_map_refuses_layouts_too_big_to_tabulate():
+    with pytest.raises(LayoutError, match="to tabulate"):
+        parse("#tsl.tsl<[100000, 100000] -> (1, 100000), [100000] -> (10000000000)>").index_map()

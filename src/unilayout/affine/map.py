@@ -16,6 +16,8 @@ from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
 
+MAX_TABLE = 1 << 30  # values index_map writes at most (8 GiB of int64)
+
 
 class AffineMap:
     """An MLIR affine map ``(d0, ..)[s0, ..] -> (r0, r1, ..)``: immutable, hashable, ``==`` by structure.
@@ -213,9 +215,11 @@ class AffineMap:
             )
         shp = self._box(shape, "index_map")
         syms = self._symbols(symbols, "index_map")
+        total = int(np.prod(shp, dtype=object)) if shp else 1
+        if total * max(self.num_results, 1) > MAX_TABLE:
+            raise LayoutError(f"index_map: the box {shp} has {total} points; more than {MAX_TABLE} values to tabulate")
         n = len(shp)
         grids = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (n - 1 - i)) for i, s in enumerate(shp)]
-        total = int(np.prod(shp, dtype=object)) if shp else 1
         out = np.empty((total, self.num_results), dtype=np.int64)
         if total == 0 or not self.results:
             return out

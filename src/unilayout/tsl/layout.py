@@ -23,6 +23,8 @@ from ..errors import LayoutError
 
 __all__ = ["Stride", "TiledStride", "TiledStridedLayout"]
 
+MAX_TABLE = 1 << 30  # points index_map tabulates at most (8 GiB of int64)
+
 
 def _int_or_none(value, what):
     if value is None:
@@ -428,6 +430,8 @@ class TiledStridedLayout(_Frozen):
         span = abs(self.offset) + sum(abs(s.step) * (s.bound - 1) for _, _, s in self)
         if span > (1 << 63) - 1:
             raise LayoutError(f"index_map: the addresses of {self} do not fit in int64")
+        if self.size > MAX_TABLE:
+            raise LayoutError(f"index_map: {self} has {self.size} points; more than {MAX_TABLE} to tabulate")
         acc = np.full(1, self.offset, dtype=np.int64)
         for ts in self.tstrides:
             acc = (acc[:, None] + ts.contributions()[None, :]).reshape(-1)

@@ -356,7 +356,7 @@ def index_map(ml) -> np.ndarray:
     [0, 1, 4, 5, 2, 3, 6, 7]
     """
     n = math.prod(ml.shards_shape)
-    if n > 1 << 40:
+    if n > 1 << 30:
         raise LayoutError(f"index_map: {n} slots are too many to enumerate")
     positions = np.arange(n, dtype=np.int64).reshape(ml.shards_shape)
     return unshard(ml, positions).reshape(-1)
