@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
-from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, Symbol, _replace, get_add, get_floordiv, get_mod, get_mul
+from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, _replace, get_add, get_floordiv, get_mod, get_mul
 
 __all__ = ["bounds", "inverse", "inverse_table"]
 

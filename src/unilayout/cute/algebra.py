@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 
 from ..errors import LayoutError
-from .inttuple import ceil_div, normalize, prefix_product, product_each
+from .inttuple import normalize, prefix_product, product_each
 from .layout import Layout, _make, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
 

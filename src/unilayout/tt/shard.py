@@ -337,7 +337,6 @@ def padding_summary(ml) -> PaddingSummary:
     >>> p.padding[..., 0].tolist()
     [[14, 14], [14, 14], [15, 15]]
     """
-    g = len(ml.grid)
     G = np.indices(ml.grid, dtype=np.int64)
     extent = np.stack(
         [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape))], axis=-1

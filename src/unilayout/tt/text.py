@@ -166,7 +166,7 @@ class _Parser:
                 end = self._balanced(k, "[", "]", "'['")
                 k = self._skip_ws(end)
             if not t.startswith("->", k):
-                raise self.error(f"expected '->' in the affine map", k)
+                raise self.error("expected '->' in the affine map", k)
             end = self._balanced(self._skip_ws(k + 2), "(", ")", "'(' to open the map's results")
         try:
             m = AffineMap.parse(t[start:end])
