@@ -213,41 +213,52 @@ def compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayout:
     """
     _check(layout, "compose")
     _check(outer, "compose")
-    outs = [n for n, _ in layout._outs]
-    oins = [n for n, _ in outer._bases]
-    if set(outs) != set(oins) or len(outs) != len(oins):
-        raise LayoutError(
-            f"compose: the out-dims of the inner layout {outs} must be the in-dims of the outer layout {oins} "
-            "(any order)"
-        )
-    ob = dict(outer._bases)
-    for name, size in layout._outs:
-        osize = 1 << len(ob[name])
-        if size > osize:
-            raise LayoutError(
-                f"compose: out-dim {name!r} has size {size} but the outer layout's in-dim {name!r} only "
-                f"{osize}: grow it with resize_in_dim({name!r}, {size})"
-            )
-    ocols = outer._columns()
-    start = {}
+    # first flattened column and bit count of each of outer's in-dims
+    segments = {}
     c = 0
     for name, vecs in outer._bases:
-        start[name] = c
-        c += len(vecs)
-    offsets = [start[n] for n in outs]
+        n = len(vecs)
+        segments[name] = (c, n)
+        c += n
+    louts = layout._outs
+    if len(louts) != len(segments) or not all(name in segments for name, _ in louts):
+        raise LayoutError(
+            f"compose: the out-dims of the inner layout {[n for n, _ in louts]} must be the in-dims of the "
+            f"outer layout {list(segments)} (any order)"
+        )
+    ocols = outer._columns()
+    # images[k + 1] = outer's image of bit k of the inner layout's flattened columns
+    # (images[0] = 0), so a column with at most one bit maps with one lookup.
+    images = [0]
+    for name, size in louts:
+        first, n = segments[name]
+        if size > 1 << n:
+            raise LayoutError(
+                f"compose: out-dim {name!r} has size {size} but the outer layout's in-dim {name!r} only "
+                f"{1 << n}: grow it with resize_in_dim({name!r}, {size})"
+            )
+        images += ocols[first:first + size.bit_length() - 1]
+    cols = layout._columns()
     flats = []
+    c = 0
     for _, vecs in layout._bases:
-        fl = []
-        for v in vecs:
-            acc = 0
-            for off, e in zip(offsets, v):
-                while e:
-                    low = e & -e
-                    acc ^= ocols[off + low.bit_length() - 1]
-                    e ^= low
-            fl.append(acc)
-        flats.append(fl)
+        n = len(vecs)
+        flats.append([
+            images[col.bit_length()] if col & (col - 1) == 0 else _image(col, images)
+            for col in cols[c:c + n]
+        ])
+        c += n
     return _make(_split_flat(layout._bases, flats, outer._outs), outer._outs)
+
+
+def _image(col: int, images: list[int]) -> int:
+    """XOR of ``images[k + 1]`` over the set bits k of ``col``."""
+    acc = 0
+    while col:
+        low = col & -col
+        acc ^= images[low.bit_length()]
+        col ^= low
+    return acc
 
 
 def _split_flat(bases, flats, outs):

@@ -236,38 +236,41 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ build
     def __init__(self, bases: Any, out_dims: Any, require_surjective: bool = True):
-        # -- bases: fast bulk path for {name: [[int, ...], ...]}, detailed path otherwise
-        nbases = rows = per_out = None
-        if type(bases) is dict and set(map(type, bases)) <= _STR_TYPES:
-            groups = list(bases.values())
+        # -- bases: fast bulk path for {name: [[int, ...], ...]}, detailed path otherwise.
+        # The group types are checked before chaining so that a one-shot iterable
+        # (a generator of vectors) is left intact for the detailed path.
+        nbases = per_out = None
+        if (
+            type(bases) is dict
+            and set(map(type, bases)) <= _STR_TYPES
+            and set(map(type, groups := list(bases.values()))) <= _SEQ_TYPES
+            and set(map(type, rows := list(chain.from_iterable(groups)))) <= _SEQ_TYPES
+        ):
             try:
-                flat = list(chain.from_iterable(groups))
-            except TypeError:
-                flat = None
-            if flat is not None and set(map(type, chain(groups, flat))) <= _SEQ_TYPES:
-                per_out = list(zip(*flat))
-                if sum(map(len, flat)) == len(flat) * len(per_out) and set(
-                    map(type, chain.from_iterable(per_out))
-                ) <= _INT_TYPES:
-                    rows = list(zip(*per_out)) if per_out else [()] * len(flat)
-                    out = []
-                    i = 0
-                    for name, g in zip(bases, groups):
-                        n = len(g)
-                        out.append((name, tuple(rows[i:i + n])))
-                        i += n
-                    nbases = tuple(out)
+                # one tuple per out-dim; strict: every vector has the same length
+                per_out = list(zip(*rows, strict=True))
+            except ValueError:
+                per_out = None
+            if per_out is not None and set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
+                vecs = tuple(zip(*per_out)) if per_out else ((),) * len(rows)
+                out = []
+                i = 0
+                for name, g in zip(bases, groups):
+                    n = len(g)
+                    out.append((name, vecs[i:i + n]))
+                    i += n
+                nbases = tuple(out)
         if nbases is None:
             nbases = _normalise_bases(bases)
             rows = [v for _, vecs in nbases for v in vecs]
             per_out = None
         # -- out-dims: {name: size}, [(name, size)], or [name] (sizes inferred)
-        if type(out_dims) is dict or isinstance(out_dims, Mapping):
-            out_items = list(out_dims.items())
-            inferred = False
-        elif type(out_dims) is list and set(map(type, out_dims)) == _STR_TYPES:
+        if type(out_dims) is list and set(map(type, out_dims)) == _STR_TYPES:
             out_items = out_dims
             inferred = True
+        elif type(out_dims) is dict or isinstance(out_dims, Mapping):
+            out_items = list(out_dims.items())
+            inferred = False
         else:
             if isinstance(out_dims, (str, bytes)):
                 raise LayoutError(
@@ -306,10 +309,19 @@ class LinearLayout:
             per_out = list(zip(*rows))
         if not rows:
             per_out = [()] * nout
+        # With a surjectivity check ahead, the flattened columns (out-dim 1 shifted
+        # above out-dim 0) also give the negativity check: a column is negative iff
+        # one of its entries is. Their distinct values feed the rank's fast path.
+        cols = nonzero = None
         if nout == 2 and rows:
             c0, c1 = per_out
             maxes = [max(c0), max(c1)]
-            negative = min(c0) < 0 or min(c1) < 0
+            if require_surjective or inferred:
+                cols = tuple(map(_or, c0, map(_lshift, c1, repeat(maxes[0].bit_length()))))
+                nonzero = set(cols)
+                negative = min(nonzero) < 0
+            else:
+                negative = min(c0) < 0 or min(c1) < 0
         else:
             maxes = [max(c) if c else 0 for c in per_out]
             negative = bool(rows) and nout > 0 and min(map(min, per_out)) < 0
@@ -340,18 +352,27 @@ class LinearLayout:
         setattr_ = object.__setattr__
         setattr_(self, "_bases", nbases)
         setattr_(self, "_outs", tuple(zip(names, sizes)))
-        if nout == 1:
-            cols = per_out[0] if rows else ()
-        elif nout == 2:
-            cols = tuple(map(_or, per_out[0], map(_lshift, per_out[1], repeat(sizes[0].bit_length() - 1))))
-        else:
-            cols = None
+        # Columns and rank are derived lazily (``_columns``, ``rank``); they are
+        # computed here only when the surjectivity check needs them.
+        rank = None
+        if require_surjective:
+            out_bits = sum(map(int.bit_length, sizes)) - nout
+            if nout == 1:
+                cols = per_out[0] if rows else ()
+                nonzero = set(cols)
+            if nonzero is not None:
+                # Fast path: out_bits distinct non-zero columns with one bit each
+                # (distributed layouts) are the unit vectors, so the rank is full.
+                nonzero.discard(0)
+                if len(nonzero) == out_bits and sum(map(int.bit_count, nonzero)) == out_bits:
+                    rank = out_bits
+                else:
+                    rank = gf2.rank(cols)
+        if nout == 2 and cols is not None and maxes[0].bit_length() != sizes[0].bit_length() - 1:
+            cols = None  # shifted by less than out-dim 0's size: fine for the rank, not for _columns
         setattr_(self, "_cols", cols)
-        rank = None if cols is None else gf2.rank(cols)
         setattr_(self, "_rank", rank)
-        if require_surjective and (
-            rank is None or rank != sum(map(int.bit_length, sizes)) - nout
-        ) and not self.is_surjective():
+        if require_surjective and rank != out_bits and not self.is_surjective():
             raise LayoutError(
                 f"layout is not surjective: it reaches {1 << self.rank} of the {self.total_out_dim_size} "
                 f"points of out-dims {self._outs_str()} (GF(2) rank {self.rank} < "
@@ -670,16 +691,16 @@ class LinearLayout:
         first); out-dim j occupies bits [shift_j, shift_j + log2 size_j)."""
         cols = self._cols
         if cols is None:
-            shifts = self._shifts()
-            n = len(shifts)
+            n = len(self._outs)
             if n == 1:
                 cols = tuple([v[0] for _, vecs in self._bases for v in vecs])
             elif n == 2:
-                s1 = shifts[1]
-                cols = tuple([v[0] | (v[1] << s1) for _, vecs in self._bases for v in vecs])
+                s1 = self._outs[0][1].bit_length() - 1
+                cols = tuple([e0 | (e1 << s1) for _, vecs in self._bases for e0, e1 in vecs])
             elif n == 0:
                 cols = tuple([0 for _, vecs in self._bases for v in vecs])
             else:
+                shifts = self._shifts()
                 out = []
                 for _, vecs in self._bases:
                     for v in vecs:
