@@ -309,16 +309,15 @@ class LinearLayout:
             per_out = list(zip(*rows))
         if not rows:
             per_out = [()] * nout
-        # With a surjectivity check ahead, the flattened columns (out-dim 1 shifted
-        # above out-dim 0) also give the negativity check: a column is negative iff
-        # one of its entries is. Their distinct values feed the rank's fast path.
-        cols = nonzero = None
+        # With a surjectivity check ahead, the distinct flattened columns (out-dim 1
+        # shifted above out-dim 0) also give the negativity check: a column is
+        # negative iff one of its entries is. They feed the rank's fast path below.
+        nonzero = None
         if nout == 2 and rows:
             c0, c1 = per_out
             maxes = [max(c0), max(c1)]
             if require_surjective or inferred:
-                cols = tuple(map(_or, c0, map(_lshift, c1, repeat(maxes[0].bit_length()))))
-                nonzero = set(cols)
+                nonzero = set(map(_or, c0, map(_lshift, c1, repeat(maxes[0].bit_length()))))
                 negative = min(nonzero) < 0
             else:
                 negative = min(c0) < 0 or min(c1) < 0
@@ -335,7 +334,7 @@ class LinearLayout:
                                 f"{names[j]!r}: entries are coordinates in [0, size)"
                             )
         if inferred:
-            sizes = [1 << m.bit_length() for m in maxes]
+            sizes = [1 << m for m in map(int.bit_length, maxes)]
             require_surjective = True
         else:
             sizes = [_as_pow2_size(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
@@ -352,25 +351,20 @@ class LinearLayout:
         setattr_ = object.__setattr__
         setattr_(self, "_bases", nbases)
         setattr_(self, "_outs", tuple(zip(names, sizes)))
-        # Columns and rank are derived lazily (``_columns``, ``rank``); they are
-        # computed here only when the surjectivity check needs them.
+        # Columns and rank are derived lazily (``_columns``, ``rank``); the rank
+        # is computed here only when the surjectivity check needs it.
         rank = None
         if require_surjective:
             out_bits = sum(map(int.bit_length, sizes)) - nout
             if nout == 1:
-                cols = per_out[0] if rows else ()
-                nonzero = set(cols)
+                nonzero = set(per_out[0])
             if nonzero is not None:
                 # Fast path: out_bits distinct non-zero columns with one bit each
                 # (distributed layouts) are the unit vectors, so the rank is full.
                 nonzero.discard(0)
                 if len(nonzero) == out_bits and sum(map(int.bit_count, nonzero)) == out_bits:
                     rank = out_bits
-                else:
-                    rank = gf2.rank(cols)
-        if nout == 2 and cols is not None and maxes[0].bit_length() != sizes[0].bit_length() - 1:
-            cols = None  # shifted by less than out-dim 0's size: fine for the rank, not for _columns
-        setattr_(self, "_cols", cols)
+        setattr_(self, "_cols", None)
         setattr_(self, "_rank", rank)
         if require_surjective and rank != out_bits and not self.is_surjective():
             raise LayoutError(
