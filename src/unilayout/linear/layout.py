@@ -334,7 +334,7 @@ class LinearLayout:
                                 f"{names[j]!r}: entries are coordinates in [0, size)"
                             )
         if inferred:
-            sizes = [1 << m for m in map(int.bit_length, maxes)]
+            sizes = [1 << m.bit_length() for m in maxes]
             require_surjective = True
         else:
             sizes = [_as_pow2_size(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
