@@ -198,3 +198,8 @@ def test_construction_queries_str_and_apply_match_triton():
         assert H.describe(L) == want, L
     for L, pts, want in zip(layouts, points, got[n:]):
         assert [L.apply(p) for p in pts] == want
+
+
+def test_bases_given_as_one_shot_iterables_are_read_once_and_kept():
+    L = LinearLayout({"i": (v for v in [[1], [2]])}, {"o": 4}, False)
+    assert L == LinearLayout({"i": [[1], [2]]}, {"o": 4})
