@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from . import _families
 from .errors import LayoutError, NotRepresentableError, ParseError
 
 __version__ = "0.1.0"
@@ -31,12 +32,6 @@ __all__ = [
 #: Largest number of points ``equivalent`` tabulates on each side.
 MAX_COMPARE_POINTS = 1 << 24
 
-_EXPECTED = (
-    "expected a layout: CuTe 'shape:stride' or 'Sw<B,M,S> o 0 o shape:stride', an affine map "
-    "'(d0, ..) -> (..)' or 'affine_map<..>', '#tsl.tsl<..>', '#ttg.linear<{..}>', "
-    "'tensor<..., #tt.metal_layout<..>>' or '#tt.device<..>'"
-)
-
 
 def parse(text):
     """Read the text of any family and return its value; the family is detected from the text.
@@ -45,13 +40,14 @@ def parse(text):
     text starts with (after spaces)                         family (value)
     ======================================================  ==========================
     ``#tsl.tsl<`` or ``[`` (a bare TSL body)                tsl (TiledStridedLayout)
-    ``#ttg.linear<``                                        linear (LinearLayout)
+    ``#ttg.linear<`` or Triton's toString (``- ``)          linear (LinearLayout)
     ``tensor<``, ``#tt.device<`` (``#ttcore.`` too)         tt (MetalLayout, Device)
     ``affine_map<``, or any text holding ``->``             affine (AffineMap)
     a digit, ``(``, ``_`` or ``Sw``                         cute (Layout, Swizzle,
                                                             ComposedLayout)
     ======================================================  ==========================
 
+    The registry of families (``unilayout._families``) does the detection.
     Errors are ``ParseError`` with the position in ``text`` (leading spaces
     counted); text of no family points at its first character.
 
@@ -66,48 +62,7 @@ def parse(text):
       #ttg.blocked<{sizePerThread = [1]}>
       ^
     """
-    if not isinstance(text, str):
-        raise LayoutError(f"parse: expected text, got {type(text).__name__}")
-    body = text.lstrip()
-    at = len(text) - len(body)
-    if not body:
-        raise ParseError(f"empty text: {_EXPECTED}", text, len(text))
-    family = _detect(body)
-    if family is None:
-        if body.startswith("#ttg.") or body.startswith("#triton_gpu."):
-            name = body.split("<", 1)[0]
-            raise ParseError(
-                f"{name} is not read here: write it as #ttg.linear<{{...}}> (or build it with unilayout.linear.encodings)",
-                text, at,
-            )
-        raise ParseError(_EXPECTED, text, at)
-    import importlib
-
-    module = importlib.import_module(f"{__name__}.{family}")
-    try:
-        return module.parse(text)
-    except LayoutError:
-        raise
-    except (ValueError, TypeError, IndexError, KeyError, AttributeError, ArithmeticError, RecursionError) as e:
-        # a family parser's slip: still a positioned error, never a traceback
-        raise ParseError(f"unreadable {family} text ({type(e).__name__}: {e})", text, at) from None
-
-
-def _detect(body):
-    """The family module whose text ``body`` (no leading spaces) is, or None."""
-    if body.startswith("#tsl.") or body.startswith("["):
-        return "tsl"
-    if body.startswith("#ttg.linear"):
-        return "linear"
-    if body.startswith("#ttg.") or body.startswith("#triton_gpu."):
-        return None
-    if body.startswith(("tensor<", "tensor <", "#tt.", "#ttcore.")):
-        return "tt"
-    if body.startswith("affine_map") or "->" in body:
-        return "affine"
-    if body[0] in "0123456789(_" or body.startswith(("Sw", "SW")):
-        return "cute"
-    return None
+    return _families.parse(text)
 
 
 def family_of(value) -> str:
@@ -116,9 +71,7 @@ def family_of(value) -> str:
     >>> family_of(parse("#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>"))
     'device'
     """
-    from .convert import family_of as _family_of
-
-    return _family_of(value)
+    return _families.family_of(value)
 
 
 def index_map(layout, shape=None):
@@ -142,34 +95,7 @@ def index_map(layout, shape=None):
     ...
     unilayout.errors.LayoutError: index_map: an affine map has no box of its own; pass the shape of its 1 dim(s)
     """
-    fam = family_of(layout)
-    if fam == "affine":
-        return layout.index_map(shape)
-    if fam == "cute" and type(layout).__name__ == "Swizzle":
-        import numpy as np
-
-        n = layout.size if shape is None else _one_size(shape)
-        return layout(np.arange(n, dtype=np.int64))
-    if fam == "tsl" and shape is not None:
-        layout = layout.resolve(shape)
-    elif shape is not None:
-        raise LayoutError(f"index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a {fam} layout")
-    if fam == "device":
-        return layout.physical_cores().reshape(-1, 3)
-    if fam == "tsl":
-        return layout.index_map().reshape(-1)  # the family gives the box's shape; the top level is (N,)
-    return layout.index_map()
-
-
-def _one_size(shape) -> int:
-    try:
-        (n,) = tuple(shape)
-        n = int(n)
-    except (TypeError, ValueError):
-        raise LayoutError(f"index_map: a swizzle's domain is [0, n): pass shape=(n,), got {shape!r}") from None
-    if n < 0:
-        raise LayoutError(f"index_map: size {n} is negative")
-    return n
+    return _families.index_map(layout, shape)
 
 
 # --- equivalence ----------------------------------------------------------------------------
