@@ -315,7 +315,7 @@ _BY_NAME = {f.name: f for f in FAMILIES}
 
 
 def record(value_or_name) -> Family:
-    """The ``Family`` of a value, or of a family name.
+    """The ``Family`` of a layout value, or of a family name (a ``str``).
 
     >>> record("tsl").package
     'unilayout.tsl'
@@ -324,15 +324,17 @@ def record(value_or_name) -> Family:
         try:
             return _BY_NAME[value_or_name]
         except KeyError:
-            raise LayoutError(
-                f"unknown family {value_or_name!r}; choose one of {', '.join(_BY_NAME)}"
-            ) from None
+            raise LayoutError(f"unknown family {value_or_name!r}; choose one of {', '.join(_BY_NAME)}") from None
+    return _of_value(value_or_name)
+
+
+def _of_value(value) -> Family:
     for fam in FAMILIES:
-        if fam.package in sys.modules and isinstance(value_or_name, fam.types()):
+        if fam.package in sys.modules and isinstance(value, fam.types()):
             return fam
     raise LayoutError(
         "expected a unilayout layout value (CuTe Layout/ComposedLayout/Swizzle, LinearLayout, AffineMap, "
-        f"TiledStridedLayout, MetalLayout or Device), got {type(value_or_name).__name__}"
+        f"TiledStridedLayout, MetalLayout or Device), got {type(value).__name__}"
     )
 
 
@@ -347,7 +349,7 @@ def family_of(value) -> str:
     ...
     unilayout.errors.LayoutError: expected a unilayout layout value (CuTe Layout/ComposedLayout/Swizzle, LinearLayout, AffineMap, TiledStridedLayout, MetalLayout or Device), got Tensor
     """
-    return record(value).name
+    return _of_value(value).name
 
 
 def detect(text: str):
@@ -393,4 +395,4 @@ def parse(text):
 
 def index_map(value, shape=None):
     """``value``'s table in its family's domain order (see ``unilayout.index_map``)."""
-    return record(value).index_map(value, shape)
+    return _of_value(value).index_map(value, shape)
