@@ -754,6 +754,19 @@ class LinearLayout:
         nrows = self.total_out_dim_size_log2
         return [[(c >> r) & 1 for c in cols] for r in range(nrows)]
 
+    def flat_bases(self) -> list[tuple[str, list[int]]]:
+        """Each in-dim's bases as single ints: out-dims flattened, the first one least significant.
+
+        Out-dim ``j`` takes the bits above those of the out-dims before it, so
+        for out-dims ``dim0`` (size M), ``dim1`` a basis ``[a, b]`` is
+        ``a + M * b``: CuTe's offset of a thread-value index.
+
+        >>> LinearLayout({"r": [[1, 0], [0, 1]], "l": [[2, 0]]}, {"d0": 4, "d1": 2}).flat_bases()
+        [('r', [1, 4]), ('l', [2])]
+        """
+        cols = iter(self._columns())
+        return [(name, [next(cols) for _ in vecs]) for name, vecs in self._bases]
+
     # ---------------------------------------------------------- evaluation
     def apply(self, ins: Any) -> dict[str, int]:
         """L at one point: ``{in_dim: value}`` (every in-dim, any order) -> ``{out_dim: value}``.
