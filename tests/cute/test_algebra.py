@@ -9,7 +9,7 @@ from unilayout.cute import (
     raked_product, recast_layout, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast,
     evaluate, zipped_divide, zipped_product,
 )
-from unilayout.cute.inttuple import leaves, product_each
+from unilayout.cute.inttuple import idx2crd, leaves, product_each
 
 from cute_strategies import POW2, compact_layouts, layouts
 
@@ -291,6 +291,73 @@ def test_tile_to_shape_errors_and_order():
     R = tile_to_shape(Layout((2, 2)), (4, 6), order=(1, 0))
     assert product_each(R.shape) == (4, 6)
     assert sorted(values(R)) == list(range(24))
+
+
+@pytest.mark.parametrize("block,target,expected", [
+    # C++ product_each wraps an int target: 16 is the rank-1 target (16), so the grid is (4):(1)
+    (Layout(4, 1), 16, "((4,(4))):((1,(4)))"),
+    (Layout(4, 1), (16,), "((4,(4))):((1,(4)))"),
+    # a rank-1 tuple block zips mode by mode
+    (Layout((4,), (1,)), 16, "((4,4)):((1,4))"),
+    # an int block against a rank-2 target is padded with 1:0
+    (Layout(4, 1), (16, 8), "((4,4),(1,8)):((1,4),(0,16))"),
+    # a nested target counts by product_each
+    (Layout(4, 1), ((4, 4), 8), "((4,4),(1,8)):((1,4),(0,16))"),
+    # non-divisible: rounds up (dynamic C++ / the DSL)
+    (Layout(3, 1), 16, "((3,(6))):((1,(3)))"),
+    (Layout((2, 2), (1, 2)), (8, 8), "((2,4),(2,4)):((1,4),(2,16))"),
+])
+def test_tile_to_shape_int_and_tuple_targets_regressions(block, target, expected):
+    assert str(tile_to_shape(block, target)) == expected
+
+
+def test_tile_to_shape_refuses_bad_targets():
+    with pytest.raises(LayoutError, match="sizes must be positive"):
+        tile_to_shape(Layout(4, 1), 0)
+    with pytest.raises(LayoutError, match="sizes must be positive"):
+        tile_to_shape(Layout(4, 1), (8, -2))
+    with pytest.raises(LayoutError):
+        tile_to_shape(Layout(4, 1), "16")
+
+
+def _ceil(a, b):
+    return -(-a // b)
+
+
+@SETTINGS
+@given(compact_layouts(max_depth=1, max_rank=2), st.data())
+def test_tile_to_shape_post_conditions(block, data):
+    rank = data.draw(st.integers(block.rank, 3))
+    flat = data.draw(st.booleans()) and rank == 1
+    sizes = data.draw(st.lists(st.integers(1, 40), min_size=rank, max_size=rank))
+    target = sizes[0] if flat else tuple(sizes)
+    R = tile_to_shape(block, target)
+    bs = [block.size] if block.rank == 1 and not isinstance(block.shape, tuple) else list(product_each(block.shape))
+    bs += [1] * (rank - len(bs))
+    counts = [_ceil(t, b) for t, b in zip(sizes, bs)]
+    # size and shape: each mode is the target's mode rounded up to whole blocks
+    assert R.size == block.size * _prod(counts)
+    assert R.rank == rank
+    assert list(product_each(R.shape)) == [c * b for c, b in zip(counts, bs)]
+    if all(t % b == 0 for t, b in zip(sizes, bs)):
+        assert list(product_each(R.shape)) == sizes
+    # the block sits at rest coordinate 0 of every mode; for rank 1 these are R's first size(block) values
+    if rank == 1:
+        assert [R(i) for i in range(block.size)] == values(block)
+    else:
+        modes = list(block.shape) if isinstance(block.shape, tuple) else [block.shape]
+        for i in range(block.size):
+            c = idx2crd(i, tuple(modes))
+            hier = tuple((ci, 0) for ci in c) + ((0, 0),) * (rank - len(modes))
+            assert R(hier) == block(i)
+    assert sorted(values(R)) == list(range(R.size))  # compact block, compact grid: a bijection
+
+
+def _prod(xs):
+    n = 1
+    for x in xs:
+        n *= x
+    return n
 
 
 # -- casts -------------------------------------------------------------------------

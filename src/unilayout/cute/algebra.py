@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 
 from ..errors import LayoutError
-from .inttuple import normalize, prefix_product, product_each
+from .._ints import ceil_div
+from .inttuple import int_tuple_str, normalize, prefix_product, product_each
 from .layout import Layout, _make, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -543,8 +544,10 @@ def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
     r = max(a.rank, b.rank)
     a2, b2 = _pad(a, r), _pad(_as_layout(b), r)
     p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
-    pairs = ((p1[i], a2[i]) if raked else (a2[i], p1[i]) for i in range(r))
-    return make_layout(*(make_layout(x, y) for x, y in pairs))
+    first, second = (p1, a2) if raked else (a2, p1)
+    if type(first.shape) is int:  # C++ zip of an integral mode wraps the pair whole: ((A, P1))
+        return make_layout(make_layout(first, second))
+    return make_layout(*(make_layout(first[i], second[i]) for i in range(r)))
 
 
 @_acts_on_inner
@@ -575,18 +578,32 @@ def raked_product(layout, tiler):
 def tile_to_shape(block, target_shape, order=None):
     """Repeat ``block`` (blocked_product) until it covers ``target_shape`` (C++ ``tile_to_shape``).
 
-    The repeat counts are ``ceil_div(product_each(target), product_each(block))``
-    laid out by ``order`` (column-major by default).
+    ``target_shape`` is an int or a (nested) tuple; an int ``n`` is the rank-1
+    target ``(n)``. The block is padded with ``1:0`` modes to the target's rank,
+    the repeat counts are ``ceil_div(product_each(target), product_each(block))``
+    (one per mode, rounding up as dynamic C++ does), laid out by ``order``
+    (column-major by default) and ``blocked_product`` gives the result.
+
+    **Pre-conditions:** ``rank(block) <= rank(target)``; positive target sizes.
+    **Post-conditions:** mode ``i`` of R is ``(block_i, count_i)``, so
+    ``product_each(shape(R))`` is the target's rounded up to whole blocks and
+    ``R(((c0, 0), (c1, 0), ...)) == block(c0, c1, ...)``.
 
     >>> str(tile_to_shape(Layout((2, 2), (1, 2)), (8, 8)))
     '((2,4),(2,4)):((1,4),(2,16))'
+    >>> str(tile_to_shape(Layout(4, 1), 16))
+    '((4,(4))):((1,(4)))'
     """
-    trg = normalize(target_shape, "tile_to_shape target")
-    trg = trg if isinstance(trg, tuple) else (trg,)
-    if block.rank > len(trg):
-        raise LayoutError(f"tile_to_shape: block {block} has rank {block.rank} > target rank {len(trg)}")
-    padded = _pad(block, len(trg))
-    counts = tuple(-(-t // b) for t, b in zip(product_each(trg), product_each(padded.shape)))
+    trg = target_shape if type(target_shape) is int else normalize(target_shape, "tile_to_shape target")
+    sizes = product_each(trg) if type(trg) is tuple else (trg,)  # C++ product_each wraps an int
+    for i, t in enumerate(sizes):
+        if t < 1:
+            raise LayoutError(f"tile_to_shape: target {int_tuple_str(trg)} has a mode {i} of size {t}; sizes must be positive")
+    if block.rank > len(sizes):
+        raise LayoutError(f"tile_to_shape: block {block} has rank {block.rank} > target rank {len(sizes)}")
+    padded = _pad(block, len(sizes))
+    have = product_each(padded.shape) if type(padded.shape) is tuple else (padded.size,)
+    counts = tuple(ceil_div(t, b) for t, b in zip(sizes, have))
     grid = Layout(counts) if order is None else make_ordered_layout(counts, order)
     return _block_rake(padded, grid, False)
 
