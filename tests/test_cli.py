@@ -9,7 +9,9 @@ import sys
 import pytest
 
 from unilayout import __version__, cute, linear, tt
-from unilayout.cli import TOUR, longest_run, main, vector_width
+from unilayout._families import EXPECTED
+from unilayout._tour import TOUR
+from unilayout.cli import SCREEN_CHARS, main
 
 CUTE = "((2,2),(2,3)):((1,12),(2,4))"
 LINEAR = ("#ttg.linear<{register = [[1, 0], [2, 0], [0, 32]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]], "
@@ -215,7 +217,7 @@ def test_render_options(capsys, tmp_path):
     (["show", "#tsl.tsl<[a, b] -> (8, 1)>"], "position 10"),
     (["show", "#ttg.linear<{register = [[1]], lane = []}>"], "error"),
     (["show", "tensor<4x4xf32>"], "metal"),
-    (["show", "   "], "expected layout text"),
+    (["show", "   "], "empty text"),
     (["show", "(4,2):(2,1)", "--max-cells", "x"], "invalid int"),
     (["convert", "(4,2):(2,1)"], "--to"),
     (["convert", "(4,2):(2,1)", "--to", "metal"], "invalid choice"),
@@ -231,7 +233,11 @@ def test_bad_input_exits_2_with_a_short_message(capsys, tmp_path, monkeypatch, a
 def test_long_parse_errors_stay_on_one_screen(capsys):
     text = "(" + ",".join(["2"] * 400) + "):(" + ",".join(["1"] * 399) + ")"
     status, _, err = run(capsys, "show", text)
-    assert status == 2 and all(len(line) < 200 for line in err.splitlines()) and "^" in err
+    lines = err.splitlines()
+    assert status == 2 and len(lines) == 3 and "^" in lines[2]
+    # the 100-character window around the position, under the whole message (which quotes the long stride)
+    assert len(lines[1]) <= 110 and lines[0].startswith("unilayout: error: stride (1,1,1")
+    assert len(lines[0]) <= SCREEN_CHARS + 40
 
 
 def test_tour(capsys, tmp_path):
@@ -258,10 +264,21 @@ def test_tour_texts_parse_to_the_seed_values():
     assert tt.parse(values[4]).physical_core(0, 8) == (1, 0, 0)
 
 
-def test_helpers():
-    assert vector_width([0, 1, 2, 3]) == 4 and vector_width([4, 5, 6, 7, 0, 1, 2, 3]) == 4
-    assert vector_width([2, 3, 4, 5]) == 2 and vector_width([0]) == 1
-    assert longest_run([]) == 0 and longest_run([5, 6, 7]) == 3
+def test_error_longer_than_160_characters_is_printed_whole(capsys):
+    assert len(EXPECTED) > 160
+    status, out, err = run(capsys, "show", "hello")
+    assert status == 2 and out == ""
+    assert EXPECTED in err and err.startswith("unilayout: error: ")  # every accepted form is listed
+
+
+def test_empty_text_names_the_stdin_hint(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("   \n"))
+    status, _, err = run(capsys, "show", "-")
+    assert status == 2 and "empty text" in err and "'-' to read standard input" in err
+    status, _, err2 = run(capsys, "show", "")
+    assert status == 2 and "empty text" in err2 and "'-' to read standard input" in err2
 
 
 def _console():
@@ -310,18 +327,6 @@ def test_serve_prints_its_url_and_stops_on_interrupt():
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err
-
-
-def test_shared_layout_tables_are_triton_shared_views():
-    # #ttg.linear text cannot carry an 'offset' in-dim, so this goes through show's table builder directly.
-    from unilayout.cli import _tables
-    from unilayout.linear import encodings as E
-    from unilayout.viz.linear import shared_hardware_view, shared_tensor_view
-
-    sh = E.swizzled_shared([4, 4], 1, 1, 4, [1, 0])
-    tables = dict(_tables(sh, None, 4096))
-    assert tables["hardware view (Triton get_shared_view(True))"] == shared_hardware_view(sh).rstrip("\n")
-    assert tables["tensor view (Triton get_shared_view(False))"] == shared_tensor_view(sh).rstrip("\n")
 
 
 PLACED = ("tensor<256x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x16>, "
