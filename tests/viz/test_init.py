@@ -47,3 +47,17 @@ def test_option_errors(tmp_path):
         viz.scene(cute.Layout((2, 2)), tv=(2, 2), color="bank")
     with pytest.raises(LayoutError, match="no picture"):
         viz.scene("(4,2):(2,1)")
+
+
+def test_scene_is_the_family_records_picture_and_refuses_foreign_options():
+    from unilayout._families import record
+    from unilayout.viz.svg import to_svg
+
+    L = cute.Layout((2, 3), (3, 1))
+    assert to_svg(viz.scene(L, color="bank")) == to_svg(record("cute").picture(L, color="bank", max_cells=16384))
+    with pytest.raises(LayoutError, match="do not apply"):
+        viz.scene(L, shape=(2, 3))
+    with pytest.raises(LayoutError, match="do not apply"):
+        viz.scene(tsl.parse("[4] -> (1)"), layout=L)
+    with pytest.raises(LayoutError, match="expected a unilayout layout value"):
+        viz.scene([1, 2])

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 
+from .._families import record
 from ..errors import LayoutError
 from .png import to_png as _scene_png
 from .picture import DEFAULT_MAX_CELLS, Scene
@@ -33,51 +34,35 @@ __all__ = ["scene", "to_svg", "to_png", "render", "Scene", "DEFAULT_MAX_CELLS", 
 FORMATS = (".svg", ".png")
 
 
-def scene(x, *, color=None, tv=None, shape=None, layout=None, element_bytes=4, max_cells=DEFAULT_MAX_CELLS) -> Scene:
-    """The picture of a unilayout value (or a ``Scene``, returned as is).
+def scene(x, *, color=None, tv=None, shape=None, layout=None, element_bytes=4, max_cells=DEFAULT_MAX_CELLS,
+          labels=None) -> Scene:
+    """The picture of a unilayout value (or a ``Scene``, returned as is): its family's ``picture``.
 
-    - CuTe ``Layout``/``ComposedLayout`` (a bare ``Swizzle`` as ``viz.cute.swizzle_layout``): ``color`` ``"index"`` (default), ``"thread"`` or
-      ``"bank"`` (``element_bytes`` per element); with ``tv=(M, N)`` the layout is a
-      thread-value layout over an M x N tile.
+    The family comes from ``unilayout._families`` (``record(x).picture``);
+    options that do not apply to it raise ``LayoutError``:
+
+    - CuTe ``Layout``/``ComposedLayout`` (a bare ``Swizzle`` as ``viz.cute.swizzle_layout``): ``color``
+      ``"index"`` (default), ``"thread"`` or ``"bank"`` (``element_bytes`` per element); with ``tv=(M, N)``
+      the layout is a thread-value layout over an M x N tile.
     - ``LinearLayout``: ``color`` ``"thread"`` (default), ``"warp"``, ``"register"``, ``"block"``, ``"index"``.
     - ``TiledStridedLayout``; ``AffineMap`` (needs ``shape``).
-    - ``MetalLayout``; ``Device`` (optionally with a metal ``layout`` placed on it).
+    - ``MetalLayout`` (``labels``: label every data cell, default only small pictures); ``Device``
+      (optionally with a metal ``layout`` placed on it).
 
-    >>> from unilayout import cute
+    >>> from unilayout import cute, tsl
     >>> scene(cute.Layout((4, 8), (8, 1)), color="bank").kind
     'layout'
+    >>> scene(tsl.parse("#tsl.tsl<[4] -> (1)>"), color="bank")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: colour modes apply to CuTe and linear layouts, not to a tsl value
     """
-    from .. import affine, cute, linear, tsl, tt
-    from . import box as _box
-    from . import cute as _cute
-    from . import linear as _linear
-    from . import tt as _tt
-
     if isinstance(x, Scene):
         return x
-    if isinstance(x, cute.Swizzle):
-        x = _cute.swizzle_layout(x)
-    if isinstance(x, (cute.Layout, cute.ComposedLayout)):
-        if tv is not None:
-            if color not in (None, "thread"):
-                raise LayoutError("a thread-value picture is coloured by thread")
-            return _cute.tv_scene(x, tuple(tv), max_cells=max_cells)
-        return _cute.layout_scene(x, color or "index", element_bytes=element_bytes, max_cells=max_cells)
-    if tv is not None:
-        raise LayoutError("tv= (a thread-value tile) applies to CuTe layouts only")
-    if isinstance(x, linear.LinearLayout):
-        return _linear.linear_scene(x, color or "thread", max_cells=max_cells)
-    if color is not None:
-        raise LayoutError(f"colour modes apply to CuTe and linear layouts, not to {type(x).__name__}")
-    if isinstance(x, tsl.TiledStridedLayout):
-        return _box.tsl_scene(x, max_cells=max_cells)
-    if isinstance(x, affine.AffineMap):
-        return _box.affine_scene(x, shape, max_cells=max_cells)
-    if isinstance(x, tt.MetalLayout):
-        return _tt.metal_scene(x, max_cells=max_cells)
-    if isinstance(x, tt.Device):
-        return _tt.device_scene(x, layout, max_cells=max_cells)
-    raise LayoutError(f"no picture for {type(x).__name__}: expected a unilayout layout, map or device")
+    if isinstance(x, str):  # record() would read it as a family name
+        raise LayoutError(f"no picture for text {x[:40]!r}: read it with unilayout.parse first")
+    return record(x).picture(x, color=color, tv=tv, shape=shape, layout=layout, element_bytes=element_bytes,
+                             max_cells=max_cells, labels=labels)
 
 
 def to_svg(x, **options) -> str:
