@@ -8,7 +8,7 @@ import pytest
 from svgcheck import cells, label_text, parse_svg, texts
 from unilayout import LayoutError, cute
 from unilayout.viz import to_png, to_svg
-from unilayout.viz.cute import bank_conflicts, layout_scene, tv_scene
+from unilayout.viz.cute import layout_scene, offset_bank_conflicts, tv_scene
 
 
 def _grid(L):
@@ -75,11 +75,11 @@ def _brute_ways(offsets, element_bytes, bank_bytes=4, banks=32, warp=32):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_bank_conflicts_against_brute_force(seed):
+def test_offset_bank_conflicts_against_brute_force(seed):
     rng = np.random.default_rng(seed)
     offsets = rng.integers(0, 400, size=int(rng.integers(1, 100))).tolist()
     for eb in (1, 2, 4, 8):
-        bank, ways = bank_conflicts(offsets, eb)
+        bank, ways = offset_bank_conflicts(offsets, eb)
         assert ways.tolist() == _brute_ways(offsets, eb)
         assert bank.tolist() == [(o * eb // 4) % 32 for o in offsets]
 
@@ -140,7 +140,7 @@ def test_errors():
     with pytest.raises(LayoutError):
         layout_scene(cute.Layout(4), max_cells=0)
     with pytest.raises(LayoutError):
-        bank_conflicts([0, 1], element_bytes=0)
+        offset_bank_conflicts([0, 1], element_bytes=0)
 
 
 @pytest.mark.parametrize("bms", [(2, 0, 2), (3, 4, 3), (1, 2, -2), (0, 1, 1)])

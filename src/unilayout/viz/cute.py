@@ -27,7 +27,7 @@ from ..errors import LayoutError
 from .colors import categorical, gradient
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
-__all__ = ["layout_scene", "tv_scene", "bank_conflicts", "swizzle_layout", "COLOR_MODES"]
+__all__ = ["layout_scene", "tv_scene", "offset_bank_conflicts", "swizzle_layout", "COLOR_MODES"]
 
 COLOR_MODES = ("index", "thread", "bank")
 
@@ -97,20 +97,23 @@ def _crop(rows, cols, max_cells):
     return r, c, f"showing rows 0..{r - 1} and columns 0..{c - 1} of {rows}x{cols} ({rows * cols:,} cells; max_cells={max_cells:,})"
 
 
-def bank_conflicts(offsets, element_bytes=4, bank_bytes=4, num_banks=32, warp=32):
-    """Per element: ``(bank, ways)``; ``ways`` is the number of distinct words its bank serves in its access.
+def offset_bank_conflicts(offsets, element_bytes=4, bank_bytes=4, num_banks=32, warp=32):
+    """Per element of a CuTe picture's offsets: ``(bank, ways)``, ``ways`` = distinct words its bank serves in its access.
+
+    Not ``linear.analysis.bank_conflicts(reg, shared)`` (Triton's count of extra wavefronts of
+    a distributed-to-shared copy): this one colours given offsets, one access per ``warp`` of them.
 
     Elements ``warp*k .. warp*k + warp-1`` (in the order given) form access ``k``;
     an access costs ``max(ways)`` wavefronts (1 = conflict-free).
 
-    >>> b, w = bank_conflicts([0, 32, 1, 2], warp=4)
+    >>> b, w = offset_bank_conflicts([0, 32, 1, 2], warp=4)
     >>> b.tolist(), w.tolist()
     ([0, 0, 1, 2], [2, 2, 1, 1])
     """
     off = np.asarray(offsets, dtype=np.int64)
     for name, v in (("element_bytes", element_bytes), ("bank_bytes", bank_bytes), ("num_banks", num_banks), ("warp", warp)):
         if int(v) < 1:
-            raise LayoutError(f"bank_conflicts: {name} must be >= 1, got {v}")
+            raise LayoutError(f"offset_bank_conflicts: {name} must be >= 1, got {v}")
     word = (off * int(element_bytes)) // int(bank_bytes)
     bank = word % int(num_banks)
     group = np.arange(off.size, dtype=np.int64) // int(warp)
@@ -166,7 +169,7 @@ def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_ba
         groups = np.unique(idx // 32)
         coords = (groups[:, None] * 32 + np.arange(32, dtype=np.int64)[None, :]).reshape(-1)
         coords = coords[coords < size]
-        bank, ways = bank_conflicts(_values(layout, coords), element_bytes, bank_bytes, num_banks)
+        bank, ways = offset_bank_conflicts(_values(layout, coords), element_bytes, bank_bytes, num_banks)
         pos = np.searchsorted(coords, idx)
         bank_rc, ways_rc = bank[pos], ways[pos]
         scene.attrs["bank"] = bank_rc
