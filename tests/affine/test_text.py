@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 from unilayout import LayoutError, ParseError
-from unilayout.affine import AffineMap, parse, parse_expr
+from unilayout.affine import AffineMap, Dim, Symbol, parse, parse_expr
 from unilayout.affine.expr import MAX_DEPTH
 
 import importlib.util
@@ -90,15 +90,15 @@ def test_named_identifiers_symbols_and_empty_lists():
         ("(d0) (d0)", "expected '->'", 5),
         ("(d0) -> d0", "expected '(' to open the results", 8),
         ("(d0) -> (d0", "expected ',' or ')'", 11),
-        ("(d0) -> (d0))", "expected end of text", 12),
+        ("(d0) -> (d0))", "unexpected text after the end, found ')'", 12),
         ("(d0) -> ((d0)", "expected ',' or ')'", 13),
         ("(d0) -> (d0 +)", "expected an affine operand", 13),
-        ("(d0) -> (floordiv 2)", "expected an operand before 'floordiv'", 9),
+        ("(d0) -> (floordiv 2)", "use of undeclared identifier 'floordiv'", 9),
         ("affine_map<(d0) -> (d0)", "expected '>'", 23),
         ("affine_map(d0) -> (d0)", "expected '<'", 10),
-        ("(d0) -> (d0 # 2)", "unexpected character '#'", 12),
+        ("(d0) -> (d0 # 2)", "expected ',' or ')', found '#'", 12),
         ("(d0) -> (99999999999999999999)", "does not fit in 64 bits", 9),
-        ("(d0) -> (2d0)", "name starting with a digit", 9),
+        ("(d0) -> (2d0)", "expected an integer, found '2d0'", 9),
         ("(d0,) -> (d0)", "expected an identifier", 4),
         ("", "expected '('", 0),
     ],
@@ -197,3 +197,33 @@ def test_fuzzed_map_texts_give_a_map_or_a_parse_error():
         assert time.perf_counter() - t0 < 1.0, text
     assert parsed > 50
     assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize(
+    "text, printed",
+    [
+        ("(d0)[mod] -> (d0 mod mod)", "(d0)[s0] -> (d0 mod s0)"),
+        ("(mod, ceildiv) -> (ceildiv ceildiv 4, -mod, mod * 2)", "(d0, d1) -> (d1 ceildiv 4, -d0, d0 * 2)"),
+        ("(floordiv)[mod] -> (floordiv floordiv mod mod 3)", "(d0)[s0] -> ((d0 floordiv s0) mod 3)"),
+        ("(i32, x.y$z) -> (i32 + x.y$z)", "(d0, d1) -> (d0 + d1)"),
+    ],
+)
+def test_keywords_are_names_where_an_operand_is_expected_as_in_mlir(text, printed):
+    m = parse(text)
+    assert str(m) == printed
+    assert parse(str(m)) == m
+
+
+def test_an_undeclared_keyword_in_operand_position_is_an_undeclared_identifier():
+    with pytest.raises(ParseError, match="use of undeclared identifier 'mod'") as info:
+        parse("(d0) -> (d0 + mod)")
+    assert info.value.position == 14
+    with pytest.raises(ParseError, match="expected an affine operand") as info:
+        parse("(d0)[mod] -> (d0 mod)")
+    assert info.value.position == 20
+
+
+def test_the_issue_map_with_symbols_named_mod_and_floordiv():
+    m = parse("(d0, d1)[mod, floordiv] -> (mod floordiv 2 - d0)")
+    assert m == AffineMap(2, 2, [Symbol(0).floordiv(2) - Dim(0)])
+    assert parse(str(m)) == m

@@ -189,31 +189,17 @@ class AffineExpr:
 
     # --- queries ------------------------------------------------------------
     def __str__(self) -> str:
-        from .text import print_expr
-
         return print_expr(self)
 
     def __repr__(self) -> str:
-        from .text import parse_expr
-
+        # ``AffineExpr.parse`` is ``affine.text.parse_expr``, attached by the text module (which imports this one).
         text = str(self)
         try:
-            if parse_expr(text) == self:
+            if AffineExpr.parse(text) == self:
                 return f"AffineExpr.parse({text!r})"
         except LayoutError:
             pass
         return self._structural_repr()
-
-    @staticmethod
-    def parse(text: str) -> "AffineExpr":
-        """Parse one expression over ``d<i>``/``s<i>`` names (see ``parse_expr``).
-
-        >>> AffineExpr.parse("d1 mod 4 + s0") == dim(1) % 4 + symbol(0)
-        True
-        """
-        from .text import parse_expr
-
-        return parse_expr(text)
 
     def largest_known_divisor(self) -> int:
         """MLIR's ``getLargestKnownDivisor``: a k >= 0 such that k divides every value.
@@ -651,6 +637,69 @@ def build(op: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return _BUILD[op](lhs, rhs)
     except KeyError:
         raise LayoutError(f"affine op must be one of {', '.join(_OPS)}; got {op!r}") from None
+
+
+# --- printer (MLIR's AsmPrinter::printAffineExprInternal); the parser is in text.py ---
+
+
+def print_expr(e) -> str:
+    """MLIR's printed form of an expression (what ``str(e)`` returns).
+
+    >>> print_expr(dim(0) + dim(1) * -3 + -2)
+    'd0 - d1 * 3 - 2'
+    """
+    out = []
+    _print(e, False, out)
+    return "".join(out)
+
+
+def _print(e, strong, out):
+    t = type(e)
+    if t is Dim:
+        out.append(f"d{e.position}")
+        return
+    if t is Symbol:
+        out.append(f"s{e.position}")
+        return
+    if t is Constant:
+        out.append(str(e.value))
+        return
+    op, lhs, rhs = e.op, e.lhs, e.rhs
+    if strong:
+        out.append("(")
+    if op != ADD:
+        if op == MUL and type(rhs) is Constant and rhs.value == -1:
+            out.append("-")
+            _print(lhs, True, out)
+        else:
+            _print(lhs, True, out)
+            out.append(f" {op} ")
+            _print(rhs, True, out)
+    else:
+        done = False
+        if type(rhs) is Binary and rhs.op == MUL and type(rhs.rhs) is Constant:
+            k = rhs.rhs.value
+            if k == -1:
+                _print(lhs, False, out)
+                out.append(" - ")
+                _print(rhs.lhs, type(rhs.lhs) is Binary and rhs.lhs.op == ADD, out)
+                done = True
+            elif k < -1:
+                _print(lhs, False, out)
+                out.append(" - ")
+                _print(rhs.lhs, True, out)
+                out.append(f" * {-k}")
+                done = True
+        if not done:
+            if type(rhs) is Constant and rhs.value < 0:
+                _print(lhs, False, out)
+                out.append(f" - {-rhs.value}")
+            else:
+                _print(lhs, False, out)
+                out.append(" + ")
+                _print(rhs, False, out)
+    if strong:
+        out.append(")")
 
 
 # --- scalar evaluation and substitution (recursive; depth <= MAX_DEPTH) ---

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace
+from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, print_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
 
@@ -70,16 +70,7 @@ class AffineMap:
     def __reduce__(self):
         return (AffineMap, (self.num_dims, self.num_symbols, self.results))
 
-    @staticmethod
-    def parse(text: str) -> "AffineMap":
-        """Parse MLIR text (``(d0) -> (..)`` or ``affine_map<...>``).
-
-        >>> AffineMap.parse("affine_map<(i)[n] -> (i * n)>").num_symbols
-        1
-        """
-        from .text import parse_map
-
-        return AffineMap(*parse_map(text))
+    # ``AffineMap.parse`` is ``affine.text.parse``, attached by the text module (which imports this one).
 
     # --- value semantics ---------------------------------------------------
     def __eq__(self, other):
@@ -95,8 +86,6 @@ class AffineMap:
         return self._hash
 
     def __str__(self):
-        from .text import print_map
-
         return print_map(self.num_dims, self.num_symbols, self.results)
 
     def __repr__(self):
@@ -359,3 +348,17 @@ def constant_map(values, num_dims: int = 0) -> AffineMap:
     except TypeError:
         raise LayoutError(f"constant_map: expected a sequence of ints, got {values!r}") from None
     return AffineMap(num_dims, 0, vals)
+
+
+def print_map(num_dims: int, num_symbols: int, results) -> str:
+    """MLIR's printed form of a map, ``(d0, d1)[s0] -> (r0, r1)`` (what ``str(m)`` returns).
+
+    Dims and symbols print as ``d<i>``/``s<i>`` whatever names the parsed text
+    gave them, so the text parses back to an equal map.
+
+    >>> print_map(1, 1, [Dim(0).floordiv(Symbol(0))])
+    '(d0)[s0] -> (d0 floordiv s0)'
+    """
+    dims = ", ".join(f"d{i}" for i in range(num_dims))
+    syms = "[" + ", ".join(f"s{i}" for i in range(num_symbols)) + "]" if num_symbols else ""
+    return f"({dims}){syms} -> ({', '.join(print_expr(r) for r in results)})"

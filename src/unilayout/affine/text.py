@@ -1,25 +1,32 @@
-"""MLIR's textual form of affine maps: a small lexer, a recursive-descent parser, the printer.
+"""MLIR's textual form of affine maps: a recursive-descent parser on the shared scanner.
 
-Grammar (MLIR's ``AffineParser``)::
+Grammar (MLIR's ``AffineParser``), read with ``unilayout._text.Scanner``::
 
-    map   ::= 'affine_map' '<' body '>'  |  body
-    body  ::= '(' [id (',' id)*] ')' ['[' [id (',' id)*] ']'] '->' '(' [expr (',' expr)*] ')'
-    expr  ::= term (('+' | '-') term)*                           left-assoc
-    term  ::= unary (('*' | 'floordiv' | 'ceildiv' | 'mod') unary)*   left-assoc
-    unary ::= '-' unary | INT | id | '(' expr ')'
+    map     ::= 'affine_map' '<' body '>'  |  body
+    body    ::= '(' [id (',' id)*] ')' ['[' [id (',' id)*] ']'] '->' '(' [expr (',' expr)*] ')'
+    expr    ::= term (('+' | '-') term)*                                left-assoc
+    term    ::= operand (('*' | 'floordiv' | 'ceildiv' | 'mod') operand)*  left-assoc
+    operand ::= '-' operand | INT | id | '(' expr ')'
+    id      ::= [A-Za-z_] [A-Za-z0-9_$.]*                               MLIR's bare identifier
 
-Identifiers may be any bare names declared in the lists; they print as
-``d0, d1, ...`` and ``s0, s1, ...``. Expressions are built with MLIR's
-construction folds, so ``str(parse(t))`` is what ``mlir-opt`` prints for t:
+As in MLIR, ``floordiv``, ``ceildiv`` and ``mod`` are keywords only where an
+operator is expected: a declared dim or symbol may be called ``mod``, and
+``mod floordiv 2`` then divides that name by 2. Expressions are built with
+MLIR's construction folds and print as ``mlir-opt`` does (dims ``d0, d1, ..``,
+symbols ``s0, s1, ..``, whatever names the text declared), so
+``parse(str(m)) == m``:
 
->>> print(print_map(*parse_map("(i, j)[n] -> (2 * i + 1, j - (i + n))")))
+>>> print(parse("(i, j)[n] -> (2 * i + 1, j - (i + n))"))
 (d0, d1)[s0] -> (d0 * 2 + 1, d1 - (d0 + s0))
->>> print(print_map(*parse_map("affine_map<(d0) -> (-d0 floordiv 2)>")))
-(d0) -> ((-d0) floordiv 2)
+>>> print(parse("(d0, d1)[mod, floordiv] -> (mod floordiv 2 - d0)"))
+(d0, d1)[s0, s1] -> (-d0 + s0 floordiv 2)
 
-Bad text raises ``ParseError`` with the 0-based position and what was expected:
+Departures from MLIR: integer literals are decimal only and must fit in 64
+bits; expressions nest at most ``MAX_DEPTH`` levels; ``symbol(..)`` operands
+and ``affine_set`` are not read. Bad text raises ``ParseError`` with the
+0-based position and what was expected:
 
->>> parse_map("(d0) -> (d0 * d0)")
+>>> parse("(d0) -> (d0 * d0)")
 Traceback (most recent call last):
 ...
 unilayout.errors.ParseError: non-affine expression: one factor of '*' must be free of dims at position 12
@@ -29,15 +36,15 @@ unilayout.errors.ParseError: non-affine expression: one factor of '*' must be fr
 
 from __future__ import annotations
 
-from ..errors import LayoutError, ParseError
+from .._ints import as_int
+from .._text import Scanner, check_text
+from ..errors import LayoutError
 from .expr import (
-    ADD,
     CEILDIV,
     FLOORDIV,
-    MOD,
-    MUL,
     MAX_DEPTH,
-    Binary,
+    MOD,
+    AffineExpr,
     Constant,
     Dim,
     Symbol,
@@ -46,225 +53,146 @@ from .expr import (
     get_floordiv,
     get_mod,
     get_mul,
+    print_expr,
 )
+from .map import AffineMap, print_map
 
-__all__ = ["parse_map", "parse_expr", "print_expr", "print_map"]
+__all__ = ["parse", "parse_map", "parse_expr", "read_map", "print_expr", "print_map"]
 
 _INT64_MAX = (1 << 63) - 1
-_KEYWORDS = (FLOORDIV, CEILDIV, MOD)
-_MULOPS = {"*": get_mul, FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}
+_DIVOPS = {FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}
+_OPERAND = "an affine operand (integer, identifier, '-' or '(')"
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
 
-def _is_id_start(c):
-    return c.isascii() and (c.isalpha() or c == "_")
+class _Reader:
+    """The parser state: the scanner, the declared names, and the nesting depth."""
 
+    __slots__ = ("s", "names", "implicit", "nest")
 
-def _is_id_char(c):
-    return c.isascii() and (c.isalnum() or c in "_$.")
-
-
-class _Lexer:
-    """Tokens: ('id', text) ('int', value) ('->') and single-character punctuation."""
-
-    __slots__ = ("text", "tokens")
-
-    def __init__(self, text: str):
-        self.text = text
-        toks = []
-        i, n = 0, len(text)
-        while i < n:
-            c = text[i]
-            if c in " \t\r\n":
-                i += 1
-            elif _is_id_start(c):
-                j = i + 1
-                while j < n and _is_id_char(text[j]):
-                    j += 1
-                toks.append(("id", text[i:j], i))
-                i = j
-            elif c.isascii() and c.isdigit():
-                j = i + 1
-                while j < n and text[j].isascii() and text[j].isdigit():
-                    j += 1
-                if j < n and _is_id_start(text[j]):
-                    raise ParseError("expected an integer; found a name starting with a digit", text, i)
-                toks.append(("int", int(text[i:j]), i))
-                i = j
-            elif c == "-" and text.startswith("->", i):
-                toks.append(("->", "->", i))
-                i += 2
-            elif c in "()[],+-*<>":
-                toks.append((c, c, i))
-                i += 1
-            else:
-                raise ParseError(f"unexpected character {c!r}", text, i)
-        toks.append(("eof", "", n))
-        self.tokens = toks
-
-
-class _Parser:
-    __slots__ = ("text", "toks", "i", "names", "implicit", "nest")
-
-    def __init__(self, text: str, implicit: bool = False):
-        if not isinstance(text, str):
-            raise LayoutError(f"expected affine map text (str), got {type(text).__name__}")
-        self.text = text
-        self.toks = _Lexer(text).tokens
-        self.i = 0
+    def __init__(self, s: Scanner, implicit: bool = False):
+        self.s = s
         self.names = {}
         self.implicit = implicit
         self.nest = 0
 
-    # token helpers
-    def peek(self):
-        return self.toks[self.i]
-
-    def error(self, message, pos=None):
-        if pos is None:
-            pos = self.peek()[2]
-        return ParseError(message, self.text, pos)
-
-    def describe(self, tok):
-        return "end of text" if tok[0] == "eof" else repr(str(tok[1]))
-
-    def expect(self, kind, what=None):
-        tok = self.peek()
-        if tok[0] != kind:
-            raise self.error(f"expected {what or repr(kind)}, found {self.describe(tok)}")
-        self.i += 1
-        return tok
-
-    def accept(self, kind):
-        if self.peek()[0] == kind:
-            self.i += 1
-            return True
-        return False
-
-    # map
-    def parse_map(self):
-        wrapped = False
-        tok = self.peek()
-        if tok[0] == "id" and tok[1] == "affine_map":
-            self.i += 1
-            self.expect("<", "'<' after 'affine_map'")
-            wrapped = True
-        num_dims = self.parse_id_list("(", ")", Dim)
-        num_syms = 0
-        if self.peek()[0] == "[":
-            num_syms = self.parse_id_list("[", "]", Symbol)
-        self.expect("->", "'->'")
-        self.expect("(", "'(' to open the results")
-        results = []
-        if not self.accept(")"):
-            while True:
-                results.append(self.parse_expr())
-                if self.accept(")"):
-                    break
-                self.expect(",", "',' or ')'")
+    # --- map ------------------------------------------------------------------------------
+    def map(self) -> AffineMap:
+        s = self.s
+        wrapped = s.keyword("affine_map")
         if wrapped:
-            self.expect(">", "'>' to close 'affine_map<'")
-        self.expect("eof", "end of text")
-        return num_dims, num_syms, tuple(results)
+            s.expect("<", "'<' after 'affine_map'")
+        num_dims = self.id_list("(", ")", Dim, "dimension")
+        num_syms = self.id_list("[", "]", Symbol, "symbol") if s.at("[") else 0
+        s.expect("->")
+        s.expect("(", "'(' to open the results")
+        results = []
+        if not s.accept(")"):
+            results.append(self.expr())
+            while not s.accept(")"):
+                s.expect(",", "',' or ')'")
+                results.append(self.expr())
+        if wrapped:
+            s.expect(">", "'>' to close 'affine_map<'")
+        return AffineMap(num_dims, num_syms, results)
 
-    def parse_id_list(self, open_, close, kind):
-        self.expect(open_, f"{open_!r} to open the {'dimension' if kind is Dim else 'symbol'} list")
+    def id_list(self, open_, close, kind, what) -> int:
+        s = self.s
+        s.expect(open_, f"{open_!r} to open the {what} list")
         count = 0
-        if self.accept(close):
+        if s.accept(close):
             return 0
         while True:
-            tok = self.peek()
-            if tok[0] != "id" or tok[1] in _KEYWORDS:
-                raise self.error(f"expected an identifier, found {self.describe(tok)}")
-            if tok[1] in self.names:
-                raise self.error(f"redefinition of identifier {tok[1]!r}")
-            self.names[tok[1]] = kind(count)
+            at = s.skip()
+            name = s.identifier()  # any bare identifier, keywords included (MLIR's isIdentifier)
+            if name in self.names:
+                s.fail(f"redefinition of identifier {name!r}", at)
+            self.names[name] = kind(count)
             count += 1
-            self.i += 1
-            if self.accept(close):
+            if s.accept(close):
                 return count
-            self.expect(",", f"',' or {close!r}")
+            s.expect(",", f"',' or {close!r}")
 
-    # expressions
-    def parse_expr(self):
-        lhs = self.parse_term()
+    # --- expressions --------------------------------------------------------------------------
+    def expr(self) -> AffineExpr:
+        s = self.s
+        lhs = self.term()
         while True:
-            tok = self.peek()
-            if tok[0] == "+":
-                self.i += 1
-                rhs = self.parse_term()
-                lhs = self.build(get_add, lhs, rhs, tok[2])
-            elif tok[0] == "-":
-                self.i += 1
-                rhs = self.parse_term()
-                lhs = self.build(lambda a, b: get_add(a, get_mul(b, Constant(-1))), lhs, rhs, tok[2])
+            at = s.skip()
+            if s.accept("+"):
+                lhs = self.build(get_add, lhs, self.term(), at)
+            elif not s.at("->") and s.accept("-"):
+                rhs = self.term()
+                lhs = self.build(lambda a, b: get_add(a, get_mul(b, Constant(-1))), lhs, rhs, at)
             else:
                 return lhs
 
-    def parse_term(self):
-        lhs = self.parse_unary()
+    def term(self) -> AffineExpr:
+        s = self.s
+        lhs = self.operand()
         while True:
-            tok = self.peek()
-            op = tok[1] if tok[0] in ("*", "id") else None
-            if op not in _MULOPS:
-                return lhs
-            self.i += 1
-            rhs = self.parse_unary()
-            if op == "*":
+            at = s.skip()
+            if s.accept("*"):
+                rhs = self.operand()
                 if lhs.has_dims and rhs.has_dims:
-                    raise self.error("non-affine expression: one factor of '*' must be free of dims", tok[2])
-            else:
-                if rhs.has_dims:
-                    raise self.error(
-                        f"non-affine expression: the right operand of {op} must be a constant or symbolic", tok[2]
-                    )
-                if type(rhs) is Constant and rhs.value < 1:
-                    raise self.error(f"{op} by {rhs.value}: a constant divisor must be >= 1", tok[2])
-            lhs = self.build(_MULOPS[op], lhs, rhs, tok[2])
+                    s.fail("non-affine expression: one factor of '*' must be free of dims", at)
+                lhs = self.build(get_mul, lhs, rhs, at)
+                continue
+            op = next((k for k in _DIVOPS if s.at_keyword(k)), None)  # an operator only here, after an operand
+            if op is None:
+                return lhs
+            s.keyword(op)
+            rhs = self.operand()
+            if rhs.has_dims:
+                s.fail(f"non-affine expression: the right operand of {op} must be a constant or symbolic", at)
+            if type(rhs) is Constant and rhs.value < 1:
+                s.fail(f"{op} by {rhs.value}: a constant divisor must be >= 1", at)
+            lhs = self.build(_DIVOPS[op], lhs, rhs, at)
 
-    def build(self, fn, lhs, rhs, pos):
+    def build(self, fn, lhs, rhs, at):
         try:
             return fn(lhs, rhs)
         except LayoutError as e:
-            raise self.error(str(e), pos) from None
+            self.s.fail(str(e), at)
 
-    def parse_unary(self):
-        tok = self.peek()
-        kind = tok[0]
-        if kind == "-":
-            self.i += 1
-            self.enter(tok)
-            operand = self.parse_unary()
+    def operand(self) -> AffineExpr:
+        s = self.s
+        at = s.skip()
+        c = s.peek()
+        if c == "-" and not s.at("->"):
+            s.pos += 1
+            self.enter(at)
+            e = self.operand()
             self.nest -= 1
-            return self.build(get_mul, operand, Constant(-1), tok[2])
-        if kind == "int":
-            self.i += 1
-            if tok[1] > _INT64_MAX:
-                raise self.error("integer constant does not fit in 64 bits", tok[2])
-            return Constant(tok[1])
-        if kind == "id":
-            name = tok[1]
-            if name in _KEYWORDS:
-                raise self.error(f"expected an operand before {name!r}")
-            self.i += 1
+            return self.build(get_mul, e, Constant(-1), at)
+        if c.isascii() and c.isdigit():
+            value = s.integer()
+            if s.text[s.pos:s.pos + 1] in _ID_CHARS:  # '2d0': digits then a name
+                s.expected("an integer", at)
+            if value > _INT64_MAX:
+                s.fail("integer constant does not fit in 64 bits", at)
+            return Constant(as_int(value, "affine constant"))
+        if c == "(":
+            s.pos += 1
+            self.enter(at)
+            e = self.expr()
+            s.expect(")", "')' to close the parenthesis")
+            self.nest -= 1
+            return e
+        if c and c in _ID_CHARS and not c.isdigit():
+            name = s.identifier()
             e = self.names.get(name)
             if e is None and self.implicit:
                 e = _implicit_name(name)
             if e is None:
-                raise self.error(f"use of undeclared identifier {name!r}", tok[2])
+                s.fail(f"use of undeclared identifier {name!r}", at)
             return e
-        if kind == "(":
-            self.i += 1
-            self.enter(tok)
-            e = self.parse_expr()
-            self.expect(")", "')' to close the parenthesis")
-            self.nest -= 1
-            return e
-        raise self.error(f"expected an affine operand (integer, identifier, '-' or '('), found {self.describe(tok)}")
+        s.expected(_OPERAND)
 
-    def enter(self, tok):
+    def enter(self, at):
         self.nest += 1
         if self.nest > MAX_DEPTH:
-            raise self.error(f"expression nested deeper than {MAX_DEPTH} levels", tok[2])
+            self.s.fail(f"expression nested deeper than {MAX_DEPTH} levels", at)
 
 
 def _implicit_name(name):
@@ -273,98 +201,52 @@ def _implicit_name(name):
     return None
 
 
+def read_map(s: Scanner) -> AffineMap:
+    """Read one affine map at the scanner's position (other parsers embed maps this way).
+
+    >>> s = Scanner("<(d0) -> (d0), undef>", 1)
+    >>> str(read_map(s)), s.text[s.pos:]
+    ('(d0) -> (d0)', ', undef>')
+    """
+    return _Reader(s).map()
+
+
+def parse(text: str) -> AffineMap:
+    """Parse MLIR affine-map text, ``(d0, d1)[s0] -> (...)`` or ``affine_map<...>``; also ``AffineMap.parse``.
+
+    >>> parse("affine_map<(i)[n] -> (i * n)>").num_symbols
+    1
+    """
+    s = Scanner(check_text(text, "affine map text"))
+    m = read_map(s)
+    s.expect_end()
+    return m
+
+
 def parse_map(text: str):
     """Parse MLIR affine-map text into ``(num_dims, num_symbols, results)``.
-
-    Use ``unilayout.affine.parse`` to get an ``AffineMap``.
 
     >>> parse_map("(d0)[s0] -> (d0 + s0)")[:2]
     (1, 1)
     """
-    return _Parser(text).parse_map()
+    m = parse(text)
+    return m.num_dims, m.num_symbols, m.results
 
 
-def parse_expr(text: str):
-    """Parse one affine expression whose names are ``d<i>`` and ``s<i>``.
+def parse_expr(text: str) -> AffineExpr:
+    """Parse one affine expression whose names are ``d<i>`` and ``s<i>``; also ``AffineExpr.parse``.
 
     >>> print(parse_expr("(d0 * 8 + d1) mod 8"))
     d1 mod 8
+    >>> AffineExpr.parse("d1 mod 4 + s0") == Dim(1) % 4 + Symbol(0)
+    True
     """
-    p = _Parser(text, implicit=True)
-    e = p.parse_expr()
-    p.expect("eof", "end of text")
+    s = Scanner(check_text(text, "affine expression text"))
+    e = _Reader(s, implicit=True).expr()
+    s.expect_end()
     return e
 
 
-# --- printer (AsmPrinter::printAffineExprInternal) ---
-
-
-def print_expr(e) -> str:
-    """MLIR's printed form of an expression.
-
-    >>> print_expr(parse_expr("d0 + d1 * -3 + -2"))
-    'd0 - d1 * 3 - 2'
-    """
-    out = []
-    _print(e, False, out)
-    return "".join(out)
-
-
-def _print(e, strong, out):
-    t = type(e)
-    if t is Dim:
-        out.append(f"d{e.position}")
-        return
-    if t is Symbol:
-        out.append(f"s{e.position}")
-        return
-    if t is Constant:
-        out.append(str(e.value))
-        return
-    op, lhs, rhs = e.op, e.lhs, e.rhs
-    if strong:
-        out.append("(")
-    if op != ADD:
-        if op == MUL and type(rhs) is Constant and rhs.value == -1:
-            out.append("-")
-            _print(lhs, True, out)
-        else:
-            _print(lhs, True, out)
-            out.append(f" {op} ")
-            _print(rhs, True, out)
-    else:
-        done = False
-        if type(rhs) is Binary and rhs.op == MUL and type(rhs.rhs) is Constant:
-            k = rhs.rhs.value
-            if k == -1:
-                _print(lhs, False, out)
-                out.append(" - ")
-                _print(rhs.lhs, type(rhs.lhs) is Binary and rhs.lhs.op == ADD, out)
-                done = True
-            elif k < -1:
-                _print(lhs, False, out)
-                out.append(" - ")
-                _print(rhs.lhs, True, out)
-                out.append(f" * {-k}")
-                done = True
-        if not done:
-            if type(rhs) is Constant and rhs.value < 0:
-                _print(lhs, False, out)
-                out.append(f" - {-rhs.value}")
-            else:
-                _print(lhs, False, out)
-                out.append(" + ")
-                _print(rhs, False, out)
-    if strong:
-        out.append(")")
-
-
-def print_map(num_dims: int, num_symbols: int, results) -> str:
-    """MLIR's printed form of a map: ``(d0, d1)[s0] -> (r0, r1)``.
-
-    >>> print_map(1, 0, [parse_expr("d0 floordiv 4")])
-    '(d0) -> (d0 floordiv 4)'
-    """
-    dims = ", ".join(f"d{i}" for i in range(num_dims))
-    syms = "[" + ", ".join(f"s{i}" for i in range(num_symbols)) + "]" if num_symbols else ""
-    return f"({dims}){syms} -> ({', '.join(print_expr(r) for r in results)})"
+# The values' ``parse`` is this module's: attached here so that the value modules never import their parser.
+AffineMap.parse = staticmethod(parse)
+AffineExpr.parse = staticmethod(parse_expr)
