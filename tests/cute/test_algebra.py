@@ -205,6 +205,67 @@ def test_left_inverse_of_injective_layout(case):
     assert all(R(L(i)) == i for i in range(L.size))
 
 
+def _small_swizzles():
+    for b in range(0, 3):
+        for m in range(0, 3):
+            for s in range(-4, 5):
+                if abs(s) >= b and b + m + abs(s) <= 5:
+                    yield Swizzle(b, m, s)
+
+
+def test_inverses_of_a_swizzled_layout_regression():
+    C = ComposedLayout(Swizzle(1, 0, 2), 0, Layout((4, 4), (4, 1)))
+    R, Li = right_inverse(C), left_inverse(C)
+    assert str(R) == "Sw<1,0,-2> o 0 o (4,4):(4,1)"
+    assert [C(R(i)) for i in range(R.size)] == list(range(16))
+    assert [Li(C(i)) for i in range(C.size)] == list(range(16))
+
+
+def test_inverses_of_small_swizzles_are_exact_or_refused_exhaustively():
+    """Every swizzle with B+M+|S| <= 5 over every bit permutation of its block: C(R(i)) == i, Li(C(i)) == i."""
+    import itertools
+    exact = 0
+    for sw in _small_swizzles():
+        n = sw.bits + sw.base + abs(sw.shift)
+        for k, perm in enumerate(itertools.permutations(range(n))):
+            inner = Layout((2,) * n, tuple(1 << p for p in perm)) if n > 1 else Layout(2, 1)
+            C = ComposedLayout(sw, 0, inner)
+            for inverse in (right_inverse, left_inverse):
+                try:
+                    R = inverse(C)
+                except LayoutError as e:
+                    assert k > 0 and "does not pass through" in str(e)  # the identity permutation always passes
+                    continue
+                exact += 1
+                if inverse is right_inverse:
+                    assert R.size == C.size
+                    assert values_of(C, values_of(R, range(R.size))) == list(range(R.size)), (C, R)
+                else:
+                    assert values_of(R, values_of(C, range(C.size))) == list(range(C.size)), (C, R)
+    assert exact > 1000
+
+
+def values_of(L, idx):
+    import numpy as np
+    return evaluate(L, np.asarray(list(idx), dtype=np.int64)).tolist()
+
+
+def test_inverses_of_composed_layouts_refuse_what_cute_cannot_express():
+    with pytest.raises(LayoutError, match="offset 1"):
+        right_inverse(ComposedLayout(Swizzle(1, 0, 1), 1, Layout(4, 1)))
+    with pytest.raises(LayoutError, match="Layout outer"):
+        left_inverse(ComposedLayout(Layout(4, 2), 0, Layout(4, 1)))
+    # (2,3):(3,1) is no bit permutation: C++'s pass-through swizzle would not be an inverse
+    with pytest.raises(LayoutError, match="does not pass through"):
+        right_inverse(ComposedLayout(Swizzle(1, 0, 1), 0, Layout((2, 3), (3, 1))))
+
+
+def test_inverse_of_a_swizzle_is_itself_and_identity_swizzle_drops():
+    sw = Swizzle(3, 4, 3)
+    assert right_inverse(sw) is sw and left_inverse(sw) is sw
+    assert right_inverse(ComposedLayout(Swizzle(0, 2, 3), 0, Layout((4, 2), (2, 1)))) == Layout((2, 4), (4, 1))
+
+
 # -- divides -----------------------------------------------------------------------
 
 

@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
+
 from ..errors import LayoutError
-from .._ints import ceil_div
+from .._ints import ceil_div, check_table
+from .evaluate import evaluate
 from .inttuple import int_tuple_str, normalize, prefix_product, product_each
 from .layout import Layout, _make, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
@@ -325,14 +328,30 @@ def _complement(inner: Layout, cotarget) -> Layout:
     return _from_lists(rs, rd)
 
 
-def right_inverse(layout: Layout) -> Layout:
+def right_inverse(layout):
     """A layout R with ``L(R(i)) == i`` for ``i < size(R)`` (C++ ``right_inverse``).
 
     Modes with stride 0 or negative strides are skipped (C++), so R may be smaller than L.
+    A Swizzle is its own inverse. For a swizzled ``Sw o 0 o B`` the result is, as
+    in C++ ``swizzle_layout.hpp``, ``right_inverse(B) o Sw`` with the swizzle
+    passed through to the left: ``Sw' o 0 o right_inverse(B)``, ``Sw'`` built from
+    the images of Sw's bit masks (see ``_pass_swizzle``).
 
     >>> str(right_inverse(Layout((2, 4, 6), (4, 1, 8)))), str(right_inverse(Layout((4, 2), (0, 1))))
     ('(4,2,6):(2,1,8)', '2:4')
+    >>> C = ComposedLayout(Swizzle(1, 0, 2), 0, Layout((4, 4), (4, 1)))
+    >>> R = right_inverse(C)
+    >>> str(R), all(C(R(i)) == i for i in range(R.size))
+    ('Sw<1,0,-2> o 0 o (4,4):(4,1)', True)
     """
+    if isinstance(layout, Swizzle):
+        return layout
+    if isinstance(layout, ComposedLayout):
+        return _composed_inverse(layout, _right_inverse(layout.inner), "right_inverse")
+    return _right_inverse(layout)
+
+
+def _right_inverse(layout: Layout) -> Layout:
     shapes, strides = _coalesce_lists(*_flat(layout)[:2])
     prefix = prefix_product(tuple(shapes))
     rs, rd, cur = [], [], 1
@@ -344,15 +363,29 @@ def right_inverse(layout: Layout) -> Layout:
     return _from_lists(*_coalesce_lists(rs, rd))
 
 
-def left_inverse(layout: Layout) -> Layout:
+def left_inverse(layout):
     """A layout R with ``L(R(L(i))) == L(i)``; ``R(L(i)) == i`` for injective L (C++ ``left_inverse``).
 
     **Pre-conditions:** every non-zero stride, in increasing order, is a multiple
-    of the size covered by the smaller ones; no negative strides.
+    of the size covered by the smaller ones; no negative strides. A Swizzle is
+    its own inverse; a swizzled ``Sw o 0 o B`` gives ``Sw' o 0 o left_inverse(B)``
+    as ``right_inverse`` does.
 
     >>> str(left_inverse(Layout((4, 2), (1, 16)))), str(left_inverse(Layout((4, 2), (0, 1))))
     ('(16,2):(1,4)', '2:4')
+    >>> C = ComposedLayout(Swizzle(2, 1, 2), 0, Layout((4, 8), (8, 1)))
+    >>> R = left_inverse(C)
+    >>> str(R), all(R(C(i)) == i for i in range(C.size))
+    ('Sw<2,0,-3> o 0 o (8,4):(4,1)', True)
     """
+    if isinstance(layout, Swizzle):
+        return layout
+    if isinstance(layout, ComposedLayout):
+        return _composed_inverse(layout, _left_inverse(layout.inner), "left_inverse")
+    return _left_inverse(layout)
+
+
+def _left_inverse(layout: Layout) -> Layout:
     shapes, strides = _coalesce_lists(*_flat(layout)[:2])
     prefix = prefix_product(tuple(shapes))
     order = sorted(range(len(shapes)), key=strides.__getitem__)
@@ -370,6 +403,58 @@ def left_inverse(layout: Layout) -> Layout:
         covered *= d // covered
     rs.append(shapes[order[-1]] if order else 1)
     return _from_lists(*_coalesce_lists(rs, rd))
+
+
+def _composed_inverse(c: ComposedLayout, inv: Layout, name: str):
+    """C++ ``X_inverse(Sw o 0 o B) = composition(X_inverse(B), Sw)``, checked to be the inverse it claims.
+
+    The checks refuse what C++ leaves to a static_assert or to chance: an outer
+    Layout or a non-zero offset (C++ builds ``inv o -offset o Sw``, which has a
+    swizzle inside and is no unilayout ComposedLayout), a swizzle that does not
+    pass through ``inv``, and a result that is not the inverse on the domain.
+    """
+    sw = c.outer
+    if not isinstance(sw, Swizzle):
+        raise LayoutError(f"{name}: {c} has a Layout outer function; CuTe inverts only swizzled layouts")
+    if c.offset != 0:
+        raise LayoutError(
+            f"{name}: {c} has offset {c.offset}; its inverse {inv} o {-c.offset} o {sw} keeps a swizzle inside, "
+            "which a ComposedLayout cannot hold"
+        )
+    if sw.bits == 0:
+        return inv  # the identity swizzle (C++ composition(Swizzle<0,M,S>, 0, L) is L)
+    result = ComposedLayout(_pass_swizzle(sw, inv, name), 0, inv)
+    if name == "right_inverse":
+        domain = np.arange(check_table(result.size, name), dtype=np.int64)
+        ok = np.array_equal(evaluate(c, evaluate(result, domain)), domain)
+    else:
+        domain = np.arange(check_table(c.size, name), dtype=np.int64)
+        ok = np.array_equal(evaluate(result, evaluate(c, domain)), domain)
+    if not ok:
+        raise LayoutError(f"{name}: {sw} does not pass through {inv} as a swizzle: {c} has no {name} CuTe can express")
+    return result
+
+
+def _pass_swizzle(sw: Swizzle, layout: Layout, name: str) -> Swizzle:
+    """C++ ``composition(layout, sw)`` = ``make_swizzle<layout(yyy), layout(zzz)>() o layout``: the new swizzle.
+
+    ``make_swizzle<Y, Z>`` needs as many Y bits as Z bits, each a contiguous
+    run: B = popcount, M = min(ctz(Y), ctz(Z)), S = ctz(Y) - ctz(Z).
+    """
+    b = sw.bits
+    yyy = ((1 << b) - 1) << (sw.base + max(0, sw.shift))
+    zzz = ((1 << b) - 1) << (sw.base - min(0, sw.shift))
+    y, z = layout(yyy), layout(zzz)
+    bits = bin(y).count("1") if y > 0 else -1
+    if y > 0 and z > 0 and bits == bin(z).count("1"):
+        ty, tz = (y & -y).bit_length() - 1, (z & -z).bit_length() - 1
+        m, s = min(ty, tz), ty - tz
+        if abs(s) >= bits and y | z == ((1 << bits) - 1) << (m + max(0, s)) | ((1 << bits) - 1) << (m - min(0, s)):
+            return Swizzle(bits, m, s)
+    raise LayoutError(
+        f"{name}: {sw} does not pass through {layout}: its bit masks {yyy:#b}, {zzz:#b} map to {y:#b}, {z:#b}, "
+        "not two runs of equally many bits"
+    )
 
 
 # -- divides -------------------------------------------------------------------
