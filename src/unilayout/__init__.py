@@ -176,7 +176,7 @@ def _view(x, fam, box):
 
 def _bit_images(x, fam):
     """The flattened image of each input bit (1-D order) if ``x`` is GF(2)-linear there, else None."""
-    from .convert import _flat_bases, cute_to_linear
+    from .convert import cute_to_linear
 
     if fam == "cute":
         if x.size & (x.size - 1):
@@ -185,7 +185,7 @@ def _bit_images(x, fam):
             x = cute_to_linear(x, in_dims="i")
         except NotRepresentableError:
             return None
-    return [v for _, vals in _flat_bases(x) for v in vals]
+    return [v for _, vals in x.flat_bases() for v in vals]
 
 
 def _flatten_outs(values, sizes):
@@ -244,9 +244,9 @@ def equivalent(a, b, shape=None) -> bool:
 
     fa, fb = family_of(a), family_of(b)
     if shape is not None:
-        from .convert import _as_shape
+        from ._ints import as_shape
 
-        shape = _as_shape(shape, "equivalent")
+        shape = as_shape(shape, "equivalent: shape")
     if fa == fb:
         if a == b:
             return True

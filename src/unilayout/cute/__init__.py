@@ -22,7 +22,7 @@ Deliberate differences from pycute and from C++ are listed in
 ``LayoutError`` where C++ would return a wrong layout.
 
 Relation to the other families: a CuTe layout with power-of-two shapes and
-strides is a linear layout over GF(2) (``convert.py``); a TSL is a CuTe layout
+strides is a linear layout over GF(2) (``unilayout.convert``); a TSL is a CuTe layout
 plus an offset; a metal-layout shard is a CuTe layout.
 """
 
@@ -32,6 +32,7 @@ from .algebra import (
     tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
 )
 from .evaluate import evaluate, index_map
+from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
 from .inttuple import (
     ceil_div, congruent, crd2idx, idx2crd, prefix_product, product, product_each, shape_div, shape_mod,
 )
@@ -74,5 +75,5 @@ __all__ = [
     "flatten", "idx2crd", "crd2idx", "prefix_product", "shape_div", "shape_mod", "ceil_div", "product",
     "product_each", "congruent", "upcast", "downcast", "recast_layout", "local_tile", "local_partition",
     "slice_and_offset", "index_map", "evaluate", "print_layout", "layout_table", "make_layout_tv",
-    "tv_owner", "tv_table",
+    "tv_owner", "tv_table", "find_swizzle", "fit_mode", "fit_layout", "MAX_SWIZZLE_BITS",
 ]
