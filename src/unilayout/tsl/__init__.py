@@ -59,6 +59,6 @@ def from_cute(layout, offset=0) -> TiledStridedLayout:
     >>> str(from_cute(cute.Layout(((4, 2), (4, 2)), ((4, 32), (1, 16)))))
     '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>'
     """
-    from ..convert import cute_to_tsl
+    from ..convert.to_tsl import cute_to_tsl
 
     return cute_to_tsl(layout, offset)

@@ -592,7 +592,7 @@ class TiledStridedLayout(_Frozen):
         >>> print(TiledStridedLayout.parse("[?, 4] -> (?, 1)").to_affine())
         (d0)[s0] -> ((d0 floordiv 4) * s0 + d0 mod 4)
         """
-        from ..convert import tsl_to_affine
+        from ..convert.tsl import tsl_to_affine
 
         return tsl_to_affine(self)
 
@@ -602,7 +602,7 @@ class TiledStridedLayout(_Frozen):
         >>> str(TiledStridedLayout.parse("[2, 4] -> (32, 4), [2, 4] -> (16, 1)").to_cute())
         '((4,2),(4,2)):((4,32),(1,16))'
         """
-        from ..convert import tsl_to_cute
+        from ..convert.tsl import tsl_to_cute
 
         return tsl_to_cute(self)
 
