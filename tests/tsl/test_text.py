@@ -53,7 +53,7 @@ PREFIX = "#tsl.tsl<"
         ("[2, -4] -> (32, 4)>", "bound must be >= 1", 13),
         ("[2.5] -> (1)>", "expected ',' or ']'", 11),
         ("[2, 4 -> (32, 4)>", "expected ',' or ']'", 15),
-        ("[2] -> (1)> trailing", "expected end of text", 21),
+        ("[2] -> (1)> trailing", "unexpected text after the end, found 'trailing'", 21),
         (">", "expected '['", 9),
         ("[] -> ()>", "expected an integer or '?'", 10),
         ("[2] -> (1), offset: x>", "expected an integer or '?'", 29),

@@ -267,16 +267,7 @@ class TiledStridedLayout(_Frozen):
         object.__setattr__(self, "tstrides", tuple(out))
         object.__setattr__(self, "offset", _int_or_none(offset, "TiledStridedLayout offset"))
 
-    @staticmethod
-    def parse(text: str) -> "TiledStridedLayout":
-        """Parse ``#tsl.tsl<...>`` (or the bare body); see ``unilayout.tsl.text``.
-
-        >>> TiledStridedLayout.parse("[4] -> (1)").shape
-        (4,)
-        """
-        from .text import parse
-
-        return parse(text)
+    # ``TiledStridedLayout.parse`` is ``tsl.text.parse``, attached by the text module (which imports this one).
 
     @staticmethod
     def from_strides(strides, tile_bounds, offset=0) -> "TiledStridedLayout":
