@@ -160,6 +160,10 @@ def test_every_family_draws_its_cells_with_labels(browser, server):
         elif name == "metal":
             assert cell_count(browser, "#layout-view svg .cell.padding") == 117
             assert all(got[i] == str(i) for i in (0, 62, 63, 3338))
+        # the facts table says what `unilayout show` says
+        facts = js(browser, "return Array.from(document.querySelectorAll('#layout-facts tr')).map(function (r) {"
+                            "return [r.cells[0].textContent, r.cells[1].textContent]; })")
+        assert facts == text_view(text)["facts"], name
         shot(browser, f"family-{name}")
 
 

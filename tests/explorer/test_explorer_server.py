@@ -198,3 +198,19 @@ def test_busy_port_is_a_clear_error():
     with serve(port=0) as srv:
         with pytest.raises(LayoutError, match="cannot listen"):
             serve(port=srv.port)
+
+
+def test_a_bug_answers_a_brief_500_and_is_logged_once(server, monkeypatch, caplog):
+    import logging
+
+    from unilayout.explorer import server as server_module
+
+    def broken(path, body):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(server_module, "handle", broken)
+    with caplog.at_level(logging.ERROR, logger="unilayout.explorer.server"):
+        status, answer = post(server, "/api/view", {"text": "4:1"})
+    assert status == 500 and answer["error"]["message"] == "internal error: RuntimeError: boom"
+    records = [r for r in caplog.records if r.name == "unilayout.explorer.server"]
+    assert len(records) == 1 and records[0].exc_info and "Traceback" not in json.dumps(answer)

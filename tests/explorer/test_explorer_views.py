@@ -366,3 +366,60 @@ def test_render_html_is_self_contained():
     assert 'id="embedded-view"' in html and "</script" not in html.split('id="embedded-view"')[1].split("</script>")[0]
     with pytest.raises(ParseError):
         render_html("(2,2):(1,")
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_cell_data_in_the_svg_is_the_scene_s_data(name):
+    """data-index and data-cell of every drawn cell are the scene's index and the explorer's cell numbers."""
+    from unilayout.explorer.adapter import picture
+    from unilayout.explorer.views import _cell_numbers
+
+    value = unilayout.parse(TEXTS[name])
+    view = layout_view(value)
+    shape = (4, 4) if name == "affine" else None
+    scene = picture(value, shape, max_cells=MAX_CELLS, labels=view["count"] <= LABELLED_CELLS)
+    drawn = scene.drawn
+    from_svg = cells(view)
+    assert [i for _, i, _ in from_svg] == scene.index[drawn].tolist()  # the writer's row-major order
+    assert [cls == "cell padding" for cls, _, _ in from_svg] == scene.padding[drawn].tolist()
+    # data-cell: the row of details describing that very cell
+    numbers = [k for _, _, k in from_svg]
+    assert sorted(numbers) == list(range(view["count"]))
+    if name == "metal":
+        assert numbers == scene.attrs["slot"][drawn].tolist()  # details list the slots in order
+        return
+    for _, i, k in from_svg:
+        d = details(view, k)
+        if name == "device":
+            assert d["grid coordinate"] == str(tuple(int(c) for c in np.unravel_index(i, (8, 16))))
+        else:
+            assert int(d["input index" if name == "linear" else "index"]) == i
+
+
+def test_explorer_svg_has_no_regex_rewrite():
+    """The explorer writes the scene with viz.svg.to_svg: its svg is exactly the scene's, data-cell included."""
+    from unilayout.explorer.adapter import picture
+    from unilayout.viz.svg import to_svg
+
+    value = cute.Layout((2, 3), (3, 1))
+    view = layout_view(value)
+    scene = picture(value, max_cells=MAX_CELLS)
+    scene.attrs["cell"] = scene.index.copy()  # cute: details list cells in 1-D order, row k = index k
+    assert view["svg"] == to_svg(scene)
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_explorer_and_cli_say_the_same_facts(name, capsys):
+    from unilayout.cli import main
+
+    text = TEXTS[name]
+    argv = ["show", text] + (["--shape", "4x4"] if name == "affine" else [])
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    view = text_view(text)
+    printed = out.split("\n\n", 1)[0].splitlines()
+    assert printed == [f"{k + ':':<15} {v}" for k, v in view["facts"]]
+    assert dict(view["facts"])["family"] == view["family"]
+    for key in ("size", "injective", "contiguity"):
+        if key in dict(view["facts"]):
+            assert any(line.startswith(key + ":") for line in printed)

@@ -1,13 +1,16 @@
 """The explorer's only two contacts with the rest of unilayout's front end: reading text and drawing.
 
+Both go through the family registry (``unilayout._families``):
 ``parse_any(text)`` is ``unilayout.parse`` (the family is detected from the
-text) with a check that the text is a non-empty string; ``picture(value,
-shape)`` is ``unilayout.viz``'s SVG of the value with every cell drawn (no
-summary, labels on metal shards), so the explorer shows the same picture
-as ``unilayout render``.
+text; empty text is the same ``ParseError`` everywhere); ``picture(value,
+shape)`` is the family's ``viz.Scene`` of the value with every cell drawn (no
+summary, labels on metal shards), so the explorer shows the same picture as
+``unilayout render``. The explorer adds its own per-cell data to the scene
+(``scene.attrs``) and writes it with ``unilayout.viz.svg.to_svg``.
 
->>> type(parse_any("(4,8):(8,1)")).__name__, type(parse_any("(d0) -> (d0 * 2)")).__name__
-('Layout', 'AffineMap')
+>>> from unilayout import family_of
+>>> family_of(parse_any("(4,8):(8,1)")), family_of(parse_any("(d0) -> (d0 * 2)"))
+('cute', 'affine')
 >>> parse_any("(4,8):(8,")
 Traceback (most recent call last):
 ...
@@ -16,52 +19,42 @@ unilayout.errors.ParseError: ...
 
 from __future__ import annotations
 
-from ..errors import LayoutError, ParseError
+from .._families import parse, record
 
 __all__ = ["parse_any", "picture"]
 
 
 def parse_any(text: str):
-    """The layout value that ``text`` describes, in whichever family it is written.
+    """The layout value that ``text`` describes, in whichever family it is written (``unilayout.parse``).
 
     Raises ``ParseError`` (with ``position``) for text that does not parse and
-    ``LayoutError`` for text that parses into an invalid layout.
+    ``LayoutError`` for text that parses into an invalid layout, or for a non-string.
 
     >>> print(parse_any("#tsl.tsl<[2, 4] -> (32, 4)>"))
     #tsl.tsl<[2, 4] -> (32, 4)>
     >>> parse_any(42)
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: layout text must be a string, got int
+    unilayout.errors.LayoutError: parse: expected text, got int
     """
-    if not isinstance(text, str):
-        raise LayoutError(f"layout text must be a string, got {type(text).__name__}")
-    if not text.strip():
-        raise ParseError("expected layout text, got nothing", text, 0)
-    import unilayout
-
-    return unilayout.parse(text)
+    return parse(text)
 
 
-def picture(value, shape=None, max_cells=None, labels=True) -> str:
-    """SVG text of ``value`` drawn by ``unilayout.viz``, every cell included (up to ``max_cells``).
+def picture(value, shape=None, max_cells=None, labels=True):
+    """The ``viz.Scene`` of ``value``, from its family's record, every cell included (up to ``max_cells``).
 
-    Cells are ``<g class="cell" data-index="i" ...>``; metal layouts label every
-    data cell with its logical index unless ``labels`` is false (big pictures).
+    ``shape`` is an affine map's box (``None`` for the other families).
+    Metal layouts label every data cell with its logical index unless
+    ``labels`` is false (big pictures).
 
-    >>> from unilayout import cute
-    >>> picture(cute.Layout((2, 3), (3, 1))).count('class="cell"')
+    >>> from unilayout import cute, tt
+    >>> picture(cute.Layout((2, 3), (3, 1))).count_cells()
     6
-    >>> from unilayout import tt
-    >>> big = picture(tt.MetalLayout.from_collapse((64, 64), (1, 1)), max_cells=8192, labels=False)
+    >>> from unilayout.viz.svg import to_svg
+    >>> big = to_svg(picture(tt.MetalLayout.from_collapse((64, 64), (1, 1)), max_cells=8192, labels=False))
     >>> big.count('class="cell"'), 'class="label"' in big
     (4096, False)
     """
-    from .. import tt, viz
-    from ..viz import tt as viz_tt
-    from ..viz.svg import to_svg
+    from ..viz import DEFAULT_MAX_CELLS
 
-    limit = max_cells or viz.DEFAULT_MAX_CELLS
-    if isinstance(value, tt.MetalLayout):
-        return to_svg(viz_tt.metal_scene(value, max_cells=limit, labels=bool(labels)))
-    return viz.to_svg(value, shape=shape, max_cells=limit)
+    return record(value).picture(value, shape=shape, max_cells=max_cells or DEFAULT_MAX_CELLS, labels=bool(labels))

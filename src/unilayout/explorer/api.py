@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 
+from .._families import family_of
 from ..errors import LayoutError, ParseError
 from .views import layout_view, text_view
 
@@ -177,8 +178,8 @@ def _algebra(body):
     def layout(key):
         text = _text(body, key)
         value = _with_field(lambda: parse_any(text), key)
-        if not isinstance(value, (cute.Layout, cute.ComposedLayout)):
-            raise RequestError(f"'{key}' must be a CuTe layout such as (4,8):(8,1), got a {type(value).__name__}",
+        if family_of(value) != "cute" or isinstance(value, cute.Swizzle):
+            raise RequestError(f"'{key}' must be a CuTe layout such as (4,8):(8,1), got a {family_of(value)} value",
                                field=key)
         return value
 

@@ -10,7 +10,10 @@ background thread and returns an :class:`ExplorerServer` (``.url``,
   ``unilayout.explorer.api.handle``.
 
 Anything else gets 404 or 405, oversized bodies 413, bodies without a
-length 411 — always with a JSON ``{"error": {"message": ...}}``.
+length 411 — always with a JSON ``{"error": {"message": ...}}``. Errors of the
+layout text are 4xx answers from ``api.handle``; only a bug in unilayout
+answers 500 (a one-line message), its traceback logged once on the
+``unilayout.explorer.server`` logger.
 
 >>> html = render_html("(2,2):(1,2)")
 >>> html.count("<script"), 'id="layout-input"' in html, 'src="' in html, 'href="' in html
@@ -20,6 +23,7 @@ length 411 — always with a JSON ``{"error": {"message": ...}}``.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -27,6 +31,8 @@ from importlib import resources
 from ..errors import LayoutError
 from .api import MAX_REQUEST_BYTES, handle
 from .views import text_view
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["serve", "render_html", "ExplorerServer", "page_file", "ALLOWED_HOSTS"]
 
@@ -113,8 +119,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         body = self.rfile.read(n)
         try:
-            status, payload = handle(path, body)
-        except Exception as exc:  # a bug: answer briefly, never with a traceback
+            status, payload = handle(path, body)  # answers every unilayout error itself (4xx)
+        except Exception as exc:  # noqa: BLE001 -- the request boundary: a bug in unilayout, not bad input
+            _log.exception("internal error answering POST %s", path)  # the traceback, once, on the server's log
             status, payload = 500, {"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
                                               "position": None, "field": None, "detail": ""}}
         self._json(status, payload)

@@ -49,11 +49,13 @@ tt device   the worker grid                                                row-m
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 
+from .. import facts
+from .._families import family_of
 from ..errors import LayoutError
+from ..viz.svg import to_svg
 from .adapter import parse_any, picture
 
 __all__ = ["layout_view", "text_view", "MAX_CELLS", "LABELLED_CELLS", "CROP_CELLS", "MAX_DOMAIN",
@@ -118,36 +120,41 @@ def _crop(rows: int, cols: int, what: str = "the layout"):
     return r, c, "cropped: " + note
 
 
-_CELL = re.compile(r'<g class="(cell(?: padding)?)" data-index="(-?[0-9]+)"([^>]*)>')
-_SLOT = re.compile(r'data-slot="([0-9]+)"')
+def _cell_numbers(scene, index, by_slot):
+    """``data-cell`` of every cell of ``scene`` (its row in ``details``; -1 where nothing is drawn).
 
-
-def _with_cells(svg, index, by_slot):
-    """Add ``data-cell="k"`` to every cell of ``svg`` (k: the cell's row in ``details``)."""
-    pos = None if by_slot else {int(v): k for k, v in enumerate(index)}
-    seen = []
-
-    def tag(m):
-        if by_slot:
-            k = int(_SLOT.search(m.group(3)).group(1))
-        else:
-            k = pos.get(int(m.group(2)))
-            if k is None:
-                raise LayoutError(f"the picture has a cell with data-index {m.group(2)} that the explorer does not know")
-        seen.append(k)
-        return f'<g class="{m.group(1)}" data-index="{m.group(2)}"{m.group(3)} data-cell="{k}">'
-
-    out = _CELL.sub(tag, svg)
-    if sorted(seen) != list(range(len(index))):
-        raise LayoutError(f"the picture draws {len(seen)} cells but the explorer describes {len(index)}")
-    return out
+    A cell's row is found from the scene's own data: its ``index`` (the
+    domain position the explorer listed in ``index``) or, for metal shards,
+    its ``slot``. Every row must be drawn exactly once.
+    """
+    drawn = scene.drawn
+    if by_slot:
+        rows = scene.attrs["slot"][drawn]
+    else:
+        index = np.asarray(index, dtype=np.int64)
+        order = np.argsort(index, kind="stable")
+        known = index[order]
+        at = scene.index[drawn]
+        pos = np.minimum(np.searchsorted(known, at), max(known.size - 1, 0))
+        if known.size == 0 or not (known[pos] == at).all():
+            if at.size:
+                bad = at[known[pos] != at][0] if known.size else at[0]
+                raise LayoutError(f"the picture has a cell with data-index {int(bad)} that the explorer does not know")
+        rows = order[pos] if known.size else pos
+    if not np.array_equal(np.sort(rows), np.arange(len(index))):
+        raise LayoutError(f"the picture draws {rows.size} cells but the explorer describes {len(index)}")
+    cell = np.full(drawn.shape, -1, dtype=np.int64)
+    cell[drawn] = rows
+    return cell
 
 
 def _finish(value, shape, family, title, text, index, padding, columns, details, groups, summary, by_slot=False,
             keys=None, crop_note="", total=None):
     n = len(index)
     labels = n <= LABELLED_CELLS
-    svg = picture(value, shape, max_cells=CROP_CELLS if crop_note else MAX_CELLS, labels=labels)
+    scene = picture(value, shape, max_cells=CROP_CELLS if crop_note else MAX_CELLS, labels=labels)
+    scene.attrs["cell"] = _cell_numbers(scene, index, by_slot)
+    d = facts.describe(value, shape)
     note = crop_note
     if crop_note:
         note += "; hover or click a drawn cell for its details"
@@ -162,19 +169,22 @@ def _finish(value, shape, family, title, text, index, padding, columns, details,
         "title": title,
         "text": text,
         "count": n,
-        "summary": summary,
+        "summary": f"{summary}; {facts.summary(d)}",
+        "facts": [[k, v] for k, v in facts.fact_lines(d)],
         "columns": columns,
         "details": details,
         "groups": {name: [int(v) for v in vals] for name, vals in groups.items()},
         "padding": int(np.count_nonzero(padding)),
-        "svg": _with_cells(svg, index, by_slot),
+        "svg": to_svg(scene),
     }
 
 
 # ---------------------------------------------------------------- CuTe
-def _cute_view(L):
+def _cute_view(value):
     from .. import cute
+    from ..viz.cute import swizzle_layout
 
+    L = swizzle_layout(value) if isinstance(value, cute.Swizzle) else value  # a bare swizzle: drawn as its block
     composed = isinstance(L, cute.ComposedLayout)
     shape_layout = L.inner if composed else L
     size = cute.size(shape_layout)
@@ -209,13 +219,8 @@ def _cute_view(L):
         details.append(row)
     _, off_group = np.unique(offs, return_inverse=True)
     groups = {"offset": off_group, "row": rows, "column": cols, "bank": bank}
-    if crop_note:
-        summary = f"CuTe layout {L}: size {size} ({n} cells drawn)"
-    else:
-        cosize = int(offs.max()) + 1 if n else 0
-        summary = f"CuTe layout {L}: size {size}, cosize {cosize}"
-    return _finish(L, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups, summary,
-                   keys={"index": idx, "offset": offs}, crop_note=crop_note, total=size)
+    return _finish(value, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups,
+                   f"CuTe layout {L}", keys={"index": idx, "offset": offs}, crop_note=crop_note, total=size)
 
 
 # ---------------------------------------------------------------- linear
@@ -293,7 +298,7 @@ def _linear_view(L):
         groups[name] = digits[name][idx]
     title = "linear layout " + " x ".join(f"{d}:{s}" for d, s in zip(out_names, out_sizes))
     summary = (f"linear layout: {', '.join(f'{d} {s}' for d, s in zip(in_names, in_sizes))} -> "
-               f"{' x '.join(str(s) for s in out_sizes)}; {'injective' if L.is_injective() else 'not injective'}")
+               f"{' x '.join(str(s) for s in out_sizes)}")
     try:
         text = linear.to_attr(L)
     except LayoutError:  # shared layouts (offset, block) have no #ttg.linear text
@@ -402,7 +407,7 @@ def _metal_view(ml, device=None):
     try:
         placement = (device or _default_device()).place(ml)
         cores = placement.cores.reshape(-1, 3)
-    except Exception:  # a grid that this device cannot hold: leave chip/core out
+    except LayoutError:  # a grid that this device cannot hold: leave chip/core out
         cores = None
     tiled = ml.tile is not None
     columns = ["logical index", "offset (position in shard())", "grid coordinate (core)", "shard coordinate"]
@@ -444,10 +449,8 @@ def _metal_view(ml, device=None):
     groups["padding"] = pad.astype(np.int64)
     if len(ml.logical_shape) >= 1:
         groups["logical row"] = np.where(pad, -1, logical[0] if len(ml.logical_shape) > 1 else 0)
-    npad = int(pad.sum())
     summary = (f"metal layout {'x'.join(map(str, ml.logical_shape))} on grid {'x'.join(map(str, grid))}: shard "
-               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))}, {npad} padding slots "
-               f"(oob_val {ml.oob_val})")
+               f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))} (oob_val {ml.oob_val})")
     view = _finish(ml, None, "metal", f"metal layout {'x'.join(map(str, ml.logical_shape))} on "
                    f"{'x'.join(map(str, grid))}", ml.tensor_type(), owner, pad, columns, details, groups, summary,
                    by_slot=True)
@@ -492,27 +495,21 @@ def layout_view(value, shape=None):
     >>> layout_view("not a layout")
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: the explorer cannot draw a str
+    unilayout.errors.LayoutError: the explorer draws layout values; read text with text_view, got 'not a layout'
     """
-    from .. import affine, cute, linear, tsl, tt
+    if isinstance(value, str):
+        raise LayoutError(f"the explorer draws layout values; read text with text_view, got {value[:40]!r}")
+    return _VIEWS[family_of(value)](value, shape)
 
-    if isinstance(value, cute.Swizzle):  # drawn as its block, as unilayout.viz draws it
-        from ..viz.cute import swizzle_layout
 
-        value = swizzle_layout(value)
-    if isinstance(value, (cute.Layout, cute.ComposedLayout)):
-        return _cute_view(value)
-    if isinstance(value, linear.LinearLayout):
-        return _linear_view(value)
-    if isinstance(value, affine.AffineMap):
-        return _affine_view(value, shape)
-    if isinstance(value, tsl.TiledStridedLayout):
-        return _tsl_view(value)
-    if isinstance(value, tt.MetalLayout):
-        return _metal_view(value)
-    if isinstance(value, tt.Device):
-        return _device_view(value)
-    raise LayoutError(f"the explorer cannot draw a {type(value).__name__}")
+_VIEWS = {
+    "cute": lambda value, shape: _cute_view(value),
+    "linear": lambda value, shape: _linear_view(value),
+    "affine": _affine_view,
+    "tsl": lambda value, shape: _tsl_view(value),
+    "metal": lambda value, shape: _metal_view(value),
+    "device": lambda value, shape: _device_view(value),
+}
 
 
 def text_view(text, shape=None):

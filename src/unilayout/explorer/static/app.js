@@ -232,6 +232,10 @@
       $("core-table").innerHTML = html;
       box.open = data.cores.rows.length <= 16;
     }
+    $("facts-box").hidden = !data.facts;
+    $("layout-facts").innerHTML = (data.facts || []).map(function (f) {
+      return "<tr><th>" + esc(f[0]) + "</th><td>" + esc(f[1]) + "</td></tr>";
+    }).join("");
     if (!pinned) { $("cell-details").innerHTML = ""; }
   }
 
