@@ -22,11 +22,13 @@ is: the operation acts on its inner layout.
 from __future__ import annotations
 
 import functools
+from math import gcd
 
 import numpy as np
 
 from ..errors import LayoutError
 from .._ints import ceil_div, check_table
+from ._flat import coalesce_lists as _coalesce_lists
 from .evaluate import evaluate
 from .inttuple import int_tuple_str, normalize, prefix_product, product_each
 from .layout import Layout, _make, make_layout, make_ordered_layout
@@ -61,20 +63,6 @@ def _from_lists(shapes, strides) -> Layout:
         size *= v
     sh, st = tuple(shapes), tuple(strides)
     return _make(sh, st, (sh, st, size))
-
-
-def _coalesce_lists(shapes, strides, drop_zero_strides=False):
-    """Flat coalesce: skip size-1 (and optionally stride-0) modes, merge ``s0*d0 == d1`` neighbours."""
-    rs, rd = [], []
-    for s, d in zip(shapes, strides):
-        if s == 1 or (d == 0 and drop_zero_strides):
-            continue
-        if rs and rs[-1] * rd[-1] == d:
-            rs[-1] *= s
-        else:
-            rs.append(s)
-            rd.append(d)
-    return rs, rd
 
 
 def _inner(x):
@@ -763,8 +751,6 @@ def recast_layout(new_bits: int, old_bits: int, layout):
     >>> str(recast_layout(4, 6, Layout((8, 4), (1, 8))))
     '(12,4):(1,12)'
     """
-    from math import gcd
-
     new_bits, old_bits = _positive(new_bits, "recast_layout"), _positive(old_bits, "recast_layout")
     g = gcd(new_bits, old_bits)
     num, den = new_bits // g, old_bits // g

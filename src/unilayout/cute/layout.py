@@ -19,6 +19,7 @@ and ``(6):(1)`` are different layouts with the same function).
 from __future__ import annotations
 
 from ..errors import LayoutError
+from ._flat import table
 from .inttuple import (
     congruent, crd2idx, depth, flatten, int_tuple_str, leaves, normalize, prefix_product,
     product, suffix_product, unflatten,
@@ -176,9 +177,7 @@ class Layout:
         >>> Layout((2, 2), (2, 1)).index_map().tolist()
         [0, 2, 1, 3]
         """
-        from .evaluate import index_map
-
-        return index_map(self)
+        return table(*self.flat()[:2])
 
 
 _new = object.__new__

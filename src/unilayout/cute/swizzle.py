@@ -23,7 +23,8 @@ import numpy as np
 
 from ..errors import LayoutError
 from .inttuple import normalize
-from .layout import Layout, slice_and_offset
+from ._flat import at
+from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
 
 __all__ = ["Swizzle", "ComposedLayout"]
 
@@ -154,8 +155,6 @@ class ComposedLayout:
 
     def __call__(self, *crd):
         c = crd[0] if len(crd) == 1 else crd
-        from .layout import _has_none, _normalize_coord
-
         if _has_none(_normalize_coord(c)):
             sub, off = slice_and_offset(c, self.inner)
             return ComposedLayout(self.outer, self.offset + off, sub)
@@ -167,9 +166,10 @@ class ComposedLayout:
         >>> ComposedLayout(Swizzle(1, 0, 1), 0, Layout(4, 1)).index_map().tolist()
         [0, 1, 3, 2]
         """
-        from .evaluate import evaluate, index_map
-
-        return evaluate(self.outer, index_map(self.inner) + self.offset)
+        values = self.inner.index_map() + self.offset
+        if isinstance(self.outer, Swizzle):
+            return self.outer(values)
+        return at(*self.outer.flat()[:2], values)
 
     def __eq__(self, other):
         return (

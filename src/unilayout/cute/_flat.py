@@ -1,0 +1,130 @@
+"""The flat-mode kernels under ``Layout``: coalescing mode lists and evaluating them with numpy.
+
+A layout flattened to its leaves is two lists, shapes and strides. Everything
+here works on those lists only, so the value modules (``layout``,
+``swizzle``) and the algebra can all build on it without importing one
+another. ``coalesce_lists`` merges neighbouring modes that continue one
+another (``s0 * d0 == d1``) and drops size-1 modes; ``table`` lists the offsets
+of every coordinate, the leftmost mode fastest; ``at`` evaluates chosen 1-D
+coordinates, the last mode taking any rest:
+
+>>> coalesce_lists([2, 1, 6], [1, 6, 2])
+([12], [1])
+>>> table([2, 3], [3, 1]).tolist(), at([4, 2], [2, 1], np.array([0, 5, 9])).tolist()
+([0, 3, 1, 4, 2, 5], [0, 3, 4])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._ints import check_table
+from ..errors import LayoutError
+
+
+def coalesce_lists(shapes, strides, drop_zero_strides=False):
+    """Flat coalesce: skip size-1 (and optionally stride-0) modes, merge ``s0*d0 == d1`` neighbours.
+
+    >>> coalesce_lists([2, 4, 3], [0, 1, 4], drop_zero_strides=True)
+    ([12], [1])
+    """
+    rs, rd = [], []
+    for s, d in zip(shapes, strides):
+        if s == 1 or (d == 0 and drop_zero_strides):
+            continue
+        if rs and rs[-1] * rd[-1] == d:
+            rs[-1] *= s
+        else:
+            rs.append(s)
+            rd.append(d)
+    return rs, rd
+
+
+def table(shapes, strides) -> np.ndarray:
+    """Offsets of every coordinate of the flat modes, colexicographic, int64.
+
+    Coalesces first, then writes the output once: the modes are split into a
+    fast group (about sqrt(size) points) and a slow group, each tabulated
+    small, and joined by one outer add whose inner loop is long.
+
+    >>> table([2, 2, 2], [4, 1, 2]).tolist()
+    [0, 4, 1, 5, 2, 6, 3, 7]
+    """
+    n = 1
+    for s in shapes:
+        n *= s
+    check_table(n, "index_map")
+    check_int64(shapes, strides, n - 1)
+    shapes, strides = coalesce_lists(shapes, strides)
+    if not shapes:
+        return np.zeros(n, dtype=np.int64)
+    inner, k = 1, 0
+    while k < len(shapes) - 1 and inner * inner < n:
+        inner *= shapes[k]
+        k += 1
+    return np.add.outer(_group(shapes[k:], strides[k:]), _group(shapes[:k], strides[:k])).reshape(-1)
+
+
+def _group(shapes, strides) -> np.ndarray:
+    out = np.zeros(1, dtype=np.int64)
+    for s, d in zip(shapes, strides):
+        out = np.add.outer(np.arange(s, dtype=np.int64) * d, out).reshape(-1)
+    return out
+
+
+def at(shapes, strides, idx) -> np.ndarray:
+    """Offsets of the non-negative 1-D coordinates ``idx`` (any shape of int array).
+
+    >>> at([4, 1], [1, 0], np.arange(6)).tolist()
+    [0, 1, 2, 3, 0, 1]
+    """
+    idx = coords(idx)
+    if not shapes:  # the empty shape: every coordinate is at offset 0
+        return np.zeros(idx.shape, dtype=np.int64)
+    check_int64(shapes, strides, int(idx.max()) if idx.size else 0)
+    out = np.zeros(idx.shape, dtype=np.int64)
+    rest = idx
+    for s, d in zip(shapes[:-1], strides[:-1]):
+        q, r = np.divmod(rest, s)
+        out += r * d
+        rest = q
+    out += rest * strides[-1]
+    return out
+
+
+def check_int64(shapes, strides, last: int) -> None:
+    """Refuse coordinates up to ``last`` whose offsets could leave int64.
+
+    >>> check_int64([1 << 40], [1 << 30], (1 << 40) - 1)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: layout 1099511627776:1073741824: offsets up to 2361183241434822606848 do not fit in int64
+    """
+    size = 1
+    for s in shapes:
+        size *= s
+    # |L(i)| <= sum((s-1)|d|) + (i // size) |d_last| <= (size + i + 1) * max|d|
+    bound = (size + last + 1) * max((abs(d) for d in strides), default=0)
+    if bound >= 1 << 62:
+        raise LayoutError(f"layout {_text(shapes)}:{_text(strides)}: offsets up to {bound} do not fit in int64")
+
+
+def _text(values) -> str:
+    return str(values[0]) if len(values) == 1 else "(" + ",".join(map(str, values)) + ")"
+
+
+def coords(idx) -> np.ndarray:
+    """``idx`` as an int64 array of non-negative 1-D coordinates, else ``LayoutError``.
+
+    >>> coords([0, -1])
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: evaluate: coordinates must be non-negative
+    """
+    idx = np.asarray(idx)
+    if idx.dtype.kind not in "iu":
+        raise LayoutError(f"evaluate: expected integer coordinates, got dtype {idx.dtype}")
+    idx = idx.astype(np.int64, copy=False)
+    if idx.size and idx.min() < 0:
+        raise LayoutError("evaluate: coordinates must be non-negative")
+    return idx
