@@ -146,7 +146,7 @@ def _linear_parse(text):
 
 
 def _linear_detect(body):
-    return body.startswith(("#ttg.linear", "- ", "where out dims"))
+    return body.startswith(("#ttg.linear", "- ", "where out dims", "(empty layout"))
 
 
 def _linear_index_map(x, shape):

@@ -117,6 +117,17 @@ def _as_int(value: Any, what: str) -> int:
         raise LayoutError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
+#: The in-dims of a ``#ttg.linear`` attribute, in order.
+ATTR_IN_DIMS = ("register", "lane", "warp", "block")
+
+
+def _name_str(name: str) -> str:
+    """A dim name as ``str`` prints it: bare if it is an identifier, else in double quotes with ``\\`` escapes."""
+    if name.isascii() and name.isidentifier():
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _as_name(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise LayoutError(f"{what} must be a string, got {type(value).__name__} {value!r}")
@@ -912,15 +923,25 @@ class LinearLayout:
         )
 
     def _outs_str(self) -> str:
-        return "[" + ", ".join(f"{n} (size {s})" for n, s in self._outs) + "]"
+        return "[" + ", ".join(f"{_name_str(n)} (size {s})" for n, s in self._outs) + "]"
 
     def __str__(self) -> str:
+        """Triton's ``LinearLayout::toString``; ``linear.parse`` reads it back (names that are not
+        identifiers are printed in double quotes, a departure Triton's own names never need).
+
+        >>> print(LinearLayout({"register": [[0, 1]], "lane": []}, {"dim0": 1, "dim1": 2}))
+        <BLANKLINE>
+         - register=1 -> (0, 1)
+         - lane is a size 1 dimension
+        where out dims are: [dim0 (size 1), dim1 (size 2)]
+        """
         if not self._bases:
             if not self._outs:
                 return "\n(empty layout)"
             return f"\n(empty layout with out-dims {self._outs_str()})"
         parts = ["\n"]
         for name, vecs in self._bases:
+            name = _name_str(name)
             if not vecs:
                 parts.append(f" - {name} is a size 1 dimension\n")
                 continue
@@ -1131,15 +1152,36 @@ class LinearLayout:
         return _alg.num_consecutive_in_out(self)
 
     def to_attr(self) -> str:
-        """Triton's ``#ttg.linear<{...}>`` attribute text; see :mod:`unilayout.linear.text`.
+        """Triton's ``#ttg.linear<{...}>`` attribute text; ``linear.parse`` reads it back.
+
+        **Pre-conditions:** in-dims exactly ``register, lane, warp, block`` (in
+        order), out-dims ``dim0..dim{r-1}`` (r >= 1) whose sizes are the ones
+        Triton infers from the bases (the attribute does not carry sizes).
 
         >>> L = identity_1d(2, "register", "dim0") * identity_1d(2, "lane", "dim0")
         >>> (L * zeros_1d(1, "warp", "dim0") * zeros_1d(1, "block", "dim0")).to_attr()
         '#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>'
         """
-        from .text import to_attr
-
-        return to_attr(self)
+        names = self.in_dim_names
+        if tuple(names) != ATTR_IN_DIMS:
+            raise LayoutError(f"#ttg.linear needs exactly the in-dims {list(ATTR_IN_DIMS)} in that order, got {names}")
+        outs = self.out_dim_names
+        if not outs or outs != [f"dim{i}" for i in range(len(outs))]:
+            raise LayoutError(f"#ttg.linear needs out-dims dim0, dim1, ... in order, got {outs}")
+        try:
+            inferred = LinearLayout(self._bases, outs)  # the sizes Triton infers; surjective
+        except LayoutError:
+            inferred = None
+        if inferred != self:
+            raise LayoutError(
+                f"#ttg.linear cannot carry this layout: its out-dims {self.out_dims} are not the sizes Triton "
+                "infers from the bases, or it is not surjective"
+            )
+        body = ", ".join(
+            f"{name} = [" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vecs) + "]"
+            for name, vecs in self._bases
+        )
+        return "#ttg.linear<{" + body + "}>"
 
 
 _EMPTY = LinearLayout._make((), ())

@@ -1,200 +1,56 @@
-"""Triton's ``#ttg.linear<{...}>`` attribute: parse and print.
+"""Triton's two texts of a linear layout, read with the shared scanner: the attribute and ``toString``.
 
-The attribute lists the bases of the four hardware in-dims, always in the
-order ``register, lane, warp, block``; out-dims are ``dim0 .. dim{r-1}``
-with sizes inferred from the bases (Triton's rule), so the layout must be
-surjective::
+1. The ``#ttg.linear<{...}>`` attribute (``L.to_attr()``): the bases of the
+   four hardware in-dims, always ``register, lane, warp, block``; out-dims are
+   ``dim0 .. dim{r-1}`` with sizes inferred from the bases (Triton's rule), so
+   the layout must be surjective::
 
-    #ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]],
-                 warp = [[16, 0], [32, 0]], block = []}>
+       attr  ::= ['#ttg.linear'] ['<'] '{' [entry (',' entry)*] '}' ['>']   ('<' and '>' together)
+       entry ::= ('register' | 'lane' | 'warp' | 'block') '=' '[' [basis (',' basis)*] ']'
+       basis ::= '[' [INT (',' INT)*] ']'
 
-Differences from Triton's parser: unknown keys and repeated keys are errors
-(Triton ignores them), and every error is a ``ParseError`` with the position.
+   Departures from Triton's parser: unknown and repeated keys are errors
+   (Triton ignores them).
+
+2. ``LinearLayout::toString`` (``str(L)``): any in-dims and out-dims, sizes
+   explicit, surjective or not::
+
+       tostring ::= line+ 'where out dims are:' outs
+                  | '(empty layout' ['with out-dims' outs] ')'
+       line     ::= '-' name 'is a size 1 dimension'
+                  | '-' name '=' 1 '->' vec (name '=' 2**k '->' vec)*
+       vec      ::= '(' [INT (',' INT)*] ')'
+       outs     ::= '[' [name '(' 'size' INT ')' (',' name '(' 'size' INT ')')*] ']'
+       name     ::= identifier | '"' chars '"'       (quoted with \\\\ and \\" escapes)
+
+   Departure from Triton (which only prints): a name that is not an
+   identifier prints in double quotes, so every layout's text reads back.
 
 >>> L = parse("#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], warp = [], block = []}>")
 >>> L.out_dims
 [('dim0', 4), ('dim1', 2)]
 >>> to_attr(L)
 '#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], warp = [], block = []}>'
+>>> parse(str(L)) == L
+True
 """
 
 from __future__ import annotations
 
-from ..errors import LayoutError, ParseError
+from .._ints import as_int, as_pow2
+from .._text import Scanner, check_text
+from ..errors import LayoutError
+from .layout import ATTR_IN_DIMS as IN_DIMS
 from .layout import LinearLayout
 
 __all__ = ["parse", "to_attr", "IN_DIMS"]
 
-#: The in-dims of a ``#ttg.linear`` attribute, in order.
-IN_DIMS = ("register", "lane", "warp", "block")
 _PREFIX = "#ttg.linear"
-
-
-class _Reader:
-    __slots__ = ("text", "pos")
-
-    def __init__(self, text: str):
-        self.text = text
-        self.pos = 0
-
-    def skip(self) -> None:
-        t = self.text
-        n = len(t)
-        p = self.pos
-        while p < n and t[p] in " \t\r\n":
-            p += 1
-        self.pos = p
-
-    def peek(self) -> str:
-        self.skip()
-        return self.text[self.pos:self.pos + 1]
-
-    def expect(self, ch: str, what: str) -> None:
-        self.skip()
-        if not self.text.startswith(ch, self.pos):
-            got = self.text[self.pos:self.pos + 1] or "end of text"
-            raise ParseError(f"expected {what + ' ' if what else ''}{ch!r}, got {got!r}", self.text, self.pos)
-        self.pos += len(ch)
-
-    def ident(self) -> tuple[str, int]:
-        self.skip()
-        t = self.text
-        start = p = self.pos
-        while p < len(t) and (t[p].isalnum() or t[p] in "_$."):
-            p += 1
-        if p == start:
-            got = t[p:p + 1] or "end of text"
-            raise ParseError(f"expected an in-dim name (register, lane, warp or block), got {got!r}", t, p)
-        self.pos = p
-        return t[start:p], start
-
-    def integer(self) -> tuple[int, int]:
-        self.skip()
-        t = self.text
-        start = p = self.pos
-        if p < len(t) and t[p] in "+-":
-            p += 1
-        digits = p
-        while p < len(t) and "0" <= t[p] <= "9":
-            p += 1
-        if p == digits:
-            got = t[start:start + 1] or "end of text"
-            raise ParseError(f"expected an integer basis entry, got {got!r}", t, start)
-        self.pos = p
-        return int(t[start:p]), start
-
-
-def parse(text: str) -> LinearLayout:
-    """Parse ``#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>``.
-
-    The ``#ttg.linear`` prefix may be omitted (``<{...}>`` or ``{...}``).
-    All four in-dims are required; out-dims are ``dim0..`` with inferred
-    sizes; the layout must be surjective. Errors are ``ParseError`` with the
-    position of the problem.
-
-    >>> parse("{register = [[1]], lane = [], warp = [], block = []}").bases
-    [('register', [[1]]), ('lane', []), ('warp', []), ('block', [])]
-    >>> parse("#ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>")
-    Traceback (most recent call last):
-    ...
-    unilayout.errors.ParseError: basis lane=1 has 2 entries but earlier bases have 1: every basis needs one entry per tensor dim at position 39
-      #ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>
-                                             ^
-    """
-    if not isinstance(text, str):
-        raise LayoutError(f"parse: expected a string, got {type(text).__name__}")
-    r = _Reader(text)
-    r.skip()
-    closing = False
-    if text.startswith(_PREFIX, r.pos):
-        r.pos += len(_PREFIX)
-        r.expect("<", "")
-        closing = True
-    elif r.peek() == "<":
-        r.expect("<", "")
-        closing = True
-    open_pos = r.pos
-    r.expect("{", "")
-    found: dict[str, list] = {}
-    rank = None
-    if r.peek() != "}":
-        while True:
-            name, npos = r.ident()
-            if name not in IN_DIMS:
-                raise ParseError(
-                    f"unknown key {name!r}: #ttg.linear takes exactly register, lane, warp and block", text, npos
-                )
-            if name in found:
-                raise ParseError(f"key {name!r} appears twice", text, npos)
-            r.expect("=", "")
-            r.expect("[", "a list of bases")
-            vecs = []
-            if r.peek() != "]":
-                while True:
-                    bpos = r.pos
-                    r.skip()
-                    bpos = r.pos
-                    r.expect("[", "a basis")
-                    vec = []
-                    if r.peek() != "]":
-                        while True:
-                            val, vpos = r.integer()
-                            if val < 0:
-                                raise ParseError(
-                                    f"basis entry {val} is negative: entries are tensor coordinates", text, vpos
-                                )
-                            vec.append(val)
-                            if r.peek() == ",":
-                                r.expect(",", "")
-                                continue
-                            break
-                    r.expect("]", "the end of a basis")
-                    if rank is None:
-                        rank = len(vec)
-                    elif len(vec) != rank:
-                        raise ParseError(
-                            f"basis {name}={1 << len(vecs)} has {len(vec)} entries but earlier bases have "
-                            f"{rank}: every basis needs one entry per tensor dim",
-                            text,
-                            bpos,
-                        )
-                    vecs.append(vec)
-                    if r.peek() == ",":
-                        r.expect(",", "")
-                        continue
-                    break
-            r.expect("]", "the end of the list of bases")
-            found[name] = vecs
-            if r.peek() == ",":
-                r.expect(",", "")
-                continue
-            break
-    end_pos = r.pos
-    r.expect("}", "")
-    if closing:
-        r.expect(">", "")
-    r.skip()
-    if r.pos != len(text):
-        raise ParseError("unexpected text after the attribute", text, r.pos)
-    missing = [d for d in IN_DIMS if d not in found]
-    if missing:
-        raise ParseError(f"missing in-dims {missing}: #ttg.linear needs register, lane, warp and block", text, end_pos)
-    if not rank:
-        raise ParseError("a #ttg.linear layout needs at least one tensor dim (every basis is empty)", text, open_pos)
-    try:
-        return LinearLayout([(d, found[d]) for d in IN_DIMS], [f"dim{i}" for i in range(rank)])
-    except LayoutError as e:
-        raise ParseError(str(e), text, open_pos) from None
+_WHERE = "where out dims are:"
 
 
 def to_attr(layout: LinearLayout) -> str:
-    """The ``#ttg.linear<{...}>`` text of a layout with in-dims register, lane, warp, block.
-
-    **Pre-conditions:** in-dims exactly ``register, lane, warp, block`` (in
-    order), out-dims ``dim0..dim{r-1}`` (r >= 1) whose sizes are the ones the
-    bases imply (the attribute does not carry sizes).
-
-    **Post-conditions:** ``parse(to_attr(L)) == L``.
+    """The ``#ttg.linear<{...}>`` text of a layout (``layout.to_attr()``); ``parse(to_attr(L)) == L``.
 
     >>> from unilayout.linear import identity_1d, zeros_1d
     >>> L = identity_1d(4, "register", "dim0") * zeros_1d(1, "lane", "dim0")
@@ -203,26 +59,177 @@ def to_attr(layout: LinearLayout) -> str:
     """
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"to_attr: expected a LinearLayout, got {type(layout).__name__}")
-    names = layout.in_dim_names
-    if tuple(names) != IN_DIMS:
-        raise LayoutError(
-            f"#ttg.linear needs exactly the in-dims {list(IN_DIMS)} in that order, got {names}"
-        )
-    outs = layout.out_dim_names
-    if not outs or outs != [f"dim{i}" for i in range(len(outs))]:
-        raise LayoutError(f"#ttg.linear needs out-dims dim0, dim1, ... in order, got {outs}")
-    body = ", ".join(
-        f"{name} = [" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vecs) + "]"
-        for name, vecs in layout._bases
-    )
-    text = "#ttg.linear<{" + body + "}>"
+    return layout.to_attr()
+
+
+def _ints(s: Scanner, open_: str, close: str, what: str) -> list:
+    """``open_ [INT (',' INT)*] close`` of non-negative ints."""
+    s.expect(open_, what)
+    vec = []
+    if not s.accept(close):
+        while True:
+            at = s.skip()
+            v = s.integer(signs="-")
+            if v < 0:
+                s.fail(f"basis entry {v} is negative: entries are tensor coordinates", at)
+            vec.append(as_int(v, "basis entry"))
+            if s.accept(close):
+                break
+            s.expect(",", f"',' or {close!r}")
+    return vec
+
+
+# --- the #ttg.linear attribute ------------------------------------------------------------------
+def _attr(s: Scanner) -> LinearLayout:
+    closing = s.accept(_PREFIX)
+    if closing:
+        s.expect("<")
+    else:
+        closing = s.accept("<")
+    open_pos = s.expect("{")
+    found: dict[str, list] = {}
+    rank = None
+    if not s.at("}"):
+        while True:
+            npos = s.skip()
+            name = s.identifier("an in-dim name (register, lane, warp or block)")
+            if name not in IN_DIMS:
+                s.fail(f"unknown key {name!r}: #ttg.linear takes exactly register, lane, warp and block", npos)
+            if name in found:
+                s.fail(f"key {name!r} appears twice", npos)
+            s.expect("=")
+            s.expect("[", "'[' to open the list of bases")
+            vecs = []
+            if not s.accept("]"):
+                while True:
+                    bpos = s.skip()
+                    vec = _ints(s, "[", "]", "'[' to open a basis")
+                    if rank is None:
+                        rank = len(vec)
+                    elif len(vec) != rank:
+                        s.fail(f"basis {name}={1 << len(vecs)} has {len(vec)} entries but earlier bases have "
+                               f"{rank}: every basis needs one entry per tensor dim", bpos)
+                    vecs.append(vec)
+                    if s.accept("]"):
+                        break
+                    s.expect(",", "',' or ']'")
+            found[name] = vecs
+            if not s.accept(","):
+                break
+    end_pos = s.expect("}", "',' or '}'")
+    if closing:
+        s.expect(">")
+    s.expect_end()
+    missing = [d for d in IN_DIMS if d not in found]
+    if missing:
+        s.fail(f"missing in-dims {missing}: #ttg.linear needs register, lane, warp and block", end_pos)
+    if not rank:
+        s.fail("a #ttg.linear layout needs at least one tensor dim (every basis is empty)", open_pos)
     try:
-        back = parse(text)
-    except LayoutError:
-        back = None
-    if back != layout:
-        raise LayoutError(
-            f"#ttg.linear cannot carry this layout: its out-dims {layout.out_dims} are not the sizes Triton "
-            "infers from the bases, or it is not surjective"
-        )
-    return text
+        return LinearLayout([(d, found[d]) for d in IN_DIMS], [f"dim{i}" for i in range(rank)])
+    except LayoutError as e:
+        s.fail(str(e), open_pos)
+
+
+# --- Triton's toString -----------------------------------------------------------------------------
+def _name(s: Scanner, what: str) -> str:
+    """An identifier, or a double-quoted name with ``\\`` escapes."""
+    t, at = s.text, s.skip()
+    if not t.startswith('"', at):
+        return s.identifier(what)
+    out, p = [], at + 1
+    while p < len(t) and t[p] != '"':
+        if t[p] == "\\" and p + 1 < len(t):
+            p += 1
+        out.append(t[p])
+        p += 1
+    if p >= len(t):
+        s.fail("expected '\"' to close the name, found end of text", at)
+    s.pos = p + 1
+    return "".join(out)
+
+
+def _outs(s: Scanner) -> list:
+    s.expect("[", "'[' to open the out-dims")
+    outs = []
+    if not s.accept("]"):
+        while True:
+            name = _name(s, "an out-dim name")
+            s.expect("(")
+            s.expect("size", "'size'")
+            at = s.skip()
+            try:
+                outs.append((name, as_pow2(s.integer(), f"size of out-dim {name!r}")))
+            except LayoutError as e:
+                s.fail(str(e), at)
+            s.expect(")")
+            if s.accept("]"):
+                break
+            s.expect(",", "',' or ']'")
+    return outs
+
+
+def _tostring(s: Scanner) -> LinearLayout:
+    start = s.skip()
+    bases = []
+    if s.accept("(empty layout"):
+        outs = []
+        if s.keyword("with"):
+            s.expect("out-dims", "'out-dims'")
+            outs = _outs(s)
+        s.expect(")")
+    else:
+        while s.accept("-"):
+            name = _name(s, "an in-dim name")
+            vecs = []
+            if s.keyword("is"):
+                for word in ("a", "size", "1", "dimension"):
+                    s.expect(word, "'is a size 1 dimension'")
+            else:
+                while True:
+                    s.expect("=")
+                    at = s.skip()
+                    if s.integer() != 1 << len(vecs):
+                        s.expected(f"'{1 << len(vecs)}' (the bases of {name} are listed for 1, 2, 4, ...)", at)
+                    s.expect("->")
+                    vecs.append(_ints(s, "(", ")", "'(' to open a basis"))
+                    back = s.pos
+                    if s.at("-") or s.at(_WHERE) or s.end():
+                        break
+                    if _name(s, "an in-dim name") != name:
+                        s.pos = back
+                        break
+            bases.append((name, vecs))
+        if not bases:
+            s.expected("'- ' and an in-dim, or '(empty layout'")
+        s.expect(_WHERE, repr(_WHERE))
+        outs = _outs(s)
+    s.expect_end()
+    try:
+        return LinearLayout(bases, outs, require_surjective=False)
+    except LayoutError as e:
+        s.fail(str(e), start)
+
+
+def parse(text: str) -> LinearLayout:
+    """Parse ``#ttg.linear<{...}>`` or Triton's ``toString`` (``str(L)``); ``parse(str(L)) == L`` for every ``L``.
+
+    The ``#ttg.linear`` prefix may be left off (``<{...}>`` or ``{...}``); all
+    four in-dims are required and the layout must be surjective. The
+    ``toString`` form carries any in-dims and out-dim sizes.
+
+    >>> parse("{register = [[1]], lane = [], warp = [], block = []}").bases
+    [('register', [[1]]), ('lane', []), ('warp', []), ('block', [])]
+    >>> parse(" - i=1 -> (0)\\n   i=2 -> (2)\\nwhere out dims are: [o (size 4)]").is_surjective()
+    False
+    >>> parse("#ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: basis lane=1 has 2 entries but earlier bases have 1: every basis needs one entry per tensor dim at position 39
+      #ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>
+                                             ^
+    """
+    s = Scanner(check_text(text, "linear layout text"))
+    if s.at("-") or s.at("where") or s.at("(empty layout"):
+        return _tostring(s)
+    return _attr(s)
