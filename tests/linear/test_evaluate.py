@@ -89,3 +89,12 @@ def test_index_map_of_2_to_20_inputs():
     m = index_map(L)
     x = np.arange(1 << 20)
     assert (m[:, 0] == x % 1024).all() and (m[:, 1] == x // 1024).all()
+
+
+def test_index_map_checks_the_table_size_before_allocating():
+    # 2**31 inputs is under the 2**32-input enumeration bound but over MAX_TABLE values
+    L = identity_1d(1 << 31, "i", "o")
+    with pytest.raises(LayoutError, match="one table may hold"):
+        index_map(L)
+    with pytest.raises(LayoutError, match="one table may hold"):
+        L.index_map()

@@ -24,6 +24,7 @@ from typing import NamedTuple, Sequence
 from ..errors import LayoutError
 from . import gf2
 from .algebra import divide_left
+from .encodings import SwizzledShared
 from .layout import LinearLayout, _as_int
 
 __all__ = [
@@ -397,8 +398,6 @@ def optimal_swizzle(src: LinearLayout, dst: LinearLayout, bitwidth: int = 32, nu
     >>> r.conflicts
     (0, 0)
     """
-    from .encodings import SwizzledShared
-
     _check(src, "optimal_swizzle")
     _check(dst, "optimal_swizzle")
     if src.out_dim_names != dst.out_dim_names or src.out_dims != dst.out_dims:

@@ -26,35 +26,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import LayoutError
+from . import _tables
+from ._tables import MAX_INDEX_MAP_BITS
 from .layout import LinearLayout
 
 __all__ = ["index_map", "evaluate", "MAX_INDEX_MAP_BITS"]
-
-#: index_map refuses layouts with more input bits than this (2**32 rows).
-MAX_INDEX_MAP_BITS = 32
-_TABLE_BITS = 16
-
-
-def _span_table(cols, out: np.ndarray) -> np.ndarray:
-    """out[x] = XOR of cols[c] for the set bits c of x, for x < 2**len(cols)."""
-    out[0] = 0
-    h = 1
-    for col in cols:
-        np.bitwise_xor(out[:h], col, out=out[h:2 * h])
-        h *= 2
-    return out
-
-
-def _per_out_columns(layout: LinearLayout):
-    """Columns split per out-dim, for layouts whose flattened output exceeds int64."""
-    per = []
-    for j, (name, size) in enumerate(layout._outs):
-        if size > 1 << 62:
-            raise LayoutError(
-                f"out-dim {name!r} has size {size}, beyond int64: use apply() for single points"
-            )
-        per.append([v[j] for _, vecs in layout._bases for v in vecs])
-    return per
 
 
 def index_map(layout: LinearLayout) -> np.ndarray:
@@ -75,40 +51,7 @@ def index_map(layout: LinearLayout) -> np.ndarray:
     """
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"index_map: expected a LinearLayout, got {type(layout).__name__}")
-    n = layout.total_in_dim_size_log2
-    if n > MAX_INDEX_MAP_BITS:
-        raise LayoutError(
-            f"index_map: the layout has 2**{n} inputs, more than the 2**{MAX_INDEX_MAP_BITS} it will "
-            "enumerate: use evaluate() on the inputs you need"
-        )
-    N = 1 << n
-    k = len(layout._outs)
-    if k == 0:
-        return np.empty((N, 0), dtype=np.int64)
-    # Built as (k, N) so each out-dim is one contiguous pass; returned as its (N, k) view.
-    res = np.empty((k, N), dtype=np.int64)
-    nbits = layout.total_out_dim_size_log2
-    if nbits <= 63:
-        if k == 1:
-            _span_table(layout._columns(), res[0])
-            return res.T
-        flat = _span_table(layout._columns(), np.empty(N, dtype=np.int64))
-        shift = 0
-        last = k - 1
-        for j, (_, size) in enumerate(layout._outs):
-            b = size.bit_length() - 1
-            if shift == 0:
-                np.bitwise_and(flat, size - 1, out=res[j])
-            elif j == last:
-                np.right_shift(flat, shift, out=res[j])
-            else:
-                np.right_shift(flat, shift, out=res[j])
-                res[j] &= size - 1
-            shift += b
-        return res.T
-    for j, cols in enumerate(_per_out_columns(layout)):
-        _span_table(cols, res[j])
-    return res.T
+    return _tables.index_map(layout)
 
 
 def evaluate(layout: LinearLayout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -128,62 +71,4 @@ def evaluate(layout: LinearLayout, ins: Mapping[str, Any]) -> dict[str, np.ndarr
     """
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"evaluate: expected a LinearLayout, got {type(layout).__name__}")
-    if not isinstance(ins, Mapping):
-        raise LayoutError(f"evaluate: expected a dict {{in_dim: array}}, got {type(ins).__name__}")
-    names = layout.in_dim_names
-    if set(ins) != set(names):
-        missing = [n for n in names if n not in ins]
-        extra = [k for k in ins if k not in names]
-        raise LayoutError(
-            f"evaluate: expected arrays for exactly the in-dims {names}"
-            + (f"; missing {missing}" if missing else "")
-            + (f"; unknown {extra}" if extra else "")
-        )
-    arrays = []
-    for name, vecs in layout._bases:
-        a = np.asarray(ins[name])
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise LayoutError(f"evaluate: values of in-dim {name!r} must be integers, got dtype {a.dtype}")
-        if len(vecs) > 62:
-            raise LayoutError(f"evaluate: in-dim {name!r} has 2**{len(vecs)} values, beyond int64: use apply()")
-        a = a.astype(np.int64, copy=False)
-        if a.size and (a.min() < 0 or a.max() >= (1 << len(vecs))):
-            bad = a[(a < 0) | (a >= (1 << len(vecs)))].flat[0]
-            raise LayoutError(f"evaluate: {name}={int(bad)} is outside [0, {1 << len(vecs)})")
-        arrays.append(a)
-    try:
-        arrays = np.broadcast_arrays(*arrays) if arrays else []
-    except ValueError as e:
-        raise LayoutError(f"evaluate: the in-dim arrays do not broadcast together: {e}") from None
-    shape = arrays[0].shape if arrays else ()
-    outs = layout._outs
-    nbits = layout.total_out_dim_size_log2
-    if nbits <= 63:
-        groups = [layout._columns()]
-    else:
-        groups = _per_out_columns(layout)
-    results = []
-    for cols in groups:
-        acc = np.zeros(shape, dtype=np.int64)
-        c = 0
-        for (name, vecs), a in zip(layout._bases, arrays):
-            k = len(vecs)
-            for lo in range(0, k, _TABLE_BITS):
-                hi = min(k, lo + _TABLE_BITS)
-                chunk = cols[c + lo:c + hi]
-                if not any(chunk):
-                    continue
-                table = _span_table(chunk, np.empty(1 << (hi - lo), dtype=np.int64))
-                idx = a if (lo == 0 and hi == k) else (a >> lo) & ((1 << (hi - lo)) - 1)
-                acc ^= table[idx]
-            c += k
-        results.append(acc)
-    if nbits <= 63:
-        flat = results[0]
-        out = {}
-        shift = 0
-        for name, size in outs:
-            out[name] = (flat >> shift) & (size - 1)
-            shift += size.bit_length() - 1
-        return out
-    return {name: r for (name, _), r in zip(outs, results)}
+    return _tables.evaluate(layout, ins)

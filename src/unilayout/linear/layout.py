@@ -91,7 +91,7 @@ from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
 from ..errors import LayoutError
-from . import gf2
+from . import _tables, gf2
 
 __all__ = [
     "LinearLayout",
@@ -877,9 +877,7 @@ class LinearLayout:
         >>> L.evaluate({"i": np.arange(8)})["o"].tolist()
         [0, 1, 2, 3, 0, 1, 2, 3]
         """
-        from .evaluate import evaluate
-
-        return evaluate(self, ins)
+        return _tables.evaluate(self, ins)
 
     def index_map(self):
         """Every input's image: int64 array (N, num_out_dims), inputs flattened
@@ -888,9 +886,7 @@ class LinearLayout:
         >>> (zeros_1d(2, "i", "o") * identity_1d(4, "i", "o")).index_map()[:, 0].tolist()
         [0, 0, 1, 1, 2, 2, 3, 3]
         """
-        from .evaluate import index_map
-
-        return index_map(self)
+        return _tables.index_map(self)
 
     # ---------------------------------------------------------- value type
     def __eq__(self, other: object) -> bool:
