@@ -55,6 +55,7 @@ static shapes.
 from __future__ import annotations
 
 from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
+from .quasi_affine import LinearPart, expr_periods, linear_part
 from .map import AffineMap, constant_map, identity, permutation
 from .text import parse_expr
 
@@ -68,7 +69,10 @@ __all__ = [
     "constant",
     "constant_map",
     "dim",
+    "expr_periods",
     "identity",
+    "LinearPart",
+    "linear_part",
     "parse",
     "parse_expr",
     "permutation",
