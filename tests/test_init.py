@@ -292,8 +292,9 @@ def test_equivalent_affine_and_metal_and_devices():
     assert unilayout.equivalent(a, a)
     assert not unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(32,))
     assert unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(8,))
+    assert unilayout.equivalent(a, b)  # without a box: exact over all integers
     with pytest.raises(LayoutError, match="pass shape"):
-        unilayout.equivalent(a, b)
+        unilayout.equivalent(a, unilayout.parse("#tsl.tsl<[?] -> (1)>"))
     ml = unilayout.parse(SEED_TENSOR).with_grid((2, 4))
     assert unilayout.equivalent(ml, metal_to_affine(ml, flat=True))
     assert unilayout.equivalent(metal_to_affine(ml, flat=True), ml)
