@@ -16,7 +16,9 @@ b'\\x89PNG'
 Modules: ``picture`` (the ``Scene`` model), ``svg``, ``png``, ``colors``, and one
 per family: ``cute`` (layouts, TV layouts, bank colouring), ``linear``
 (holders of each element; Triton's tensor and hardware views), ``box`` (TSL
-and affine maps over a box), ``tt`` (metal layouts, devices, the shard table).
+and affine maps over a box), ``tt`` (metal layouts, devices, the shard table),
+and ``text`` (the terminal tables of ``unilayout show``). ``scene`` asks the
+value's family record (``unilayout._families``) for its picture.
 """
 
 from __future__ import annotations
