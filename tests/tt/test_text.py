@@ -79,7 +79,7 @@ def _pos(text, needle, nth=0):
         (T53.replace("(d0, d1) -> (d0, d1)", "(d0, d1) -> (d0, d2)"), "undeclared identifier 'd2'", "d2"),
         (T53.replace("#tt.metal_layout<", "#tt.layout<"), "#tt.layout is the pre-2024-08 name", "#tt.layout"),
         (T53[:-1], "expected '>' to close 'tensor<'", None),
-        (T53 + " extra", "expected end of text", "extra"),
+        (T53 + " extra", "unexpected text after the end", "extra"),
         ("tensor<53x63xf32>", "no #tt.metal_layout encoding", ">"),
         ("tensor<xf32, #tt.metal_layout<>>", "expected the tensor's dims", "xf32"),
         ("tensor<0x4xf32, #tt.metal_layout<>>", "dims must be >= 1", "0x"),
@@ -89,7 +89,7 @@ def _pos(text, needle, nth=0):
         ("memref<4xf32>", "expected 'tensor<' or '#tt.device<'", "memref"),
         ("", "expected 'tensor<' or '#tt.device<'", None),
         (T53.replace("<3x2>", "<3x0>"), "every dim must be >= 1", "<3x0>"),
-        (T53.replace("(d0, d1) -> (d0, d1)", "(d0, d1 -> (d0, d1)"), "expected", "(d0, d1 ->"),
+        (T53.replace("(d0, d1) -> (d0, d1)", "(d0, d1 -> (d0, d1)"), "expected ',' or '\\)', found '-'", "-> (d0, d1), undef"),
     ],
 )
 def test_bad_tensor_text_is_a_parse_error_at_the_field(text, message, needle):

@@ -38,7 +38,9 @@ unilayout.errors.ParseError: memref 17x32 does not match 18x32 = ceilDiv(physica
 
 from __future__ import annotations
 
-from ..affine import AffineMap
+from .._ints import as_int
+from .._text import Scanner, check_text
+from ..affine.text import read_map
 from ..errors import LayoutError, ParseError
 from .device import TOPOLOGIES, Device
 from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type, xs
@@ -49,157 +51,81 @@ _DIALECTS = ("tt", "ttcore")
 
 
 class _Parser:
-    def __init__(self, text):
-        if not isinstance(text, str):
-            raise LayoutError(f"expected tt text (str), got {type(text).__name__}")
-        self.text = text
-        self.i = 0
+    """The tt grammar over one shared ``Scanner`` (embedded affine maps are read by ``affine.text.read_map``)."""
 
-    # --- lexing helpers ---------------------------------------------------------
+    def __init__(self, text):
+        self.s = Scanner(check_text(text, "tt text"))
+
+    # --- the scanner's moves, named as this grammar uses them -------------------------------
     def ws(self):
-        t, i = self.text, self.i
-        while i < len(t) and t[i] in " \t\r\n":
-            i += 1
-        self.i = i
-        return i
+        return self.s.skip()
 
     def error(self, message, pos=None):
-        return ParseError(message, self.text, self.i if pos is None else pos)
+        try:
+            self.s.fail(message, pos)
+        except ParseError as e:
+            return e
 
-    def found(self):
-        self.ws()
-        if self.i >= len(self.text):
-            return "end of text"
-        j = self.i + 1
-        while j < len(self.text) and (self.text[j].isalnum() or self.text[j] in "_.") and self.text[self.i].isalnum():
-            j += 1
-        return repr(self.text[self.i:j])
+    def peek(self, lit):
+        return self.s.at(lit)
 
-    def peek(self, s):
-        self.ws()
-        return self.text.startswith(s, self.i)
+    def accept(self, lit):
+        return self.s.accept(lit)
 
-    def accept(self, s):
-        if self.peek(s):
-            self.i += len(s)
-            return True
-        return False
-
-    def expect(self, s, what=None):
-        if not self.accept(s):
-            raise self.error(f"expected {what or repr(s)}, found {self.found()}")
+    def expect(self, lit, what=None):
+        self.s.expect(lit, what)
 
     def expect_dialect(self, name, what=None):
         """'#tt.name<' or '#ttcore.name<' (or with '!' for types); returns the start position."""
         pos = self.ws()
         sigil = name[0]
         for d in _DIALECTS:
-            tok = f"{sigil}{d}.{name[1:]}<"
-            if self.text.startswith(tok, self.i):
-                self.i += len(tok)
+            if self.accept(f"{sigil}{d}.{name[1:]}<"):
                 return pos
-        raise self.error(f"expected {what or repr(sigil + 'tt.' + name[1:] + '<')}, found {self.found()}")
+        self.s.expected(what or repr(sigil + "tt." + name[1:] + "<"))
 
     def integer(self, what="an integer"):
         pos = self.ws()
-        t, j = self.text, self.i
-        while j < len(t) and t[j].isascii() and t[j].isdigit():
-            j += 1
-        if j == self.i:
-            raise self.error(f"expected {what}, found {self.found()}")
-        self.i = j
-        return int(t[pos:j]), pos
+        return as_int(self.s.integer(what=what), what), pos
 
     def ident(self, what):
         pos = self.ws()
-        t, j = self.text, self.i
-        while j < len(t) and t[j].isascii() and (t[j].isalnum() or t[j] == "_"):
-            j += 1
-        if j == self.i or t[pos].isdigit():
-            raise self.error(f"expected {what}, found {self.found()}")
-        self.i = j
-        return t[pos:j], pos
+        return self.s.identifier(what), pos
 
     def dims(self, what):
         """INT ('x' INT)*: e.g. 8x16 (spaces allowed around 'x')."""
         vals = [self.integer(what)[0]]
         while self.peek("x") and self._digit_after_x():
-            self.i += 1
+            self.s.pos += 1
             vals.append(self.integer(what)[0])
         return tuple(vals)
 
     def _digit_after_x(self):
-        j = self.i + 1
-        while j < len(self.text) and self.text[j] in " \t\r\n":
+        t, j = self.s.text, self.s.pos + 1
+        while j < len(t) and t[j] in " \t\r\n":
             j += 1
-        return j < len(self.text) and self.text[j].isdigit()
+        return t[j:j + 1].isascii() and t[j:j + 1].isdigit()
 
     def shape_and_type(self, what):
         """(INT 'x')* then an element: returns (dims, element start position)."""
         vals = []
         while True:
-            self.ws()
-            if self.i < len(self.text) and self.text[self.i].isdigit():
-                v, p = self.integer(what)
-                if v < 1:
-                    raise self.error(f"{what} dims must be >= 1, got {v}", p)
-                vals.append(v)
-                self.expect("x", "'x' after a dim")
-            else:
+            c = self.s.peek()
+            if not (c.isascii() and c.isdigit()):
                 return tuple(vals), self.ws()
+            v, p = self.integer(what)
+            if v < 1:
+                raise self.error(f"{what} dims must be >= 1, got {v}", p)
+            vals.append(v)
+            self.expect("x", "'x' after a dim")
 
     def affine_map(self):
-        """An affine map embedded in the text; positions of errors inside it are mapped back."""
+        """An affine map embedded in the text, read in place: errors point into this text."""
         start = self.ws()
-        t = self.text
-        if t.startswith("affine_map", start):
-            j = t.find(">", start)
-            while j >= 0 and t[j - 1] == "-":
-                j = t.find(">", j + 1)
-            if j < 0:
-                raise self.error("expected '>' to close 'affine_map<'", len(t))
-            end = j + 1
-        else:
-            end = self._balanced(start, "(", ")", "'(' to open the map's dims")
-            k = self._skip_ws(end)
-            if t.startswith("[", k):
-                end = self._balanced(k, "[", "]", "'['")
-                k = self._skip_ws(end)
-            if not t.startswith("->", k):
-                raise self.error("expected '->' in the affine map", k)
-            end = self._balanced(self._skip_ws(k + 2), "(", ")", "'(' to open the map's results")
-        try:
-            m = AffineMap.parse(t[start:end])
-        except ParseError as e:
-            raise ParseError(e.message, t, start + e.position) from None
-        self.i = end
-        return m, start
-
-    def _skip_ws(self, j):
-        while j < len(self.text) and self.text[j] in " \t\r\n":
-            j += 1
-        return j
-
-    def _balanced(self, j, open_, close, what):
-        t = self.text
-        if not t.startswith(open_, j):
-            raise self.error(f"expected {what}", j)
-        depth = 0
-        for k in range(j, len(t)):
-            if t[k] == open_:
-                depth += 1
-            elif t[k] == close:
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-            elif t[k] in "<>" and not (t[k] == ">" and t[k - 1] == "-"):
-                break
-        raise self.error(f"expected {close!r} to close {open_!r}", j)
+        return read_map(self.s), start
 
     def end(self):
-        self.ws()
-        if self.i != len(self.text):
-            raise self.error(f"expected end of text, found {self.found()}")
+        self.s.expect_end()
 
     # --- metal layout --------------------------------------------------------------------
     def tensor(self):
@@ -211,7 +137,7 @@ class _Parser:
         if not is_scalar_type(elem):
             raise self.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", epos)
         if self.accept(">"):
-            raise self.error("tensor has no #tt.metal_layout encoding: expected ', #tt.metal_layout<...>'", self.i - 1)
+            raise self.error("tensor has no #tt.metal_layout encoding: expected ', #tt.metal_layout<...>'", self.s.pos - 1)
         self.expect(",", "',' and a #tt.metal_layout")
         ml = self.metal_layout(shape, elem)
         self.expect(">", "'>' to close 'tensor<'")
@@ -220,7 +146,7 @@ class _Parser:
     def metal_layout(self, shape, elem):
         lpos = self.ws()
         for d in _DIALECTS:
-            if self.text.startswith(f"#{d}.layout<", self.i):
+            if self.s.text.startswith(f"#{d}.layout<", self.s.pos):
                 raise self.error("#tt.layout is the pre-2024-08 name: write #tt.metal_layout")
         self.expect_dialect("#metal_layout", "'#tt.metal_layout<'")
         if self.peek("logical_shape"):
@@ -238,8 +164,8 @@ class _Parser:
             raise self.error(f"oob_val {oob!r} is not one of {', '.join(OOB_VALS)}", opos)
         self.expect(",", "',' after the oob_val")
         gpos = self.ws()
-        if self.text.startswith("<", self.i):
-            self.i += 1
+        if self.s.text.startswith("<", self.s.pos):
+            self.s.pos += 1
         else:
             self.expect_dialect("#grid", "a grid '<2x4>'")
         grid = self.dims("a grid dim")
@@ -397,7 +323,7 @@ def parse(text: str):
     """
     p = _Parser(text)
     pos = p.ws()
-    t = p.text
+    t = p.s.text
     if any(t.startswith(f"#{d}.metal_layout", pos) for d in _DIALECTS):
         if "logical_shape" in t[pos:pos + 60]:
             raise p.error("v2 metal_layout is not supported (only the v1 form inside a tensor<...>)", pos)
@@ -406,4 +332,4 @@ def parse(text: str):
         return parse_device(text)
     if t.startswith("tensor", pos):
         return parse_tensor(text)
-    raise p.error(f"expected 'tensor<' or '#tt.device<', found {p.found()}", pos)
+    p.s.expected("'tensor<' or '#tt.device<'", pos)
