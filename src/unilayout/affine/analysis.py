@@ -17,6 +17,10 @@ e.g. a reversal), and the fit is checked on the whole box:
 
 >>> print(inverse(parse("(d0, d1) -> (d0 floordiv 4, d1, d0 mod 4)"), (8, 3)))
 (d0, d1, d2) -> (d0 * 4 + d2, d1)
+
+The functions take the map and build results with its own class
+(``type(m)``), so this module sits under ``affine.map``, whose ``bounds``,
+``inverse`` and ``inverse_table`` methods delegate here.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
+from .evaluate import compile_numpy
 from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, _replace, get_add, get_floordiv, get_mod, get_mul
+from .simplify import simplify_expr
 
 __all__ = ["bounds", "inverse", "inverse_table"]
 
@@ -97,8 +103,6 @@ def _exact(e, shape):
 
 
 def _enumerate_bounds(expr, dims, shape):
-    from .map import AffineMap
-
     sizes = [shape[d] for d in dims]
     total = 1
     for s in sizes:
@@ -108,12 +112,12 @@ def _enumerate_bounds(expr, dims, shape):
             f"bounds of {expr}: exact bounds need enumerating {total} points (limit {ENUMERATION_LIMIT})"
         )
     local = _replace(expr, [Dim(dims.index(i)) if i in dims else Constant(0) for i in range(len(shape))], None)
-    m = AffineMap(len(dims), 0, [local])
+    evaluate = compile_numpy([local], len(dims), 0)
     lo = hi = None
     for start in range(0, total, _CHUNK):
         idx = np.arange(start, min(total, start + _CHUNK), dtype=np.int64)
         coords = np.unravel_index(idx, sizes) if sizes else ()
-        (v,) = m.evaluate(*coords)
+        (v,) = evaluate(*coords)
         vmin, vmax = int(v.min()), int(v.max())
         lo = vmin if lo is None else min(lo, vmin)
         hi = vmax if hi is None else max(hi, vmax)
@@ -177,8 +181,6 @@ def bounds(m, shape, symbols=()):
     for r in m.results:
         e = _replace(r, None, [Constant(s) for s in syms]) if syms else r
         try:
-            from .simplify import simplify_expr
-
             e = simplify_expr(e, shp)
         except LayoutError:
             pass
@@ -220,8 +222,6 @@ def _digit(e, shape):
 
 
 def _structural_inverse(m, shape):
-    from .map import AffineMap
-
     per_dim = {i: [] for i in range(m.num_dims)}  # dim -> [(F, extent, result, coef)]
     per_result = []
     for j, r in enumerate(m.results):
@@ -266,7 +266,7 @@ def _structural_inverse(m, shape):
                 v = get_mod(v, Constant(ext))
             e = get_add(e, get_mul(v, Constant(f)))
         results.append(e)
-    return AffineMap(m.num_results, 0, results).simplify()
+    return type(m)(m.num_results, 0, results).simplify()
 
 
 def _fit_digits(f):
@@ -295,8 +295,6 @@ def _fit_digits(f):
 
 def _table_inverse(m, shape):
     """Affine inverse fitted to the inverse table (separable mixed-radix digits), verified; or None."""
-    from .map import AffineMap
-
     total = 1
     for n in shape:
         total *= n
@@ -325,7 +323,7 @@ def _table_inverse(m, shape):
                     digit = get_mod(digit, Constant(ext_t))
                 e = get_add(e, get_mul(digit, Constant(coef)))
         results.append(e)
-    inv = AffineMap(m.num_results, 0, results).simplify()
+    inv = type(m)(m.num_results, 0, results).simplify()
     back = np.stack(inv.evaluate(*fwd.T), axis=1) if m.num_results else np.zeros((total, 0), dtype=np.int64)
     coords = np.stack(np.unravel_index(np.arange(total), shape), axis=1)
     if back.shape != coords.shape or not (back == coords).all():

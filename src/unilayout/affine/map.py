@@ -12,7 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
+from . import analysis as _analysis
+from .evaluate import compile_numpy, compile_scalar
 from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, print_expr
+from .simplify import simplify_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
 
@@ -150,8 +153,6 @@ class AffineMap:
         """
         vals = self._args(ints)
         if self._scalar is None:
-            from .evaluate import compile_scalar
-
             object.__setattr__(self, "_scalar", compile_scalar(self.results, self.num_dims, self.num_symbols))
         return self._scalar(*vals)
 
@@ -167,8 +168,6 @@ class AffineMap:
         [[[0, 1, 2, 3], [4, 5, 6, 7]], [[0, 0, 1, 1], [0, 0, 1, 1]]]
         """
         if self._numpy is None:
-            from .evaluate import compile_numpy
-
             object.__setattr__(self, "_numpy", compile_numpy(self.results, self.num_dims, self.num_symbols))
         return self._numpy(*arrays)
 
@@ -250,8 +249,6 @@ class AffineMap:
         >>> print(m.simplify((8, 16)))
         (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)
         """
-        from .simplify import simplify_expr
-
         shp = None if shape is None else self._box(shape, "simplify")
         return AffineMap(self.num_dims, self.num_symbols, [simplify_expr(r, shp) for r in self.results])
 
@@ -274,9 +271,7 @@ class AffineMap:
         >>> AffineMap.parse("(d0) -> ((d0 * 2) mod 4)").bounds((8,))
         ((0, 2),)
         """
-        from .analysis import bounds
-
-        return bounds(self, shape, symbols)
+        return _analysis.bounds(self, shape, symbols)
 
     def inverse(self, shape) -> "AffineMap":
         """Inverse of a map that is a bijection from the box ``shape`` onto the box of its bounds.
@@ -290,9 +285,7 @@ class AffineMap:
         >>> print(m.inverse((4, 3)))
         (d0) -> (d0 mod 4, d0 floordiv 4)
         """
-        from .analysis import inverse
-
-        return inverse(self, shape)
+        return _analysis.inverse(self, shape)
 
     def inverse_table(self, shape) -> np.ndarray:
         """The inverse as a table: row r holds the box point mapped to the r-th image-box point.
@@ -303,9 +296,7 @@ class AffineMap:
         >>> AffineMap.parse("(d0, d1) -> (d1, d0)").inverse_table((2, 3)).tolist()
         [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]]
         """
-        from .analysis import inverse_table
-
-        return inverse_table(self, shape)
+        return _analysis.inverse_table(self, shape)
 
 
 def identity(num_dims: int, num_symbols: int = 0) -> AffineMap:
