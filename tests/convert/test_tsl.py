@@ -1,13 +1,16 @@
-"""TSL conversions (unilayout.convert): to affine maps, to and from CuTe, functional round trips."""
+"""TSL conversions (unilayout.convert.tsl and .to_tsl): to affine maps, to and from CuTe and linear layouts, reasons."""
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unilayout import LayoutError, NotRepresentableError, cute, tsl
-from unilayout.convert import cute_to_tsl, tsl_to_affine, tsl_to_cute
+from unilayout import LayoutError, NotRepresentableError, cute, linear, tsl
+from unilayout.convert import cute_to_linear, cute_to_tsl, linear_to_tsl, tsl_to_affine, tsl_to_cute, tsl_to_linear
 from unilayout.tsl import Stride, TiledStride, TiledStridedLayout, parse
+
+from cute_strategies import layouts
+from convert_helpers import FAST, POW2_LEAF, natural_rowmajor
 
 
 @pytest.mark.parametrize(
@@ -104,3 +107,39 @@ def test_cute_tsl_round_trip_keeps_the_function(modes, offset):
     coords = np.stack(np.unravel_index(np.arange(table.size), t.shape), axis=1)
     for r in range(0, table.size, max(1, table.size // 9)):
         assert table[r] == offset + L(*coords[r].tolist())
+
+
+# --------------------------------------------------------------------------------- TSL
+
+
+@FAST
+@given(layouts(sizes=POW2_LEAF, stride=st.sampled_from([0, 1, 2, 4, 8, 16, 32])))
+def test_tsl_linear_round_trip(L):
+    t = cute_to_tsl(L)
+    try:
+        lin = tsl_to_linear(t)
+    except NotRepresentableError:
+        with pytest.raises(NotRepresentableError):
+            cute_to_linear(L)
+        return
+    assert lin.in_dims == [(f"dim{i}", n) for i, n in enumerate(t.shape)]
+    t2 = linear_to_tsl(lin)
+    np.testing.assert_array_equal(t2.index_map(), t.index_map())
+    np.testing.assert_array_equal(tsl_to_affine(t).index_map(t.shape)[:, 0], t.index_map().reshape(-1))
+
+
+def test_tsl_linear_reasons():
+    with pytest.raises(NotRepresentableError, match="maps 0 to 0"):
+        tsl_to_linear(tsl.parse("[4] -> (1), offset: 2"))
+    with pytest.raises(NotRepresentableError, match="swizzled"):
+        linear_to_tsl(linear.LinearLayout({"i": [[1], [3]]}, {"o": 4}))
+    with pytest.raises(LayoutError):
+        tsl_to_linear(cute.Layout(4, 1))
+
+
+def test_tsl_cute_existing_conversions_still_hold():
+    t = tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>")
+    L = tsl_to_cute(t)
+    assert str(L) == "((4,2),(4,2)):((4,32),(1,16))" and cute_to_tsl(L) == t
+    vals, _ = natural_rowmajor(L)
+    np.testing.assert_array_equal(t.index_map().reshape(-1), vals)
