@@ -39,7 +39,7 @@ accepted when given explicitly, never produced here.
 from __future__ import annotations
 
 from ..affine import AffineMap, constant, dim
-from ._checks import as_int
+from .._ints import as_int
 from ..errors import LayoutError
 
 __all__ = ["normalize_intervals", "collapse_groups", "collapse_map"]

@@ -40,9 +40,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..affine import AffineMap, constant, dim
-from ._checks import as_int
+from .._ints import as_int
 from ..errors import LayoutError, NotRepresentableError
-from .metal import MetalLayout, xs
+from ._mlir import xs
+from .metal import MetalLayout
 from .system import SystemDesc
 
 __all__ = ["Device", "Placement", "TOPOLOGIES", "pipeline"]

@@ -31,7 +31,8 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
-from ._checks import as_int
+from .._ints import as_int
+from .device import Device
 from .metal import MetalLayout
 from .system import SystemDesc
 
@@ -129,8 +130,6 @@ def address(ml: MetalLayout, *index, system: SystemDesc = None, device=None, bas
         if base < 0:
             raise LayoutError(f"base must be >= 0, got {base}")
     if device is not None:
-        from .device import Device
-
         if not isinstance(device, Device):
             raise LayoutError(f"address: device must be a Device, got {type(device).__name__}")
     G, q = ml.locate(*index)

@@ -40,7 +40,10 @@ import numpy as np
 from ..affine import AffineMap
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError, NotRepresentableError
-from ._checks import as_int
+from .._ints import as_int
+from . import shard as _shard
+from . import ttnn as _ttnn
+from ._mlir import _linear_terms, xs
 from .collapse import collapse_map
 
 __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type"]
@@ -79,43 +82,8 @@ def _shape(value, what, allow_empty=False):
     return shp
 
 
-def xs(shape) -> str:
-    """``(2, 3)`` as MLIR writes it: ``2x3``.
-
-    >>> xs((53, 63))
-    '53x63'
-    """
-    return "x".join(str(v) for v in shape)
-
-
 def _ceil_div(a, b):
     return -(-a // b)
-
-
-def _linear_terms(e):
-    """``(constant, {dim: coefficient})`` of a sum of scaled dims, or None if e uses div/mod."""
-    if type(e) is Dim:
-        return 0, {e.position: 1}
-    if type(e) is Constant:
-        return e.value, {}
-    if type(e) is Binary:
-        if e.op == "+":
-            a, b = _linear_terms(e.lhs), _linear_terms(e.rhs)
-            if a is None or b is None:
-                return None
-            coef = dict(a[1])
-            for d, c in b[1].items():
-                coef[d] = coef.get(d, 0) + c
-            return a[0] + b[0], coef
-        if e.op == "*":
-            lhs, rhs = (e.lhs, e.rhs) if type(e.rhs) is Constant else (e.rhs, e.lhs)
-            if type(rhs) is not Constant:
-                return None
-            a = _linear_terms(lhs)
-            if a is None:
-                return None
-            return a[0] * rhs.value, {d: c * rhs.value for d, c in a[1].items()}
-    return None
 
 
 class MetalLayout:
@@ -610,9 +578,7 @@ class MetalLayout:
         >>> MetalLayout.from_collapse((3, 4), (2, 2), oob_val="zero").shard(np.arange(1, 13).reshape(3, 4))[1, 1].tolist()
         [[11, 12], [0, 0]]
         """
-        from .shard import shard
-
-        return shard(self, array, out=out)
+        return _shard.shard(self, array, out=out)
 
     def unshard(self, shards, out=None) -> np.ndarray:
         """Inverse of ``shard``: the logical array back from ``shards`` (padding ignored).
@@ -623,9 +589,7 @@ class MetalLayout:
         >>> bool((ml.unshard(ml.shard(a)) == a).all())
         True
         """
-        from .shard import unshard
-
-        return unshard(self, shards, out=out)
+        return _shard.unshard(self, shards, out=out)
 
     def to_tiles(self, shards) -> np.ndarray:
         """``shards`` tile-major, as each core holds them: ``grid + memref + tile`` (tilized; else unchanged).
@@ -635,9 +599,7 @@ class MetalLayout:
         >>> ml.to_tiles(ml.shard(np.arange(32).reshape(4, 8))).shape
         (1, 2, 2, 2, 2, 2)
         """
-        from .shard import to_tiles
-
-        return to_tiles(self, shards)
+        return _shard.to_tiles(self, shards)
 
     def padding_mask(self) -> np.ndarray:
         """Boolean array of shape ``shards_shape``: True where no logical element lives.
@@ -645,9 +607,7 @@ class MetalLayout:
         >>> MetalLayout.from_collapse((3, 4), (2, 2)).padding_mask()[1, 0].tolist()
         [[False, False], [True, True]]
         """
-        from .shard import padding_mask
-
-        return padding_mask(self)
+        return _shard.padding_mask(self)
 
     def padding_summary(self):
         """Per-core data extents, padding per dim and padding slots (see ``shard.padding_summary``).
@@ -655,9 +615,7 @@ class MetalLayout:
         >>> MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)).padding_summary().slots.tolist()
         [[448, 466], [448, 466], [480, 497]]
         """
-        from .shard import padding_summary
-
-        return padding_summary(self)
+        return _shard.padding_summary(self)
 
     def index_map(self) -> np.ndarray:
         """int64 (N,): for every logical index in row-major order, its flat position in ``shard()``'s output.
@@ -665,9 +623,7 @@ class MetalLayout:
         >>> MetalLayout.from_collapse((3, 4), (2, 2)).index_map().tolist()
         [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13]
         """
-        from .shard import index_map
-
-        return index_map(self)
+        return _shard.index_map(self)
 
     def to_ttnn(self, orientation="row_major", worker_grid=(8, 8)):
         """The TTNN view of this layout (see ``unilayout.tt.ttnn``).
@@ -675,6 +631,4 @@ class MetalLayout:
         >>> MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_ttnn().shard_shape
         (192, 32)
         """
-        from .ttnn import to_ttnn
-
-        return to_ttnn(self, orientation=orientation, worker_grid=worker_grid)
+        return _ttnn.to_ttnn(self, orientation=orientation, worker_grid=worker_grid)

@@ -16,7 +16,7 @@ unilayout keeps one chip description for all chips.
 from __future__ import annotations
 
 from ..errors import LayoutError
-from ._checks import as_int
+from .._ints import as_int
 
 __all__ = ["SystemDesc", "SUPPORTED_TILE_SHAPES"]
 

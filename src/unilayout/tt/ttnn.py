@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..errors import LayoutError, NotRepresentableError
-from .metal import _linear_terms, xs
+from ._mlir import _linear_terms, xs
 
 __all__ = ["CoreRange", "ShardSpec", "TTNNLayout", "to_ttnn", "core_ranges"]
 

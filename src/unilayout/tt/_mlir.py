@@ -1,0 +1,48 @@
+"""MLIR-side helpers shared by the tt value modules (private): shape text and linear affine terms.
+
+``metal`` and ``ttnn`` both read and print MLIR; these helpers sit under both
+so that neither imports the other to reach them.
+
+>>> xs((2, 3)), _linear_terms(AffineMap.parse("(d0, d1) -> (d0 * 4 + d1 + 2)").results[0])
+('2x3', (2, {0: 4, 1: 1}))
+"""
+
+from __future__ import annotations
+
+from ..affine import AffineMap  # noqa: F401  (used by the examples)
+from ..affine.expr import Binary, Constant, Dim
+
+
+def xs(shape) -> str:
+    """``(2, 3)`` as MLIR writes it: ``2x3``.
+
+    >>> xs((53, 63))
+    '53x63'
+    """
+    return "x".join(str(v) for v in shape)
+
+
+def _linear_terms(e):
+    """``(constant, {dim: coefficient})`` of a sum of scaled dims, or None if e uses div/mod."""
+    if type(e) is Dim:
+        return 0, {e.position: 1}
+    if type(e) is Constant:
+        return e.value, {}
+    if type(e) is Binary:
+        if e.op == "+":
+            a, b = _linear_terms(e.lhs), _linear_terms(e.rhs)
+            if a is None or b is None:
+                return None
+            coef = dict(a[1])
+            for d, c in b[1].items():
+                coef[d] = coef.get(d, 0) + c
+            return a[0] + b[0], coef
+        if e.op == "*":
+            lhs, rhs = (e.lhs, e.rhs) if type(e.rhs) is Constant else (e.rhs, e.lhs)
+            if type(rhs) is not Constant:
+                return None
+            a = _linear_terms(lhs)
+            if a is None:
+                return None
+            return a[0] * rhs.value, {d: c * rhs.value for d, c in a[1].items()}
+    return None
