@@ -17,7 +17,8 @@ DEV = ("#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d
 def test_printing_is_canonical_and_round_trips():
     ml = tt.parse(T53)
     assert ml.tensor_type() == T53
-    assert str(ml) == T53[len("tensor<53x63xf32, "):-1]
+    assert str(ml) == T53 and tt.parse(str(ml)) == ml  # str is the whole tensor type (the attribute lacks the shape)
+    assert ml.attribute() == T53[len("tensor<53x63xf32, "):-1]
     dev = tt.parse(DEV)
     assert str(dev) == DEV and tt.parse(str(dev)) == dev
 

@@ -30,7 +30,7 @@ one core ``(0, 0)`` per chip, mesh axes as the JAX mesh's):
 
 >>> ml2, dev2 = from_named_sharding((256, 1024), jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(None, "cols")))
 >>> print(ml2)
-#tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x2>, memref<256x512xf32, #tt.memory_space<l1>>>
+tensor<256x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x2>, memref<256x512xf32, #tt.memory_space<l1>>>>
 >>> print(dev2.grid_map)
 (d0, d1) -> (d1, 0, 0)
 """

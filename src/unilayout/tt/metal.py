@@ -299,7 +299,21 @@ class MetalLayout:
         return f"MetalLayout({', '.join(parts)})"
 
     def __str__(self):
-        """The ``#tt.metal_layout<...>`` attribute (one line)."""
+        """The whole ``tensor<...>`` type (``tensor_type()``), so that ``tt.parse(str(ml)) == ml``.
+
+        The bare v1 attribute (``attribute()``) cannot carry the logical shape.
+
+        >>> str(MetalLayout.from_collapse((4, 8), (1, 1))) == MetalLayout.from_collapse((4, 8), (1, 1)).tensor_type()
+        True
+        """
+        return self.tensor_type()
+
+    def attribute(self) -> str:
+        """The bare ``#tt.metal_layout<map, oob, grid, memref>`` attribute (one line; no logical shape).
+
+        >>> MetalLayout.from_collapse((4, 8), (1, 2)).attribute()
+        '#tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x2>, memref<4x4xf32, #tt.memory_space<l1>>>'
+        """
         return f"#tt.metal_layout<{self.linear}, {self.oob_val}, <{xs(self.grid)}>, {self.memref_type()}>"
 
     def memref_type(self) -> str:
@@ -317,7 +331,7 @@ class MetalLayout:
         >>> print(MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).tensor_type())
         tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3), undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>
         """
-        return f"tensor<{xs(self.logical_shape)}x{self.element_type}, {self}>"
+        return f"tensor<{xs(self.logical_shape)}x{self.element_type}, {self.attribute()}>"
 
     def equivalent(self, other) -> bool:
         """True iff ``other`` puts every element of the same logical shape in the same slot of the same shards.
