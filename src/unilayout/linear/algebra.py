@@ -25,7 +25,8 @@ from typing import Iterable, Sequence
 
 from ..errors import LayoutError
 from . import gf2
-from .layout import LinearLayout, _as_name, _as_pow2_size
+from .._ints import as_pow2
+from .layout import LinearLayout, _as_name
 
 __all__ = [
     "product",
@@ -736,7 +737,7 @@ def _dim_sizes(new_dims, what: str) -> list[tuple[str, int]]:
         if isinstance(item, str) or not hasattr(item, "__len__") or len(item) != 2:
             raise LayoutError(f"{what}: expected (name, size) pairs, got {item!r}")
         name = _as_name(item[0], f"{what}: dim name")
-        out.append((name, _as_pow2_size(item[1], f"{what}: size of {name!r}")))
+        out.append((name, as_pow2(item[1], f"{what}: size of {name!r}")))
     names = [n for n, _ in out]
     if len(set(names)) != len(names):
         raise LayoutError(f"{what}: repeated dim names in {names}")
@@ -880,7 +881,7 @@ def resize_in_dim(layout: LinearLayout, in_dim: str, new_size: int) -> LinearLay
     """
     _check(layout, "resize_in_dim")
     k = layout._in_index(in_dim)
-    n = _as_pow2_size(new_size, f"resize_in_dim: new size of {in_dim!r}").bit_length() - 1
+    n = as_pow2(new_size, f"resize_in_dim: new size of {in_dim!r}").bit_length() - 1
     name, vecs = layout._bases[k]
     if n <= len(vecs):
         vecs = vecs[:n]
@@ -898,7 +899,7 @@ def resize_out_dim(layout: LinearLayout, out_dim: str, new_size: int) -> LinearL
     """
     _check(layout, "resize_out_dim")
     j = layout._out_index(out_dim)
-    n = _as_pow2_size(new_size, f"resize_out_dim: new size of {out_dim!r}")
+    n = as_pow2(new_size, f"resize_out_dim: new size of {out_dim!r}")
     cur = layout._outs[j][1]
     if n > cur:
         raise LayoutError(f"resize_out_dim: out-dim {out_dim!r} has size {cur}; it can only shrink, not grow to {n}")

@@ -25,7 +25,8 @@ from ..errors import LayoutError
 from . import gf2
 from .algebra import divide_left
 from .encodings import SwizzledShared
-from .layout import LinearLayout, _as_int
+from .._ints import as_int, as_pow2
+from .layout import LinearLayout
 
 __all__ = [
     "Vectorisation",
@@ -56,13 +57,6 @@ def _bases_of(layout: LinearLayout, name: str):
 def _check(layout, what):
     if not isinstance(layout, LinearLayout):
         raise LayoutError(f"{what}: expected a LinearLayout, got {type(layout).__name__}")
-
-
-def _pow2(value, what):
-    v = _as_int(value, what)
-    if v <= 0 or v & (v - 1):
-        raise LayoutError(f"{what} must be a power of two, got {v}")
-    return v
 
 
 # ----------------------------------------------------------- vectorisation
@@ -145,8 +139,8 @@ def largest_vectorisation(cvt: LinearLayout, bitwidth: int = 32, max_vec_elems: 
     (4, [1, 0, 2])
     """
     _check(cvt, "largest_vectorisation")
-    bitwidth = _pow2(bitwidth, "bitwidth")
-    max_bits = _pow2(max_bits, "max_bits")
+    bitwidth = as_pow2(bitwidth, "bitwidth")
+    max_bits = as_pow2(max_bits, "max_bits")
     if not cvt.has_in_dim("register") or not cvt.has_out_dim("offset"):
         raise LayoutError(
             f"largest_vectorisation: the conversion layout needs in-dim 'register' and out-dim 'offset', "
@@ -267,15 +261,15 @@ def _offset_of(cvt: LinearLayout, name: str) -> list[int]:
 
 def _phase_setup(reg, shared, bitwidth, vec, num_banks, bank_bytes):
     cvt = _shared_cvt(reg, shared)
-    bitwidth = _pow2(bitwidth, "bitwidth")
-    num_banks = _pow2(num_banks, "num_banks")
-    bank_bytes = _pow2(bank_bytes, "bank_bytes")
+    bitwidth = as_pow2(bitwidth, "bitwidth")
+    num_banks = as_pow2(num_banks, "num_banks")
+    bank_bytes = as_pow2(bank_bytes, "bank_bytes")
     wavefront_bits = num_banks * bank_bytes * 8
     if vec is None:
         found = largest_vectorisation(cvt, bitwidth, max_bits=min(128, wavefront_bits))
         width, cvt = found.width, found.layout
     else:
-        width = _pow2(vec, "vec")
+        width = as_pow2(vec, "vec")
         if width > cvt.in_dim_size("register"):
             raise LayoutError(f"bank_conflicts: vec {width} exceeds the {cvt.in_dim_size('register')} registers")
     lanes = cvt.in_dim_size("lane")
@@ -483,9 +477,9 @@ def optimal_shared_layout(src: LinearLayout, dst: LinearLayout, bitwidth: int = 
                               f"{L.in_dim_names}")
         if not L.is_surjective():
             raise LayoutError("optimal_shared_layout: src and dst must be surjective onto the tensor")
-    bitwidth = _pow2(bitwidth, "bitwidth")
-    row_bits = _pow2(num_banks, "num_banks") * _pow2(bank_bytes, "bank_bytes") * 8
-    max_bits = _pow2(max_bits, "max_bits")
+    bitwidth = as_pow2(bitwidth, "bitwidth")
+    row_bits = as_pow2(num_banks, "num_banks") * as_pow2(bank_bytes, "bank_bytes") * 8
+    max_bits = as_pow2(max_bits, "max_bits")
     n = src.total_out_dim_size_log2
 
     def cols(L, name):

@@ -51,7 +51,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..errors import LayoutError, NotRepresentableError
-from .layout import LinearLayout, _as_int, identity_standard_nd
+from .._ints import as_int, as_pow2
+from .layout import LinearLayout, identity_standard_nd
 
 __all__ = [
     "Blocked",
@@ -83,7 +84,7 @@ def _ints(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
     if isinstance(values, (str, bytes)):
         raise LayoutError(f"{what} must be a list of ints, got {values!r}")
     try:
-        out = tuple(_as_int(v, f"{what} entry") for v in values)
+        out = tuple(as_int(v, f"{what} entry") for v in values)
     except TypeError:
         raise LayoutError(f"{what} must be a list of ints, got {values!r}") from None
     if length is not None and len(out) != length:
@@ -93,9 +94,8 @@ def _ints(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
 
 def _pow2s(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
     out = _ints(values, what, length)
-    for v in out:
-        if v <= 0 or v & (v - 1):
-            raise LayoutError(f"{what} {list(out)} has {v}, which is not a power of two")
+    for i, v in enumerate(out):
+        as_pow2(v, f"{what} {list(out)}: entry {i}")
     return out
 
 
@@ -295,7 +295,7 @@ def _mma_version(version) -> int:
         if not version:
             raise LayoutError("version must be an int or [major, minor]")
         version = version[0]
-    v = _as_int(version, "MMA version")
+    v = as_int(version, "MMA version")
     if v not in (2, 3):
         raise LayoutError(f"NVIDIA MMA version {v} is not supported: use 2 (Ampere) or 3 (Hopper)")
     return v
@@ -393,7 +393,7 @@ class DotOperand(_Encoding):
         rank = len(shape)
         if rank not in (2, 3):
             raise LayoutError(f"dot operand layouts have rank 2 or 3, got shape {list(shape)}")
-        idx = _as_int(self.operand_index, "operand_index")
+        idx = as_int(self.operand_index, "operand_index")
         if idx not in (0, 1):
             raise LayoutError(f"operand_index must be 0 (A) or 1 (B), got {idx}")
         kw = _pow2s([self.k_width], "k_width")[0]
@@ -497,9 +497,9 @@ class AmdMfma(_Encoding):
         instr = _pow2s(self.instr_shape, "instr_shape")
         if len(instr) < 2:
             raise LayoutError(f"instr_shape is [M, N] or [M, N, K], got {list(instr)}")
-        if self.element_bitwidth is not None and _as_int(self.element_bitwidth, "element_bitwidth") == 64:
+        if self.element_bitwidth is not None and as_int(self.element_bitwidth, "element_bitwidth") == 64:
             raise LayoutError("64-bit MFMA layouts are not supported by unilayout.linear.encodings")
-        version = _as_int(self.version, "MFMA version")
+        version = as_int(self.version, "MFMA version")
         if version not in (1, 2, 3, 4):
             raise LayoutError(f"MFMA version {version} is not supported: use 1 to 4")
         m, n = instr[0], instr[1]
@@ -610,7 +610,7 @@ class AmdWmma(_Encoding):
         rank = len(shape)
         if rank not in (2, 3):
             raise LayoutError(f"WMMA layouts have rank 2 or 3, got shape {list(shape)}")
-        v = _as_int(self.version, "WMMA version")
+        v = as_int(self.version, "WMMA version")
         if self.instr_shape is not None:
             instr = _pow2s(self.instr_shape, "instr_shape")
             if tuple(instr[:2]) != (16, 16):
@@ -682,7 +682,7 @@ class Slice(_Encoding):
         ('warp', [[0], [8]])
         """
         shape = list(_shape(shape))
-        dim = _as_int(self.dim, "slice dim")
+        dim = as_int(self.dim, "slice dim")
         if not 0 <= dim <= len(shape):
             raise LayoutError(f"slice dim {dim} is out of range for a parent of rank {len(shape) + 1}")
         parent = self.parent
@@ -741,9 +741,9 @@ class SwizzledShared(_Encoding):
         shape = _shape(shape)
         rank = len(shape)
         order = _order(self.order, rank)
-        vec = _as_int(self.vec, "vec")
-        per_phase = _as_int(self.per_phase, "per_phase")
-        max_phase = _as_int(self.max_phase, "max_phase")
+        vec = as_int(self.vec, "vec")
+        per_phase = as_int(self.per_phase, "per_phase")
+        max_phase = as_int(self.max_phase, "max_phase")
         if vec < 1 or per_phase < 1 or max_phase < 1:
             raise LayoutError(f"vec, per_phase and max_phase must be >= 1, got {vec}, {per_phase}, {max_phase}")
         names = _dims(rank)

@@ -84,12 +84,12 @@ See ``docs/linear.md`` for the full list, including the encodings.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping
 from itertools import chain, repeat
 from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
+from .._ints import as_int, as_pow2, is_pow2
 from ..errors import LayoutError
 from . import _tables, gf2
 
@@ -102,19 +102,6 @@ __all__ = [
     "from_bases",
     "identity_standard_nd",
 ]
-
-
-def _is_pow2(n: int) -> bool:
-    return n > 0 and n & (n - 1) == 0
-
-
-def _as_int(value: Any, what: str) -> int:
-    if isinstance(value, bool):
-        raise LayoutError(f"{what} must be an integer, got the bool {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
 
 
 #: The in-dims of a ``#ttg.linear`` attribute, in order.
@@ -132,14 +119,6 @@ def _as_name(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise LayoutError(f"{what} must be a string, got {type(value).__name__} {value!r}")
     return value
-
-
-def _as_pow2_size(value: Any, what: str) -> int:
-    n = _as_int(value, what)
-    if not _is_pow2(n):
-        hint = f": use {1 << max(0, n - 1).bit_length()}" if n > 0 else ""
-        raise LayoutError(f"{what} {n} is not a power of two{hint}")
-    return n
 
 
 _SEQ_TYPES = {list, tuple}
@@ -207,7 +186,7 @@ def _normalise_vectors(name: str, vectors: Any) -> tuple[tuple[int, ...], ...]:
             raise LayoutError(
                 f"basis {name}={1 << i} must be a list of ints (one per out-dim), got {vec!r}"
             ) from None
-        rows.append(tuple(_as_int(e, f"basis {name}={1 << i} entry {j}") for j, e in enumerate(t)))
+        rows.append(tuple(as_int(e, f"basis {name}={1 << i} entry {j}") for j, e in enumerate(t)))
     return tuple(rows)
 
 
@@ -348,7 +327,7 @@ class LinearLayout:
             sizes = [1 << m.bit_length() for m in maxes]
             require_surjective = True
         else:
-            sizes = [_as_pow2_size(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
+            sizes = [as_pow2(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
             for j in range(nout):
                 if maxes[j] >= sizes[j]:
                     for name, vecs in nbases:
@@ -434,14 +413,14 @@ class LinearLayout:
         >>> strided_1d(4, 2, "i", "o")
         LinearLayout({'i': [[2], [4]]}, {'o': 8}, require_surjective=False)
         """
-        size = _as_int(size, "size")
-        stride = _as_int(stride, "stride")
+        size = as_int(size, "size")
+        stride = as_int(stride, "stride")
         in_dim = _as_name(in_dim, "in-dim name")
         out_dim = _as_name(out_dim, "out-dim name")
         if size == 0:
             return _EMPTY
-        _as_pow2_size(size, f"size of in-dim {in_dim!r}")
-        _as_pow2_size(size * stride, f"out-dim {out_dim!r} size = size*stride = {size}*{stride} =")
+        as_pow2(size, f"size of in-dim {in_dim!r}")
+        as_pow2(size * stride, f"out-dim {out_dim!r} size = size*stride = {size}*{stride} =")
         vecs = tuple((stride << i,) for i in range(size.bit_length() - 1))
         return LinearLayout._make(((in_dim, vecs),), ((out_dim, size * stride),))
 
@@ -454,13 +433,13 @@ class LinearLayout:
         >>> zeros_1d(4, "i", "o", 8).is_surjective()
         False
         """
-        size = _as_int(size, "size")
+        size = as_int(size, "size")
         in_dim = _as_name(in_dim, "in-dim name")
         out_dim = _as_name(out_dim, "out-dim name")
         if size == 0:
             return _EMPTY
-        _as_pow2_size(size, f"size of in-dim {in_dim!r}")
-        out_dim_size = _as_pow2_size(out_dim_size, f"size of out-dim {out_dim!r}")
+        as_pow2(size, f"size of in-dim {in_dim!r}")
+        out_dim_size = as_pow2(out_dim_size, f"size of out-dim {out_dim!r}")
         vecs = tuple((0,) for _ in range(size.bit_length() - 1))
         return LinearLayout._make(((in_dim, vecs),), ((out_dim, out_dim_size),))
 
@@ -673,7 +652,7 @@ class LinearLayout:
         ((0, 1), 1)
         """
         vecs = self._bases[self._in_index(in_dim)][1]
-        pos = _as_int(pos, "basis position")
+        pos = as_int(pos, "basis position")
         if not 0 <= pos < len(vecs):
             raise LayoutError(
                 f"in-dim {in_dim!r} has {len(vecs)} bases (size {1 << len(vecs)}); position {pos} is out of range"
@@ -849,7 +828,7 @@ class LinearLayout:
         acc = 0
         c = 0
         for name, vecs in self._bases:
-            v = _as_int(vals[name], f"apply: value of in-dim {name!r}")
+            v = as_int(vals[name], f"apply: value of in-dim {name!r}")
             n = len(vecs)
             if not 0 <= v < (1 << n):
                 raise LayoutError(f"apply: {name}={v} is outside [0, {1 << n})")
@@ -1206,8 +1185,8 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
        register=32 -> (0, 0, 1)
     where out dims are: [dim2 (size 8), dim1 (size 4), dim0 (size 2)]
     """
-    shape = [_as_int(s, "shape entry") for s in shape]
-    order = [_as_int(o, "order entry") for o in order]
+    shape = [as_int(s, "shape entry") for s in shape]
+    order = [as_int(o, "order entry") for o in order]
     if sorted(order) != list(range(len(shape))):
         raise LayoutError(
             f"identity_standard_nd: order {order} must be a permutation of 0..{len(shape) - 1} (one entry per shape dim)"
