@@ -8,12 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import unilayout
-from unilayout import LayoutError, NotRepresentableError, ParseError, affine, cute, linear, tsl, tt
-from unilayout.convert import cute_to_affine, cute_to_linear, cute_to_tsl, linear_to_cute, metal_to_affine
-
-from cute_strategies import layouts
-
-FAST = settings(max_examples=40, deadline=None)
+from unilayout import LayoutError, ParseError, affine, cute, linear, tsl, tt
 
 SEED_TENSOR = """tensor<2x3x64x128xf32,
   #tt.metal_layout<
@@ -215,134 +210,6 @@ def test_index_map_errors():
         unilayout.index_map([1, 2])
     with pytest.raises(LayoutError):
         unilayout.index_map(cute.Swizzle(1, 0, 1), shape=(2, 2))
-
-
-# ------------------------------------------------------------------------------------------ equivalent
-
-
-@FAST
-@given(layouts(stride=st.integers(0, 16)))
-def test_equivalent_to_every_conversion(L):
-    assert unilayout.equivalent(L, cute_to_affine(L))
-    assert unilayout.equivalent(cute_to_affine(L), L)
-    assert unilayout.equivalent(L, cute_to_tsl(L))
-    assert unilayout.equivalent(cute_to_tsl(L), L)
-    try:
-        lin = cute_to_linear(L)
-    except NotRepresentableError:
-        return
-    assert unilayout.equivalent(L, lin) and unilayout.equivalent(lin, L)
-    assert unilayout.equivalent(lin, linear_to_cute(lin))
-
-
-@FAST
-@given(layouts(stride=st.integers(0, 16)), layouts(stride=st.integers(0, 16)))
-def test_equivalent_agrees_with_index_maps(a, b):
-    want = a.size == b.size and np.array_equal(a.index_map(), b.index_map())
-    assert unilayout.equivalent(a, b) == want
-    # natural coordinates across families: the boxes must match too
-    box_a, box_b = cute.product_each(a.shape), cute.product_each(b.shape)
-    def squeeze(box):  # size-1 dims are ignored when boxes are compared
-        return tuple(v for v in (box if isinstance(box, tuple) else (box,)) if v != 1)
-
-    same_box = squeeze(box_a) == squeeze(box_b)
-    assert unilayout.equivalent(a, cute_to_tsl(b)) == (want and same_box)
-
-
-def test_equivalent_false_on_different_domains():
-    L = cute.parse("(4,2):(1,4)")
-    assert not unilayout.equivalent(L, cute.parse("(4,4):(1,4)"))
-    assert not unilayout.equivalent(L, tsl.parse("[2] -> (4), [4] -> (1)"))
-    assert not unilayout.equivalent(L, linear.identity_1d(16, "i", "o"))
-    assert not unilayout.equivalent(L, unilayout.parse(SEED_DEVICE))
-    assert not unilayout.equivalent(affine.parse("(d0) -> (d0, d0)"), L)
-    assert not unilayout.equivalent(L, affine.parse("(d0, d1, d2) -> (d0)"))
-    assert not unilayout.equivalent(tsl.parse("[4] -> (1), offset: 1"), cute.Layout(4, 1))
-
-
-def test_equivalent_linear_layouts():
-    a = linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 2]]}, ["x", "y"])
-    b = a.transpose_ins(["w", "t"]).transpose_outs(["y", "x"])
-    assert a != b and unilayout.equivalent(a, b)
-    assert not unilayout.equivalent(a, linear.LinearLayout({"t": [[1, 1], [2, 2]], "w": [[0, 1], [0, 3]]}, ["x", "y"]))
-    assert not unilayout.equivalent(a, a.rename_in_dim("w", "v"))
-    # linear against affine: per out-dim; against CuTe: out-dims flattened
-    from unilayout.convert import linear_to_affine
-
-    assert unilayout.equivalent(a, linear_to_affine(a))
-    assert unilayout.equivalent(linear_to_affine(a), a)
-    L = unilayout.parse(SEED_LINEAR)
-    assert unilayout.equivalent(L, linear_to_cute(L))
-    assert unilayout.equivalent(linear_to_cute(L), L)
-
-
-def test_equivalent_swizzles():
-    C = cute.parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
-    assert unilayout.equivalent(C, cute.parse("Sw<2,4,3> o 0 o (8,64):(64,1)"))
-    assert not unilayout.equivalent(C, cute.parse("Sw<2,4,3> o 0 o (8,128):(128,1)"))
-    assert unilayout.equivalent(C, cute_to_linear(C))
-    assert unilayout.equivalent(cute_to_affine(C), C)
-    assert unilayout.equivalent(cute.Swizzle(1, 0, 1), linear.LinearLayout({"i": [[1], [3]]}, {"o": 4}))
-
-
-def test_equivalent_affine_and_metal_and_devices():
-    a = affine.parse("(d0) -> ((d0 floordiv 8) * 8 + d0 mod 8)")
-    b = affine.parse("(d0) -> (d0)")
-    assert unilayout.equivalent(a, b, shape=(32,))
-    assert unilayout.equivalent(a, a)
-    assert not unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(32,))
-    assert unilayout.equivalent(a, affine.parse("(d0) -> (d0 mod 8)"), shape=(8,))
-    assert unilayout.equivalent(a, b)  # without a box: exact over all integers
-    with pytest.raises(LayoutError, match="pass shape"):
-        unilayout.equivalent(a, unilayout.parse("#tsl.tsl<[?] -> (1)>"))
-    ml = unilayout.parse(SEED_TENSOR).with_grid((2, 4))
-    assert unilayout.equivalent(ml, metal_to_affine(ml, flat=True))
-    assert unilayout.equivalent(metal_to_affine(ml, flat=True), ml)
-    assert unilayout.equivalent(metal_to_affine(ml), ml) and unilayout.equivalent(ml, metal_to_affine(ml))
-    assert not unilayout.equivalent(ml, affine.parse("(d0, d1, d2, d3) -> (d0, 0, d1 * 64 + d2, d3)"))
-    assert not unilayout.equivalent(ml, affine.parse("(d0, d1, d2, d3) -> (d0, d3)"))
-    assert unilayout.equivalent(ml, tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)))
-    assert not unilayout.equivalent(ml, tt.MetalLayout.from_collapse((2, 3, 64, 128), (1, 1)))
-    dev = unilayout.parse(SEED_DEVICE)
-    gen = tt.Device.from_mesh(tt.SystemDesc((8, 8), 2), (1, 2))
-    assert dev != gen and unilayout.equivalent(dev, gen)
-    assert unilayout.equivalent(gen.grid_map, dev)  # chip index == chip id here; the box comes from the device
-    far = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), (1, 2), [4, 5])
-    assert not unilayout.equivalent(far.grid_map, far)  # chip index 0, 1 but chip ids 4, 5
-    assert unilayout.equivalent(gen.grid_map, dev.grid_map, shape=(8, 16))
-
-
-def test_equivalent_dynamic_tsl():
-    dyn = tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>")
-    res = dyn.resolve((64, 64))
-    assert unilayout.equivalent(dyn, dyn)
-    assert unilayout.equivalent(dyn, res) and unilayout.equivalent(res, dyn)
-    assert unilayout.equivalent(dyn, tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (512, 1)>"), shape=(64, 64))
-    with pytest.raises(NotRepresentableError, match="resolve"):
-        unilayout.equivalent(dyn, tsl.parse("#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (512, 1)>"))
-    assert not unilayout.equivalent(dyn, tsl.parse("[3] -> (1), [3] -> (3)"))
-
-
-def test_equivalent_rejects_bad_shapes():
-    m = affine.parse("(d0, d1) -> (d0 * 2 + d1)")
-    for bad in ("ab", 5, (2, -1), (2.5, 1)):
-        with pytest.raises(LayoutError, match="shape"):
-            unilayout.equivalent(m, cute.Layout((2, 2), (2, 1)), shape=bad)
-
-
-def test_equivalent_errors():
-    with pytest.raises(LayoutError):
-        unilayout.equivalent(cute.Layout(4, 1), "4:1")
-    big = cute.Layout(3 << 24, 1)
-    with pytest.raises(LayoutError, match="to compare one by one"):
-        unilayout.equivalent(big, cute.Layout((3, 1 << 24), (1, 3)))
-    assert unilayout.equivalent(big, big)
-    # power-of-two layouts compare by the images of their input bits, however large
-    huge = cute.Layout((1 << 20, 1 << 20), (1 << 20, 1))
-    assert unilayout.equivalent(huge, cute.Layout((1 << 20, (1 << 10, 1 << 10)), (1 << 20, (1, 1 << 10))))
-    assert not unilayout.equivalent(huge, cute.Layout((1 << 20, 1 << 20), (1, 1 << 20)))
-    assert unilayout.equivalent(huge, cute_to_linear(huge))
-    assert not unilayout.equivalent(cute.Layout((1 << 20, 1 << 20), (1 << 20, 3)), cute_to_linear(huge))
 
 
 def test_lazy_family_imports_and_exports():
