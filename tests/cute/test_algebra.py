@@ -440,7 +440,7 @@ def test_cast_errors():
         upcast(4, Layout(8, 6))
     with pytest.raises(LayoutError, match="stride-1"):
         downcast(2, Layout(8, 2))
-    with pytest.raises(LayoutError, match="positive"):
+    with pytest.raises(LayoutError, match="upcast factor must be >= 1, got 0"):
         upcast(0, Layout(8, 1))
 
 

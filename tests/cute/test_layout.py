@@ -69,8 +69,8 @@ def test_immutable():
     ((2, (3, 4)), (1, 2, 3), "not congruent"),
     ((2, 0), None, "positive"),
     (-4, 1, "positive"),
-    ("4", 1, "expected an int"),
-    ((2.5, 3), None, "expected an int"),
+    ("4", 1, "must be an integer"),
+    ((2.5, 3), None, "must be an integer"),
 ])
 def test_bad_layouts_are_rejected(shape, stride, match):
     with pytest.raises(LayoutError, match=match):

@@ -27,7 +27,7 @@ from math import gcd
 import numpy as np
 
 from ..errors import LayoutError
-from .._ints import ceil_div, check_table
+from .._ints import as_positive, ceil_div, check_table
 from ._flat import coalesce_lists as _coalesce_lists
 from .evaluate import evaluate
 from .inttuple import int_tuple_str, normalize, prefix_product, product_each
@@ -671,7 +671,9 @@ def tile_to_shape(block, target_shape, order=None):
     sizes = product_each(trg) if type(trg) is tuple else (trg,)  # C++ product_each wraps an int
     for i, t in enumerate(sizes):
         if t < 1:
-            raise LayoutError(f"tile_to_shape: target {int_tuple_str(trg)} has a mode {i} of size {t}; sizes must be positive")
+            raise LayoutError(
+                f"tile_to_shape: target {int_tuple_str(trg)} has a mode {i} of size {t}; sizes must be positive"
+            )
     if block.rank > len(sizes):
         raise LayoutError(f"tile_to_shape: block {block} has rank {block.rank} > target rank {len(sizes)}")
     padded = _pad(block, len(sizes))
@@ -709,7 +711,7 @@ def upcast(n: int, layout):
         return layout.upcast(n)
     if isinstance(layout, ComposedLayout):
         return ComposedLayout(upcast(n, layout.outer), layout.offset // n, upcast(n, layout.inner))
-    n = _positive(n, "upcast")
+    n = as_positive(n, "upcast factor")
 
     def leaf(s, d):
         if d == 0:
@@ -736,7 +738,7 @@ def downcast(n: int, layout):
         return layout.downcast(n)
     if isinstance(layout, ComposedLayout):
         return ComposedLayout(downcast(n, layout.outer), layout.offset * n, downcast(n, layout.inner))
-    n = _positive(n, "downcast")
+    n = as_positive(n, "downcast factor")
     if not any(abs(d) == 1 for d in _flat(layout)[1]):
         raise LayoutError(f"downcast: layout {layout} has no stride-1 mode to widen")
     return _map_leaves(layout, lambda s, d: (s * n, d) if abs(d) == 1 else (s, d * n))
@@ -751,7 +753,7 @@ def recast_layout(new_bits: int, old_bits: int, layout):
     >>> str(recast_layout(4, 6, Layout((8, 4), (1, 8))))
     '(12,4):(1,12)'
     """
-    new_bits, old_bits = _positive(new_bits, "recast_layout"), _positive(old_bits, "recast_layout")
+    new_bits, old_bits = as_positive(new_bits, "recast_layout new_bits"), as_positive(old_bits, "recast_layout old_bits")
     g = gcd(new_bits, old_bits)
     num, den = new_bits // g, old_bits // g
     if num != 1:
@@ -759,11 +761,3 @@ def recast_layout(new_bits: int, old_bits: int, layout):
     if den != 1:
         layout = downcast(den, layout)
     return layout
-
-
-def _positive(n, what) -> int:
-    n = normalize(n, what)
-    if isinstance(n, tuple) or n <= 0:
-        raise LayoutError(f"{what}: factor must be a positive int, got {n!r}")
-    return n
-

@@ -23,6 +23,8 @@ from __future__ import annotations
 import operator
 from functools import reduce
 
+from .._ints import as_int, as_positive
+from .._ints import ceil_div as _ceil_div
 from ..errors import LayoutError
 
 __all__ = [
@@ -60,22 +62,20 @@ def is_int(x) -> bool:
 def normalize(x, what: str = "int tuple"):
     """Return ``x`` as nested Python tuples of Python ints (numpy ints and lists accepted).
 
+    Each leaf goes through ``unilayout._ints.as_int``, so bad leaves read as
+    every family's do.
+
     >>> import numpy as np
     >>> normalize([np.int32(2), (3, 4)])
     (2, (3, 4))
     >>> normalize("a")
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: int tuple: expected an int or a tuple of ints, got 'a'
+    unilayout.errors.LayoutError: int tuple must be an integer, got 'a'
     """
     if isinstance(x, (tuple, list)):
         return tuple(normalize(v, what) for v in x)
-    if isinstance(x, bool) or isinstance(x, str):
-        raise LayoutError(f"{what}: expected an int or a tuple of ints, got {x!r}")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise LayoutError(f"{what}: expected an int or a tuple of ints, got {x!r}") from None
+    return as_int(x, what)
 
 
 def flatten(t):
@@ -284,9 +284,7 @@ def ceil_div(a, b):
         return tuple(r)
     if isinstance(b, tuple):
         b = product(b)
-    if b <= 0:
-        raise LayoutError(f"ceil_div: divisor must be positive, got {b}")
-    return -(-a // b)
+    return _ceil_div(a, as_positive(b, "ceil_div divisor"))
 
 
 def crd2idx(crd, shape, stride=None) -> int:

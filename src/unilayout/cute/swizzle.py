@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ints import as_int, as_pow2
 from ..errors import LayoutError
-from .inttuple import normalize
 from ._flat import at
 from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
 
@@ -43,8 +43,8 @@ class Swizzle:
     __slots__ = ("bits", "base", "shift", "_yyy")
 
     def __init__(self, bits: int, base: int, shift: int):
-        b, m, s = (normalize(v, "Swizzle parameter") for v in (bits, base, shift))
-        if isinstance(b, tuple) or isinstance(m, tuple) or isinstance(s, tuple) or b < 0 or m < 0 or abs(s) < b:
+        b, m, s = (as_int(v, "Swizzle parameter") for v in (bits, base, shift))
+        if b < 0 or m < 0 or abs(s) < b:
             raise LayoutError(f"Swizzle<{bits},{base},{shift}>: need bits >= 0, base >= 0 and |shift| >= bits")
         object.__setattr__(self, "bits", b)
         object.__setattr__(self, "base", m)
@@ -104,10 +104,7 @@ class Swizzle:
 
 
 def _log2(n, what) -> int:
-    n = normalize(n, what)
-    if isinstance(n, tuple) or n <= 0 or n & (n - 1):
-        raise LayoutError(f"{what}: factor {n!r} must be a power of two")
-    return n.bit_length() - 1
+    return as_pow2(n, f"{what} factor").bit_length() - 1
 
 
 class ComposedLayout:
@@ -130,9 +127,7 @@ class ComposedLayout:
             raise LayoutError(f"ComposedLayout: outer must be a Swizzle or a Layout, got {type(outer).__name__}")
         if not isinstance(inner, Layout):
             raise LayoutError(f"ComposedLayout: inner must be a Layout, got {type(inner).__name__}")
-        offset = normalize(offset, "ComposedLayout offset")
-        if isinstance(offset, tuple):
-            raise LayoutError(f"ComposedLayout: offset must be an int, got {offset!r}")
+        offset = as_int(offset, "ComposedLayout offset")
         object.__setattr__(self, "outer", outer)
         object.__setattr__(self, "offset", offset)
         object.__setattr__(self, "inner", inner)
