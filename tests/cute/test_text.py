@@ -67,3 +67,27 @@ def test_malformed_text_gives_parse_error_with_position(text, position):
 def test_parse_rejects_non_text():
     with pytest.raises(LayoutError):
         parse(42)
+
+
+# --- the text round trip through the family parser and unilayout.parse -------------------------------
+import unilayout  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_swizzles = st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(-6, 6)).filter(
+    lambda t: abs(t[2]) >= t[0]).map(lambda t: Swizzle(*t))
+
+
+@given(st.one_of(layouts(max_depth=3), _swizzles,
+                 st.tuples(st.one_of(_swizzles, layouts()), st.integers(0, 64), layouts()).map(
+                     lambda t: ComposedLayout(*t))))
+def test_every_cute_value_round_trips_through_both_parsers(v):
+    assert parse(str(v)) == v
+    assert unilayout.parse(str(v)) == v
+
+
+@pytest.mark.parametrize("v", [
+    Layout(1, 0), Layout((), ()), Layout((1,), (0,)), Layout(((2, (3, 1)), 4), ((1, (2, 0)), -7)),
+    Swizzle(0, 0, 0), Swizzle(3, 4, -3), ComposedLayout(Swizzle(2, 1, 3), 0, Layout((8, 8), (8, 1))),
+])
+def test_named_cute_values_round_trip(v):
+    assert parse(str(v)) == v and unilayout.parse(str(v)) == v

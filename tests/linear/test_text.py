@@ -1,6 +1,7 @@
 """#ttg.linear<{...}> parse and print."""
 
 import random
+import re
 
 import linear_helpers as H
 import pytest
@@ -131,3 +132,61 @@ def test_printed_attributes_match_tritons_own_printer():
     assert set(printed) == {t for t, _ in tensors}
     for text in printed:
         assert to_attr(parse(text)) == text
+
+
+# --- str(L) is Triton's toString, and it reads back ---------------------------------------------------
+import unilayout  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_names = st.one_of(st.sampled_from(["register", "lane", "warp", "block", "dim0", "where", "is", "size", "o"]),
+                   st.text(max_size=6))
+
+
+@st.composite
+def _layouts(draw):
+    outs = draw(st.lists(st.tuples(_names, st.integers(0, 4)), max_size=3, unique_by=lambda t: t[0]))
+    ins = draw(st.lists(_names, max_size=3, unique=True))
+    bases = {n: [[draw(st.integers(0, (1 << k) - 1)) for _, k in outs]
+                 for _ in range(draw(st.integers(0, 3)))] for n in ins}
+    return LinearLayout(bases, {n: 1 << k for n, k in outs}, require_surjective=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_layouts())
+def test_every_linear_layout_round_trips_through_its_tostring(L):
+    text = str(L)
+    assert parse(text) == L
+    assert unilayout.parse(text) == L
+
+
+@pytest.mark.parametrize("L", [
+    LinearLayout.empty(),
+    LinearLayout({}, {"dim0": 4}, require_surjective=False),
+    LinearLayout({"register": []}, ["dim0"]),
+    LinearLayout({"register": [[0, 0], [0, 0]], "lane": [[1, 0]]}, {"dim0": 2, "dim1": 1}),
+    LinearLayout({"r": [[2]]}, {"o": 8}, require_surjective=False),
+    LinearLayout({"a b": [[1, 0]], 'q"\\': [[0, 1]]}, {"x y": 2, "": 2}),
+    LinearLayout({"r": [[]]}, [], require_surjective=False),
+])
+def test_named_linear_layouts_round_trip_through_their_tostring(L):
+    assert parse(str(L)) == L and unilayout.parse(str(L)) == L
+
+
+def test_tostring_text_is_tritons_for_identifier_names():
+    L = LinearLayout({"register": [[1, 0], [0, 1]], "lane": []}, ["dim0", "dim1"])
+    assert str(L) == ("\n - register=1 -> (1, 0)\n   register=2 -> (0, 1)\n - lane is a size 1 dimension\n"
+                      "where out dims are: [dim0 (size 2), dim1 (size 2)]")
+
+
+@pytest.mark.parametrize("text, message, position", [
+    (" - r=2 -> (1)\nwhere out dims are: [o (size 2)]", "expected '1'", 5),
+    (" - r=1 -> (1)\nwhere out dims are: [o (size 3)]", "not a power of two", 43),
+    (" - r=1 -> (1)", "expected 'where out dims are:'", 13),
+    (' - "r=1 -> (1)', "to close the name", 3),
+    ("(empty layout with out-dims [o (size 2)]", "expected ')'", 40),
+])
+def test_tostring_errors_have_positions(text, message, position):
+    with pytest.raises(ParseError, match=re.escape(message)) as info:
+        parse(text)
+    assert info.value.position == position

@@ -134,3 +134,11 @@ def test_fuzzed_texts_give_a_layout_or_a_parse_error():
             assert isinstance(t, TiledStridedLayout) and parse(str(t)) == t
     assert ok > 50
     assert time.perf_counter() - start < 30
+
+
+@settings(max_examples=200, deadline=None)
+@given(_tsls())
+def test_every_tsl_round_trips_through_both_parsers(t):
+    import unilayout
+
+    assert parse(str(t)) == t and unilayout.parse(str(t)) == t and TiledStridedLayout.parse(str(t)) == t

@@ -172,3 +172,39 @@ def test_mutated_text_parses_or_raises_parse_error_only(seed, which, edits):
         return
     again = tt.parse(v.tensor_type() if isinstance(v, tt.MetalLayout) else str(v))
     assert again == v
+
+
+# --- str() of every metal layout and device reads back through tt.parse and unilayout.parse -------------
+import unilayout  # noqa: E402
+
+
+@st.composite
+def _metal_layouts(draw):
+    rank = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(st.integers(1, 70), min_size=rank, max_size=rank)))
+    grid = tuple(draw(st.lists(st.integers(1, 4), min_size=2, max_size=2)))
+    tile = draw(st.sampled_from([None, (32, 32)]))
+    return tt.MetalLayout.from_collapse(
+        shape, grid, element_type=draw(st.sampled_from(["f32", "bf16", "i8", "ui16"])),
+        memory_space=draw(st.sampled_from(["l1", "dram"])), oob_val=draw(st.sampled_from(["undef", "zero", "inf"])),
+        tile=tile, tile_dtype=None if tile is None else draw(st.sampled_from(["f32", "bf16", "bfp_bf8"])))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_metal_layouts())
+def test_every_metal_layout_round_trips_through_str(ml):
+    assert str(ml) == ml.tensor_type()
+    assert tt.parse(str(ml)) == ml and unilayout.parse(str(ml)) == ml
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 8), st.integers(1, 8), st.sampled_from([(1,), (2,), (1, 2), (2, 2)]), st.data())
+def test_every_device_round_trips_through_str(rows, cols, mesh, data):
+    n = 1
+    for m in mesh:
+        n *= m
+    ids = data.draw(st.permutations(range(n)))
+    topo = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(["ring", "linear", "disabled"]),
+                                                   min_size=len(mesh), max_size=len(mesh))))
+    dev = tt.Device((rows, cols), "(d0, d1) -> (0, d0, d1)", mesh, ids, topo)
+    assert tt.parse(str(dev)) == dev and unilayout.parse(str(dev)) == dev
