@@ -74,7 +74,7 @@ def test_bad_operands_raise_layout_error():
         m.evaluate(np.arange(3), np.arange(4))
     with pytest.raises(LayoutError, match="outside int64"):
         m.evaluate(np.array([2**64 - 1], dtype=np.uint64), 0)
-    with pytest.raises(LayoutError, match="expected an integer"):
+    with pytest.raises(LayoutError, match="must be an integer"):
         m(1.5, 2)
     assert m.evaluate([1, 2], [[10], [20]])[0].tolist() == [[11, 12], [21, 22]]
     assert m.evaluate(np.array([], dtype=np.int64), 1)[0].shape == (0,)

@@ -74,10 +74,10 @@ def test_largest_known_divisor_follows_mlir():
         (lambda: Binary("^", d0, d1), "affine op must be one of"),
         (lambda: Binary("mod", d0, Constant(0)), "constant divisor"),
         (lambda: Dim(-1), "dim position must be >= 0"),
-        (lambda: Symbol("a"), "expected an integer"),
-        (lambda: Constant(1.5), "expected an integer"),
-        (lambda: Constant(True), "expected an integer"),
-        (lambda: d0 + "x", "expected an integer"),
+        (lambda: Symbol("a"), "must be an integer"),
+        (lambda: Constant(1.5), "must be an integer"),
+        (lambda: Constant(True), "must be an integer"),
+        (lambda: d0 + "x", "must be an integer"),
     ],
 )
 def test_invalid_expressions_raise_layout_error(make, message):

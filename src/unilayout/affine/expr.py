@@ -37,8 +37,8 @@ instead of exhausting Python's stack).
 from __future__ import annotations
 
 import math
-import operator
 
+from .._ints import as_int
 from ..errors import LayoutError
 
 __all__ = [
@@ -91,12 +91,7 @@ def mod(a: int, b: int) -> int:
 
 
 def _as_int(value, what="value") -> int:
-    if isinstance(value, bool):
-        raise LayoutError(f"{what}: expected an integer, got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{what}: expected an integer, got {value!r}") from None
+    return as_int(value, what)
 
 
 def _coerce(value) -> "AffineExpr":
