@@ -40,9 +40,9 @@ def test_stride_and_tiled_stride_rules():
     assert str(Stride(None, None)) == "? -> ?"
     with pytest.raises(LayoutError, match="bound must be >= 1"):
         Stride(0, 1)
-    with pytest.raises(LayoutError, match="expected an integer"):
+    with pytest.raises(LayoutError, match="must be an integer"):
         Stride(2.5, 1)
-    with pytest.raises(LayoutError, match="expected an integer"):
+    with pytest.raises(LayoutError, match="must be an integer"):
         Stride(True, 1)
     with pytest.raises(LayoutError, match="only the outermost bound"):
         TiledStride([Stride(4, 4), Stride(None, 1)])

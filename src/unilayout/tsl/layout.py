@@ -15,10 +15,10 @@ digit most significant) and each digit is multiplied by its level's step.
 
 from __future__ import annotations
 
-import operator
 
 import numpy as np
 
+from .._ints import as_int
 from ..errors import LayoutError
 
 __all__ = ["Stride", "TiledStride", "TiledStridedLayout"]
@@ -27,14 +27,8 @@ MAX_TABLE = 1 << 30  # points index_map tabulates at most (8 GiB of int64)
 
 
 def _int_or_none(value, what):
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise LayoutError(f"{what}: expected an integer or None ('?'), got {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise LayoutError(f"{what}: expected an integer or None ('?'), got {value!r}") from None
+    """``None`` (TSL's ``?``) as it is, else ``as_int(value, what)``."""
+    return None if value is None else as_int(value, what)
 
 
 def _fmt(v):
