@@ -31,7 +31,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
-from .._ints import as_int
+from .._ints import as_int, as_nonneg
 from .device import Device
 from .metal import MetalLayout
 from .system import SystemDesc
@@ -126,9 +126,7 @@ def address(ml: MetalLayout, *index, system: SystemDesc = None, device=None, bas
     if not isinstance(system, SystemDesc):
         raise LayoutError(f"address: system must be a SystemDesc, got {type(system).__name__}")
     if base is not None:
-        base = as_int(base, "base")
-        if base < 0:
-            raise LayoutError(f"base must be >= 0, got {base}")
+        base = as_nonneg(base, "base")
     if device is not None:
         if not isinstance(device, Device):
             raise LayoutError(f"address: device must be a Device, got {type(device).__name__}")

@@ -40,7 +40,7 @@ import numpy as np
 from ..affine import AffineMap
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError, NotRepresentableError
-from .._ints import as_int
+from .._ints import as_int, ceil_div
 from . import shard as _shard
 from . import ttnn as _ttnn
 from ._mlir import _linear_terms, xs
@@ -80,10 +80,6 @@ def _shape(value, what, allow_empty=False):
     if bad:
         raise LayoutError(f"{what} {shp}: dim {bad[0]} is {shp[bad[0]]}, every dim must be >= 1")
     return shp
-
-
-def _ceil_div(a, b):
-    return -(-a // b)
 
 
 class MetalLayout:
@@ -180,7 +176,7 @@ class MetalLayout:
         s(self, "tile", tile)
         s(self, "tile_dtype", tile_dtype)
         s(self, "physical_shape", physical)
-        s(self, "shard_shape", tuple(_ceil_div(p, g) for p, g in zip(physical, grid)))
+        s(self, "shard_shape", tuple(ceil_div(p, g) for p, g in zip(physical, grid)))
         s(self, "_hash", hash((shape, linear, grid, element_type, memory_space, oob_val, tile, tile_dtype)))
         s(self, "_cache", {})
 
@@ -384,7 +380,7 @@ class MetalLayout:
         if self.tile is None:
             return self.shard_shape
         s, t = self.shard_shape, self.tile
-        return s[:-2] + (_ceil_div(s[-2], t[0]), _ceil_div(s[-1], t[1]))
+        return s[:-2] + (ceil_div(s[-2], t[0]), ceil_div(s[-1], t[1]))
 
     @property
     def padded_shard_shape(self) -> tuple:
