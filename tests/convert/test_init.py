@@ -60,3 +60,15 @@ def test_convert_to_errors():
     with pytest.raises(LayoutError, match="expected a unilayout layout value"):
         convert_to(3, "cute")
     assert family_of(affine.parse("(d0) -> (d0)")) == "affine"
+
+
+def test_convert_to_names_options_the_conversion_does_not_take_without_hiding_its_own_errors():
+    from unilayout import cute
+    from unilayout.convert import convert_to
+
+    with pytest.raises(LayoutError, match=r"cute -> linear does not take the options \['bogus'\]"):
+        convert_to(cute.parse("4:1"), "linear", bogus=1)
+    # a TypeError inside the conversion is not reported as a wrong option
+    with pytest.raises(LayoutError) as e:
+        convert_to(cute.parse("4:1"), "linear", in_dims=3)
+    assert "does not take the options" not in str(e.value)

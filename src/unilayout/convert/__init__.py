@@ -51,6 +51,8 @@ swizzle makes them so. See docs/convert.md for the reasons in each cell.
 
 from __future__ import annotations
 
+import inspect
+
 from .. import cute
 from .._families import family_of
 from .._ints import as_shape
@@ -139,6 +141,8 @@ def convert_to(value, family, **options):
     if src == "affine":
         options["shape"] = shape
     try:
-        return fn(value, **options)
+        inspect.signature(fn).bind(value, **options)
     except TypeError as e:
-        raise LayoutError(f"convert_to: {src} -> {family} does not take the options {sorted(k for k in options if k != 'shape')}: {e}") from None
+        given = sorted(k for k in options if k != "shape")
+        raise LayoutError(f"convert_to: {src} -> {family} does not take the options {given}: {e}") from None
+    return fn(value, **options)
