@@ -31,7 +31,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
-from .._ints import as_int, as_nonneg
+from .._ints import as_nonneg
 from .device import Device
 from .metal import MetalLayout
 from .system import SystemDesc
