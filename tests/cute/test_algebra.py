@@ -121,6 +121,9 @@ def test_composition_is_function_composition_pow2(A, case):
 @given(layouts(), injective_with_gaps())
 def test_composition_when_defined_is_function_composition(A, case):
     B, _ = case
+    # Past A's domain A extends through its last mode only, so A(x + y) need not be A(x) + A(y) there:
+    # A = (3,(1,1,2),1):(0,(0,0,0),1), B = (2,2):(4,2) gives (2,2):(0,0) (as C++) but A(B(3)) = A(6) = 1.
+    assume(int(index_map(B).max()) < A.size)
     try:
         R = composition(A, B)
         # By-mode distribution (C++) equals A(B(i)) when B's image, as one tile, also composes.
