@@ -50,7 +50,7 @@ def test_explicit_sizes_allow_non_surjective():
 @pytest.mark.parametrize(
     "bases, outs, message",
     [
-        ({"i": [[1]]}, {"o": 3}, "not a power of two: use 4"),
+        ({"i": [[1]]}, {"o": 3}, "not a power of two: pad to 4"),
         ({"i": [[1]]}, {"o": 0}, "not a power of two"),
         ({"i": [[4]]}, {"o": 4}, "out of range \\[0, 4\\): enlarge that out-dim to 8"),
         ({"i": [[-1]]}, {"o": 4}, "negative entry"),
