@@ -5,7 +5,7 @@ import pickle
 import pytest
 
 from unilayout import LayoutError
-from unilayout.affine import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
+from unilayout.affine import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, fold, symbol
 from unilayout.affine.expr import MAX_DEPTH, ceildiv, floordiv, mod
 
 d0, d1, d2 = dim(0), dim(1), dim(2)
@@ -102,10 +102,17 @@ def test_repr_pastes_back(e):
     assert eval(repr(e), ns) == e
 
 
-def test_right_nested_sum_keeps_structure_in_repr():
+def test_operators_lean_sums_left_as_the_parser_does():
     e = d0 + (d1 + d2)
-    assert str(e) == "d0 + d1 + d2"
+    assert e == (d0 + d1) + d2 and e.canonical
+    assert repr(e) == "AffineExpr.parse('d0 + d1 + d2')"
+
+
+def test_raw_right_nested_sum_keeps_structure_in_repr_until_folded():
+    e = Binary("+", d0, Binary("+", d1, d2))
+    assert str(e) == "d0 + d1 + d2" and not e.canonical
     assert repr(e).startswith("Binary(")
+    assert fold(e) == (d0 + d1) + d2 and fold(e).canonical
 
 
 def test_deep_trees_raise_layout_error_not_recursion_error():

@@ -54,7 +54,7 @@ static shapes.
 
 from __future__ import annotations
 
-from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
+from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, fold, symbol
 from .quasi_affine import LinearPart, expr_periods, linear_part
 from .map import AffineMap, constant_map, identity, permutation
 from .text import parse_expr
@@ -70,6 +70,7 @@ __all__ = [
     "constant_map",
     "dim",
     "expr_periods",
+    "fold",
     "identity",
     "LinearPart",
     "linear_part",

@@ -47,6 +47,7 @@ __all__ = [
     "Symbol",
     "Constant",
     "Binary",
+    "fold",
     "dim",
     "symbol",
     "constant",
@@ -117,6 +118,8 @@ class AffineExpr:
     # --- structure (overridden) -------------------------------------------
     has_dims = False
     depth = 1
+    #: True when the tree is what the folding constructors build (then ``parse(str(e))`` gives it back).
+    canonical = True
 
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -371,7 +374,7 @@ class Binary(AffineExpr):
     unilayout.errors.LayoutError: non-affine expression: the right operand of mod must not contain dims, got d1
     """
 
-    __slots__ = ("op", "lhs", "rhs", "has_dims", "depth")
+    __slots__ = ("op", "lhs", "rhs", "has_dims", "depth", "canonical")
 
     def __init__(self, op: str, lhs: AffineExpr, rhs: AffineExpr):
         if op not in _OPS:
@@ -398,6 +401,7 @@ class Binary(AffineExpr):
         s(self, "rhs", rhs)
         s(self, "has_dims", lhs.has_dims or rhs.has_dims)
         s(self, "depth", depth)
+        s(self, "canonical", False)
         s(self, "_hash", hash((op, lhs, rhs)))
 
     def __eq__(self, other):
@@ -462,6 +466,31 @@ def constant(value: int) -> Constant:
 # --- MLIR's construction folds (AffineExpr.cpp simplifyAdd/Mul/FloorDiv/CeilDiv/Mod) ---
 
 
+def _node(op: str, lhs: AffineExpr, rhs: AffineExpr) -> "Binary":
+    """A node the folding constructors built: canonical when both operands are."""
+    node = Binary(op, lhs, rhs)
+    object.__setattr__(node, "canonical", lhs.canonical and rhs.canonical)
+    return node
+
+
+def fold(e: AffineExpr) -> AffineExpr:
+    """``e`` rebuilt bottom-up with the folding constructors: the tree that parsing ``str(e)`` gives.
+
+    A tree built by the operators (or parsed) is already folded and comes back
+    as is; a tree of raw ``Binary`` nodes is folded. ``AffineMap`` folds its
+    results on construction, so ``affine.parse(str(m)) == m`` for every map.
+
+    >>> e = Binary("+", Dim(0), Binary("+", Dim(0), Dim(1)))
+    >>> print(e), print(fold(e)), fold(e).canonical
+    d0 + d0 + d1
+    d0 * 2 + d1
+    (None, None, True)
+    """
+    if e.canonical:
+        return e
+    return _FOLDS[e.op](fold(e.lhs), fold(e.rhs))
+
+
 def get_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """``lhs + rhs`` with MLIR's add folds (B3 of reference/tsl-and-affine.md).
 
@@ -508,7 +537,10 @@ def get_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         if type(lr) is Binary and lr.op == FLOORDIV and lr.lhs == lhs and not rr.has_dims:
             if get_mul(rr, Constant(-1)) == lr.rhs:
                 return get_mod(lhs, lr.rhs)
-    return Binary(ADD, lhs, rhs)
+    # x + (y + z) -> (x + y) + z: sums lean left, as the parser builds them from the printed ``x + y + z``
+    if rbin is not None and rbin.op == ADD:
+        return get_add(get_add(lhs, rbin.lhs), rbin.rhs)
+    return _node(ADD, lhs, rhs)
 
 
 def get_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -537,7 +569,7 @@ def get_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         if rc is not None:
             return get_mul(lbin.lhs, Constant(lbin.rhs.value * rc.value))
         return get_mul(get_mul(lbin.lhs, rhs), lbin.rhs)
-    return Binary(MUL, lhs, rhs)
+    return _node(MUL, lhs, rhs)
 
 
 def _check_divisor(op, rhs):
@@ -555,7 +587,7 @@ def get_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(FLOORDIV, rhs)
     if type(rhs) is not Constant:
-        return Binary(FLOORDIV, lhs, rhs)
+        return _node(FLOORDIV, lhs, rhs)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(lhs.value // q)
@@ -568,7 +600,7 @@ def get_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
             lhs.lhs.largest_known_divisor() % q == 0 or lhs.rhs.largest_known_divisor() % q == 0
         ):
             return get_add(get_floordiv(lhs.lhs, rhs), get_floordiv(lhs.rhs, rhs))
-    return Binary(FLOORDIV, lhs, rhs)
+    return _node(FLOORDIV, lhs, rhs)
 
 
 def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -581,7 +613,7 @@ def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(CEILDIV, rhs)
     if type(rhs) is not Constant:
-        return Binary(CEILDIV, lhs, rhs)
+        return _node(CEILDIV, lhs, rhs)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(ceildiv(lhs.value, q))
@@ -589,7 +621,7 @@ def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return lhs
     if type(lhs) is Binary and lhs.op == MUL and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
         return get_mul(lhs.lhs, Constant(lhs.rhs.value // q))
-    return Binary(CEILDIV, lhs, rhs)
+    return _node(CEILDIV, lhs, rhs)
 
 
 def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -602,7 +634,7 @@ def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(MOD, rhs)
     if type(rhs) is not Constant:
-        return Binary(MOD, lhs, rhs)
+        return _node(MOD, lhs, rhs)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(lhs.value % q)
@@ -616,7 +648,7 @@ def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
                 return get_mod(lhs.lhs, rhs)
         if lhs.op == MOD and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
             return get_mod(lhs.lhs, rhs)
-    return Binary(MOD, lhs, rhs)
+    return _node(MOD, lhs, rhs)
 
 
 _BUILD = {ADD: get_add, MUL: get_mul, FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}
@@ -745,3 +777,6 @@ def _replace(e, dims, syms):
     if t is Constant:
         return e
     return _BUILD[e.op](_replace(e.lhs, dims, syms), _replace(e.rhs, dims, syms))
+
+
+_FOLDS = {ADD: get_add, MUL: get_mul, FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}

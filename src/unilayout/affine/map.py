@@ -14,7 +14,7 @@ import numpy as np
 from ..errors import LayoutError
 from . import analysis as _analysis
 from .evaluate import compile_numpy, compile_scalar
-from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, print_expr
+from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, fold, print_expr
 from .simplify import simplify_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
@@ -48,7 +48,7 @@ class AffineMap:
         if isinstance(results, (AffineExpr, int, str)):
             raise LayoutError("results must be a sequence of affine expressions")
         try:
-            res = tuple(_coerce(r) for r in results)
+            res = tuple(fold(_coerce(r)) for r in results)
         except TypeError:
             raise LayoutError("results must be a sequence of affine expressions") from None
         for i, r in enumerate(res):
