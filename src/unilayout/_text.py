@@ -79,7 +79,9 @@ from .errors import LayoutError, ParseError
 
 __all__ = ["Scanner", "check_text"]
 
-_SPACE = " \t\r\n"
+#: The whitespace every parser skips between tokens.
+SPACE = " \t\r\n"
+
 _DIGITS = "0123456789"
 _ID_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _ID_CHAR = _ID_START | frozenset(_DIGITS) | frozenset("$.")
@@ -121,10 +123,13 @@ class Scanner:
         >>> Scanner(" \\n x").skip()
         3
         """
-        t, p, n = self.text, self.pos, len(self.text)
-        while p < n and t[p] in _SPACE:
+        t, p = self.text, self.pos
+        if p < len(t) and t[p] in SPACE:
+            n = len(t)
             p += 1
-        self.pos = p
+            while p < n and t[p] in SPACE:
+                p += 1
+            self.pos = p
         return p
 
     def peek(self) -> str:
@@ -133,8 +138,10 @@ class Scanner:
         >>> Scanner("  (").peek(), Scanner(" ").peek()
         ('(', '')
         """
-        p = self.skip()
-        return self.text[p:p + 1]
+        t, p = self.text, self.pos
+        if p < len(t) and t[p] in SPACE:
+            p = self.skip()
+        return t[p:p + 1]
 
     def at(self, lit: str) -> bool:
         """Whether the text continues with ``lit`` after whitespace (nothing is consumed).
@@ -142,7 +149,10 @@ class Scanner:
         >>> Scanner(" -> (").at("->")
         True
         """
-        return self.text.startswith(lit, self.skip())
+        t, p = self.text, self.pos
+        if p < len(t) and t[p] in SPACE:
+            p = self.skip()
+        return t.startswith(lit, p)
 
     def at_keyword(self, word: str) -> bool:
         """Whether the next word (identifier characters) is exactly ``word``.
@@ -150,9 +160,11 @@ class Scanner:
         >>> Scanner("offset: 5").at_keyword("o"), Scanner("o 0").at_keyword("o")
         (False, True)
         """
-        p = self.skip()
+        t, p = self.text, self.pos
+        if p < len(t) and t[p] in SPACE:
+            p = self.skip()
         end = p + len(word)
-        return self.text.startswith(word, p) and (end >= len(self.text) or self.text[end] not in _ID_CHAR)
+        return t.startswith(word, p) and (end >= len(t) or t[end] not in _ID_CHAR)
 
     def found(self) -> str:
         """How an error names the token at ``pos``: a word, a number or one character, quoted; or ``end of text``.
@@ -243,7 +255,9 @@ class Scanner:
           -7
           ^
         """
-        t, start = self.text, self.skip()
+        t, start = self.text, self.pos
+        if start < len(t) and t[start] in SPACE:
+            start = self.skip()
         p = start
         if signs and p < len(t) and t[p] in signs:
             p += 1
@@ -267,7 +281,9 @@ class Scanner:
           8x
           ^
         """
-        t, start = self.text, self.skip()
+        t, start = self.text, self.pos
+        if start < len(t) and t[start] in SPACE:
+            start = self.skip()
         if start >= len(t) or t[start] not in _ID_START:
             self.expected(what)
         p = start + 1

@@ -376,7 +376,7 @@ class Binary(AffineExpr):
 
     __slots__ = ("op", "lhs", "rhs", "has_dims", "depth", "canonical")
 
-    def __init__(self, op: str, lhs: AffineExpr, rhs: AffineExpr):
+    def __init__(self, op: str, lhs: AffineExpr, rhs: AffineExpr, _canonical: bool = False):
         if op not in _OPS:
             raise LayoutError(f"affine op must be one of {', '.join(_OPS)}; got {op!r}")
         if not isinstance(lhs, AffineExpr) or not isinstance(rhs, AffineExpr):
@@ -401,7 +401,7 @@ class Binary(AffineExpr):
         s(self, "rhs", rhs)
         s(self, "has_dims", lhs.has_dims or rhs.has_dims)
         s(self, "depth", depth)
-        s(self, "canonical", False)
+        s(self, "canonical", _canonical)  # True only from the folding constructors (see ``fold``)
         s(self, "_hash", hash((op, lhs, rhs)))
 
     def __eq__(self, other):
@@ -464,13 +464,6 @@ def constant(value: int) -> Constant:
 
 
 # --- MLIR's construction folds (AffineExpr.cpp simplifyAdd/Mul/FloorDiv/CeilDiv/Mod) ---
-
-
-def _node(op: str, lhs: AffineExpr, rhs: AffineExpr) -> "Binary":
-    """A node the folding constructors built: canonical when both operands are."""
-    node = Binary(op, lhs, rhs)
-    object.__setattr__(node, "canonical", lhs.canonical and rhs.canonical)
-    return node
 
 
 def fold(e: AffineExpr) -> AffineExpr:
@@ -540,7 +533,7 @@ def get_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     # x + (y + z) -> (x + y) + z: sums lean left, as the parser builds them from the printed ``x + y + z``
     if rbin is not None and rbin.op == ADD:
         return get_add(get_add(lhs, rbin.lhs), rbin.rhs)
-    return _node(ADD, lhs, rhs)
+    return Binary(ADD, lhs, rhs, lhs.canonical and rhs.canonical)
 
 
 def get_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -569,7 +562,7 @@ def get_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         if rc is not None:
             return get_mul(lbin.lhs, Constant(lbin.rhs.value * rc.value))
         return get_mul(get_mul(lbin.lhs, rhs), lbin.rhs)
-    return _node(MUL, lhs, rhs)
+    return Binary(MUL, lhs, rhs, lhs.canonical and rhs.canonical)
 
 
 def _check_divisor(op, rhs):
@@ -587,7 +580,7 @@ def get_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(FLOORDIV, rhs)
     if type(rhs) is not Constant:
-        return _node(FLOORDIV, lhs, rhs)
+        return Binary(FLOORDIV, lhs, rhs, lhs.canonical and rhs.canonical)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(lhs.value // q)
@@ -600,7 +593,7 @@ def get_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
             lhs.lhs.largest_known_divisor() % q == 0 or lhs.rhs.largest_known_divisor() % q == 0
         ):
             return get_add(get_floordiv(lhs.lhs, rhs), get_floordiv(lhs.rhs, rhs))
-    return _node(FLOORDIV, lhs, rhs)
+    return Binary(FLOORDIV, lhs, rhs, lhs.canonical and rhs.canonical)
 
 
 def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -613,7 +606,7 @@ def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(CEILDIV, rhs)
     if type(rhs) is not Constant:
-        return _node(CEILDIV, lhs, rhs)
+        return Binary(CEILDIV, lhs, rhs, lhs.canonical and rhs.canonical)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(ceildiv(lhs.value, q))
@@ -621,7 +614,7 @@ def get_ceildiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return lhs
     if type(lhs) is Binary and lhs.op == MUL and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
         return get_mul(lhs.lhs, Constant(lhs.rhs.value // q))
-    return _node(CEILDIV, lhs, rhs)
+    return Binary(CEILDIV, lhs, rhs, lhs.canonical and rhs.canonical)
 
 
 def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
@@ -634,7 +627,7 @@ def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
     """
     _check_divisor(MOD, rhs)
     if type(rhs) is not Constant:
-        return _node(MOD, lhs, rhs)
+        return Binary(MOD, lhs, rhs, lhs.canonical and rhs.canonical)
     q = rhs.value
     if type(lhs) is Constant:
         return Constant(lhs.value % q)
@@ -648,7 +641,7 @@ def get_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
                 return get_mod(lhs.lhs, rhs)
         if lhs.op == MOD and type(lhs.rhs) is Constant and lhs.rhs.value % q == 0:
             return get_mod(lhs.lhs, rhs)
-    return _node(MOD, lhs, rhs)
+    return Binary(MOD, lhs, rhs, lhs.canonical and rhs.canonical)
 
 
 _BUILD = {ADD: get_add, MUL: get_mul, FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}

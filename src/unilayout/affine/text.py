@@ -36,8 +36,7 @@ unilayout.errors.ParseError: non-affine expression: one factor of '*' must be fr
 
 from __future__ import annotations
 
-from .._ints import as_int
-from .._text import Scanner, check_text
+from .._text import SPACE, Scanner, check_text
 from ..errors import LayoutError
 from .expr import (
     CEILDIV,
@@ -61,6 +60,22 @@ __all__ = ["parse", "parse_map", "parse_expr", "read_map", "print_expr", "print_
 
 _INT64_MAX = (1 << 63) - 1
 _DIVOPS = {FLOORDIV: get_floordiv, CEILDIV: get_ceildiv, MOD: get_mod}
+_MINUS_ONE = Constant(-1)
+
+
+def _divop_at(t, at):
+    """The operator keyword (floordiv, ceildiv, mod) that is the whole word at ``t[at:]``, or None."""
+    for op in _DIVOPS:
+        end = at + len(op)
+        if t.startswith(op, at) and t[end:end + 1] not in _ID_CHARS:
+            return op
+    return None
+
+
+def _sub(a, b):
+    return get_add(a, get_mul(b, _MINUS_ONE))
+
+
 _OPERAND = "an affine operand (integer, identifier, '-' or '(')"
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.")
 
@@ -114,34 +129,48 @@ class _Reader:
             s.expect(",", f"',' or {close!r}")
 
     # --- expressions --------------------------------------------------------------------------
+    # The two loops below look at the next character directly (one skip, no scanner calls per
+    # alternative): they run once per operator of every map read, the hot path of parsing.
     def expr(self) -> AffineExpr:
         s = self.s
+        t = s.text
         lhs = self.term()
         while True:
-            at = s.skip()
-            if s.accept("+"):
+            at = s.pos
+            if t[at:at + 1] in SPACE:
+                at = s.skip()
+            c = t[at:at + 1]
+            if c == "+":
+                s.pos = at + 1
                 lhs = self.build(get_add, lhs, self.term(), at)
-            elif not s.at("->") and s.accept("-"):
+            elif c == "-" and not t.startswith("->", at):
+                s.pos = at + 1
                 rhs = self.term()
-                lhs = self.build(lambda a, b: get_add(a, get_mul(b, Constant(-1))), lhs, rhs, at)
+                lhs = self.build(_sub, lhs, rhs, at)
             else:
                 return lhs
 
     def term(self) -> AffineExpr:
         s = self.s
+        t = s.text
         lhs = self.operand()
         while True:
-            at = s.skip()
-            if s.accept("*"):
+            at = s.pos
+            if t[at:at + 1] in SPACE:
+                at = s.skip()
+            c = t[at:at + 1]
+            if c == "*":
+                s.pos = at + 1
                 rhs = self.operand()
                 if lhs.has_dims and rhs.has_dims:
                     s.fail("non-affine expression: one factor of '*' must be free of dims", at)
                 lhs = self.build(get_mul, lhs, rhs, at)
                 continue
-            op = next((k for k in _DIVOPS if s.at_keyword(k)), None)  # an operator only here, after an operand
+            # floordiv / ceildiv / mod are operators only here, after an operand
+            op = _divop_at(t, at) if c and c in "fcm" else None
             if op is None:
                 return lhs
-            s.keyword(op)
+            s.pos = at + len(op)
             rhs = self.operand()
             if rhs.has_dims:
                 s.fail(f"non-affine expression: the right operand of {op} must be a constant or symbolic", at)
@@ -157,21 +186,24 @@ class _Reader:
 
     def operand(self) -> AffineExpr:
         s = self.s
-        at = s.skip()
-        c = s.peek()
-        if c == "-" and not s.at("->"):
+        at = s.pos
+        c = s.text[at:at + 1]
+        if c in SPACE:
+            at = s.skip()
+            c = s.text[at:at + 1]
+        if c == "-" and not s.text.startswith("->", at):
             s.pos += 1
             self.enter(at)
             e = self.operand()
             self.nest -= 1
-            return self.build(get_mul, e, Constant(-1), at)
+            return self.build(get_mul, e, _MINUS_ONE, at)
         if c.isascii() and c.isdigit():
             value = s.integer()
             if s.text[s.pos:s.pos + 1] in _ID_CHARS:  # '2d0': digits then a name
                 s.expected("an integer", at)
             if value > _INT64_MAX:
                 s.fail("integer constant does not fit in 64 bits", at)
-            return Constant(as_int(value, "affine constant"))
+            return Constant(value)
         if c == "(":
             s.pos += 1
             self.enter(at)
