@@ -102,32 +102,24 @@ def index_map(layout) -> np.ndarray:
     return res.T
 
 
-def evaluate(layout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """Vectorised ``apply``: ``{in_dim: int array}`` -> ``{out_dim: int64 array}``.
-
-    The arrays are broadcast together (numpy rules); every in-dim must be
-    given and every value must lie in ``[0, in_dim_size)``.
-
-    **Post-conditions:** element-wise equal to ``layout.apply``.
-
-    >>> import numpy as np
-    >>> from unilayout.linear import identity_1d
-    >>> L = identity_1d(4, "i", "o1") * identity_1d(8, "i", "o2")
-    >>> r = evaluate(L, {"i": np.array([[0, 5], [13, 31]])})
-    >>> r["o1"].tolist(), r["o2"].tolist()
-    ([[0, 1], [1, 3]], [[0, 1], [3, 7]])
-    """
-    if not isinstance(ins, Mapping):
-        raise LayoutError(f"evaluate: expected a dict {{in_dim: array}}, got {type(ins).__name__}")
-    names = layout.in_dim_names
-    if set(ins) != set(names):
-        missing = [n for n in names if n not in ins]
-        extra = [k for k in ins if k not in names]
+def check_in_dims(names, given, what: str) -> None:
+    """``LayoutError`` ("<what> exactly the in-dims [...]; missing [...]; unknown [...]") unless ``given`` has each name once."""
+    if set(given) != set(names) or len(given) != len(names):
+        missing = [n for n in names if n not in given]
+        extra = [k for k in given if k not in names]
         raise LayoutError(
-            f"evaluate: expected arrays for exactly the in-dims {names}"
+            f"{what} exactly the in-dims {names}"
             + (f"; missing {missing}" if missing else "")
             + (f"; unknown {extra}" if extra else "")
         )
+
+
+def evaluate(layout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The kernel of ``linear.evaluate`` (which documents it), for a value known to be a LinearLayout."""
+    if not isinstance(ins, Mapping):
+        raise LayoutError(f"evaluate: expected a dict {{in_dim: array}}, got {type(ins).__name__}")
+    names = layout.in_dim_names
+    check_in_dims(names, ins, "evaluate: expected arrays for")
     arrays = []
     for name, vecs in layout._bases:
         a = np.asarray(ins[name])

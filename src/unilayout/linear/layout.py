@@ -816,14 +816,7 @@ class LinearLayout:
                 raise LayoutError(f"apply: in-dim {k!r} given twice")
             vals[k] = v
         names = self.in_dim_names
-        if set(vals) != set(names) or len(vals) != len(names):
-            missing = [n for n in names if n not in vals]
-            extra = [k for k in vals if k not in names]
-            raise LayoutError(
-                f"apply: expected a value for exactly the in-dims {names}"
-                + (f"; missing {missing}" if missing else "")
-                + (f"; unknown {extra}" if extra else "")
-            )
+        _tables.check_in_dims(names, vals, "apply: expected a value for")
         cols = self._columns()
         acc = 0
         c = 0
