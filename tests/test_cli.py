@@ -355,3 +355,14 @@ def test_render_blocks_draws_which_device_holds_which_block(capsys, tmp_path):
     assert {e.get("data-chip") for e in cells} == {"0", "1"}
     status, _, err = run(capsys, "render", TWO_CHIPS, "--blocks", "-o", str(out))
     assert status == 2 and "--blocks" in err
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    # `unilayout show BIG | head -1` (the output is larger than a pipe's buffer): the closed pipe is not an error
+    cmd = [sys.executable, "-m", "unilayout.cli", "show", "(128,128):(1,128)", "--max-cells", "16384"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "error" not in err.lower() and "Traceback" not in err

@@ -140,3 +140,14 @@ def test_describe_refuses_text_and_other_objects():
         F.describe("8:1")
     with pytest.raises(LayoutError, match="expected a unilayout layout value"):
         F.describe(np.arange(3))
+
+
+def test_format_facts_continues_a_multi_line_value_under_its_first_line():
+    L = linear.LinearLayout({"dim0": [[2], [4]], "dim1": [[1]]}, {"offset": 8})  # no #ttg.linear form: toString
+    lines = F.format_facts(F.describe(L)).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("text:"))
+    text_lines = str(L).strip("\n").splitlines()
+    assert lines[at] == f"{'text:':<15} {text_lines[0]}"
+    assert lines[at + 1:at + len(text_lines)] == [" " * 16 + t for t in text_lines[1:]]
+    # every other line still starts with a name in the first column
+    assert all(line[0] != " " for line in lines[:at] + lines[at + len(text_lines):])

@@ -391,6 +391,9 @@ def main(argv=None) -> int:
     except LayoutError as e:
         _print_error(e)
         return 2
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
+        sys.stderr.close()
+        return 141
     except OSError as e:
         print(f"unilayout: error: {e.strerror or e}: {e.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2

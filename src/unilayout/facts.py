@@ -332,11 +332,15 @@ def fact_lines(d) -> list:
 def format_facts(d) -> str:
     """The facts as ``unilayout show`` prints them: one ``name: text`` line each, names aligned.
 
+    A value of several lines (a linear layout's ``toString``) continues under
+    the first, so the names stay in their column.
+
     >>> from unilayout import cute
     >>> print(format_facts(describe(cute.Layout(2, 1))).splitlines()[5])
     cosize:         2
     """
-    return "\n".join(f"{k + ':':<15} {v}" for k, v in fact_lines(d))
+    pad = "\n" + " " * 16
+    return "\n".join(f"{k + ':':<15} {pad.join(str(v).strip(chr(10)).splitlines())}" for k, v in fact_lines(d))
 
 
 def summary(d) -> str:
