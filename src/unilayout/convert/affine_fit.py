@@ -29,19 +29,24 @@ from .to_tsl import cute_to_tsl
 __all__ = ["affine_to_cute", "affine_to_tsl", "affine_to_linear"]
 
 
-def _affine_table(m, shape, what):
-
+def _box(m, shape, what, hint=""):
+    """``shape`` checked as the box of the map ``m`` (an AffineMap without symbols, one size per dim)."""
     if not isinstance(m, AffineMap):
         raise LayoutError(f"{what}: expected an AffineMap, got {_name(m)}")
     if shape is None:
         raise LayoutError(f"{what}: an affine map has no box of its own; pass shape (one size per dim)")
     if m.num_symbols:
-        raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first (replace(symbols=...))")
-    if m.num_results != 1:
-        raise NotRepresentableError(f"{what}: {m} has {m.num_results} results; this target has one offset")
+        raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first{hint}")
     shape = as_shape(shape, f"{what}: shape")
     if len(shape) != m.num_dims:
         raise LayoutError(f"{what}: {m} has {m.num_dims} dim(s) but the box {shape} has {len(shape)}")
+    return shape
+
+
+def _affine_table(m, shape, what):
+    shape = _box(m, shape, what, " (replace(symbols=...))")
+    if m.num_results != 1:
+        raise NotRepresentableError(f"{what}: {m} has {m.num_results} results; this target has one offset")
     n = check_table(math.prod(shape), f"{what}: the box {shape}", MAX_POINTS)
     if n == 0 or not len(shape):
         raise NotRepresentableError(f"{what}: the box {tuple(shape)} is empty or has no dims")
@@ -117,15 +122,7 @@ def affine_to_linear(m, shape, in_dims=None, out_dims=None):
     unilayout.errors.NotRepresentableError: affine_to_linear: (d0) -> (d0 + 1) is (1,) at the origin: a linear layout maps 0 to 0
     """
     what = "affine_to_linear"
-    if not isinstance(m, AffineMap):
-        raise LayoutError(f"{what}: expected an AffineMap, got {_name(m)}")
-    if shape is None:
-        raise LayoutError(f"{what}: an affine map has no box of its own; pass shape (one size per dim)")
-    if m.num_symbols:
-        raise NotRepresentableError(f"{what}: {m} has symbols; substitute them first")
-    shape = as_shape(shape, f"{what}: shape")
-    if len(shape) != m.num_dims:
-        raise LayoutError(f"{what}: {m} has {m.num_dims} dim(s) but the box {shape} has {len(shape)}")
+    shape = _box(m, shape, what)
     for i, s in enumerate(shape):
         if not is_pow2(s):
             raise NotRepresentableError(f"{what}: size {s} of dim {i} is not a power of two: pad to {next_pow2(max(s, 1))}")

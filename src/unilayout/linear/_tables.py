@@ -50,21 +50,7 @@ def _per_out_columns(layout):
 
 
 def index_map(layout) -> np.ndarray:
-    """``L(x)`` for every input x, as an int64 array of shape (N, num_out_dims).
-
-    Inputs are flattened with the first in-dim least significant (bit c of x
-    is input bit c of the matrix view); columns are the out-dims in order.
-    The array is the transposed view of a (num_out_dims, N) buffer (each
-    column contiguous); ``np.ascontiguousarray`` gives a row-major copy.
-
-    **Pre-conditions:** at most ``2**32`` inputs; out-dims fit in int64.
-
-    **Post-conditions:** ``index_map(L)[x] == list(L.apply(unflatten(x)).values())``.
-
-    >>> from unilayout.linear import identity_1d, zeros_1d
-    >>> index_map(identity_1d(4, "i", "o") * zeros_1d(2, "i", "o"))[:, 0].tolist()
-    [0, 1, 2, 3, 0, 1, 2, 3]
-    """
+    """The kernel of ``linear.index_map`` (which documents it), for a value known to be a LinearLayout."""
     n = layout.total_in_dim_size_log2
     if n > MAX_INDEX_MAP_BITS:
         raise LayoutError(
