@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from unilayout import LayoutError
-from unilayout.viz.picture import CHAR_W, Scene, grid_scene, positions
+from unilayout.viz.picture import CHAR_W, NOTE_CHARS, Scene, grid_scene, positions
 
 
 def test_positions_with_groups():
@@ -33,8 +33,20 @@ def test_cell_box_and_size_cover_everything():
     x, y, w, h = s.cell_box(0, 0, 2, 3)
     assert h == pytest.approx(2 * s.cell_h + 10) and w == pytest.approx(3 * s.cell_w)
     assert s.width >= x + w and s.height >= y + h
-    s.notes.append("n" * 300)
-    assert s.width >= 300 * CHAR_W
+    h0 = s.height
+    s.notes.append("a long caption " * 30)
+    lines = s.note_lines()
+    assert len(lines) > 1 and " ".join(lines) == ("a long caption " * 30).strip()
+    assert s.width < 100 * CHAR_W and s.height >= h0 + 12 * len(lines)
+
+
+def test_notes_wrap_to_a_wide_picture():
+    s = grid_scene("t", 1, 80)
+    s.notes = ["x " * 200]
+    narrow = grid_scene("t", 1, 2)
+    narrow.notes = ["x " * 200]
+    assert len(s.note_lines()) < len(narrow.note_lines())
+    assert max(map(len, narrow.note_lines())) <= NOTE_CHARS
 
 
 def test_headers_and_title_are_texts():

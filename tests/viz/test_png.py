@@ -39,8 +39,8 @@ def test_labels_draw_ink_inside_their_cell():
     cell0 = img[y0 : y0 + int(s.cell_h), x0 : x0 + int(s.cell_w)]
     x1 = int(s.col_x[1])
     cell1 = img[y0 : y0 + int(s.cell_h), x1 : x1 + int(s.cell_w)]
-    assert (cell0 == 0).all(axis=2).sum() > 20
-    assert (cell1 == 0).all(axis=2).sum() == 0
+    assert (cell0 < 100).all(axis=2).sum() > 20
+    assert (cell1 < 250).any(axis=2).sum() == 0
 
 
 def test_padding_colour_and_outlines():
@@ -53,11 +53,52 @@ def test_padding_colour_and_outlines():
     assert img[y, x + w // 2].tolist() == [200, 0, 0]
 
 
-def test_every_glyph_has_ink():
-    for ch in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ()[],:-+=x/_<>#|":
-        img = np.full((12, 12, 3), 255, dtype=np.uint8)
-        png._blit(img, [ch], [1], [6], ["start"], [(0, 0, 0)], 1)
-        assert (img == 0).any(), ch
+def _ink_box(img):
+    ys, xs = np.nonzero((img < 128).all(axis=2))
+    return xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+
+
+def _text_image(text, scale=1):
+    s = grid_scene("", 1, 1, labels=[[text]], headers=False)
+    s.fill[:] = 255
+    s.texts.clear()
+    return png.rasterise(s, scale)
+
+
+def test_real_font_tells_similar_glyphs_apart():
+    # The old 3x5 font drew o, 0 and D alike, ',' as '.', lowercase as uppercase and non-ASCII as '?'.
+    imgs = {ch: _text_image(ch) for ch in ["o", "0", "D", "O", ",", ".", "a", "A", "\u00e9", "?"]}
+    for a, b in [("o", "0"), ("0", "D"), ("o", "O"), (",", "."), ("a", "A"), ("\u00e9", "?")]:
+        assert (imgs[a] != imgs[b]).any(), (a, b)
+
+
+def test_labels_are_at_least_11_px_and_scale():
+    x0, y0, x1, y1 = _ink_box(_text_image("Tg8"))
+    assert y1 - y0 >= 11  # cap height + descender of a 12 px font
+    a0, b0, a1, b1 = _ink_box(_text_image("Tg8", scale=3))
+    assert 2.5 * (y1 - y0) <= b1 - b0 <= 3.5 * (y1 - y0)
+
+
+def test_scale_multiplies_the_size_and_is_checked():
+    s = grid_scene("scaled", 2, 2)
+    w, h = png.png_size(png.to_png(s))
+    assert png.png_size(png.to_png(s, scale=2)) == (2 * w, 2 * h)
+    for bad in (0, 1.5, png.MAX_SCALE + 1, True):
+        with pytest.raises(LayoutError, match="scale"):
+            png.to_png(s, scale=bad)
+
+
+def test_captions_wrap_inside_the_picture():
+    s = grid_scene("wrap", 1, 2, headers=False)
+    s.notes = ["the caption of a small picture goes on for a long while " * 4]
+    img = png.rasterise(s)
+    assert len(s.note_lines()) > 1
+    top = int(s.note_y(0) - 8)
+    notes = img[top:]
+    # ink on several note lines, none of it clipped at the right edge
+    assert (notes[:, -3:] < 200).sum() == 0
+    rows_with_ink = np.nonzero((notes < 128).all(axis=2).any(axis=1))[0]
+    assert rows_with_ink.max() - rows_with_ink.min() > 18
 
 
 def test_encode_and_errors():

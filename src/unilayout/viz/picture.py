@@ -12,23 +12,36 @@ grid's shape, so building and rasterising a picture is vectorised.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "grid_scene", "positions", "CHAR_W", "LINE_H", "DEFAULT_MAX_CELLS"]
+__all__ = ["Scene", "grid_scene", "positions", "CHAR_W", "LINE_H", "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX",
+           "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
-#: Horizontal advance of one label character, in picture units (the PNG font's at scale 2).
+#: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
+#: glyph of the 12 px font, ``W``, advances 11 px, digits 7 px).
 CHAR_W = 8.0
 #: Height of one label line.
 LINE_H = 12.0
+#: Font sizes in picture units, the same in SVG and PNG: cell labels (one line; 11 for several lines),
+#: row/column headers and core names, the title, notes.
+LABEL_PX = 12.0
+HEADER_PX = 11.0
+TITLE_PX = 15.0
+NOTE_PX = 12.0
+#: Notes wrap at the picture's width, but never narrower than this many characters.
+NOTE_CHARS = 72
+#: Average advance of a note character (12 px proportional font), used to wrap notes.
+_NOTE_ADVANCE = 6.6
 #: Cells drawn at most before a renderer crops or summarises (``max_cells=`` raises it).
 DEFAULT_MAX_CELLS = 16384
 
 _MARGIN = 8.0
-_TITLE_H = 22.0
+_TITLE_H = 26.0
 _HEADER = 14.0
 
 
@@ -98,23 +111,52 @@ class Scene:
         x0, y0 = self.col_x[c0], self.row_y[r0]
         return float(x0), float(y0), float(self.col_x[c1 - 1] + self.cell_w - x0), float(self.row_y[r1 - 1] + self.cell_h - y0)
 
+    def _right(self) -> float:
+        right = float(self.col_x.max() + self.cell_w) if self.col_x.size else 0.0
+        texts = [t[0] + len(t[2]) * 4 * (t[3] + 0.5) for t in self.texts if t[4] == "start"]
+        return max([right, *texts, 120.0])
+
+    def note_lines(self) -> list:
+        """The notes wrapped to the picture's width (at least ``NOTE_CHARS`` characters a line), one str per line.
+
+        >>> s = grid_scene("t", 1, 1)
+        >>> s.notes = ["word " * 40]
+        >>> lines = s.note_lines()
+        >>> len(lines) > 1 and max(map(len, lines)) <= max(NOTE_CHARS, s.width / 6.6)
+        True
+        """
+        chars = max(NOTE_CHARS, int((self._right() - _MARGIN) / _NOTE_ADVANCE))
+        out = []
+        for note in self.notes:
+            out.extend(textwrap.wrap(str(note), chars, break_on_hyphens=False) or [""])
+        return out
+
     @property
     def width(self) -> float:
-        """Width of the picture."""
-        right = self.col_x[-1] + self.cell_w if self.col_x.size else 0.0
-        texts = [t[0] + len(t[2]) * 4 * (t[3] + 0.5) for t in self.texts if t[4] == "start"]
-        notes = [_MARGIN + len(n) * CHAR_W for n in self.notes]
-        return float(np.ceil(max([right, *texts, *notes, 120.0]) + _MARGIN))
+        """Width of the picture: its cells and texts, and the wrapped notes.
+
+        >>> grid_scene("t", 1, 40).width > 40 * 26
+        True
+        """
+        notes = [_MARGIN + len(n) * _NOTE_ADVANCE for n in self.note_lines()]
+        return float(np.ceil(max([self._right(), *notes]) + _MARGIN))
 
     @property
     def height(self) -> float:
-        """Height of the picture (notes included)."""
-        bottom = self.row_y[-1] + self.cell_h if self.row_y.size else _TITLE_H
-        return float(np.ceil(bottom + _MARGIN + LINE_H * 1.5 * len(self.notes) + _MARGIN))
+        """Height of the picture (wrapped notes included).
+
+        >>> s = grid_scene("t", 1, 1)
+        >>> h = s.height
+        >>> s.notes = ["a note"]
+        >>> s.height - h
+        18.0
+        """
+        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
+        return float(np.ceil(bottom + _MARGIN + LINE_H * 1.5 * len(self.note_lines()) + _MARGIN))
 
     def note_y(self, k: int) -> float:
-        """Vertical centre of note line ``k``."""
-        bottom = self.row_y[-1] + self.cell_h if self.row_y.size else _TITLE_H
+        """Vertical centre of (wrapped) note line ``k``."""
+        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
         return float(bottom + _MARGIN + LINE_H * 1.5 * k + LINE_H * 0.75)
 
 

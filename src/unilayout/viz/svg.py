@@ -18,10 +18,11 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from .colors import hex_color, text_color
+from .picture import HEADER_PX, LABEL_PX, LINE_H, NOTE_PX, TITLE_PX
 
 __all__ = ["to_svg"]
 
-_FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospace"
+_FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 
 
 def _num(x) -> str:
@@ -33,7 +34,7 @@ def _text(x, y, s, size_px, anchor="middle", fill="#000", cls="label", lines=Non
     attrs = f'class="{cls}" x="{_num(x)}" text-anchor="{anchor}" font-size="{_num(size_px)}" fill="{fill}"'
     if len(lines) == 1:
         return f'<text {attrs} y="{_num(y + size_px * 0.35)}">{escape(lines[0])}</text>'
-    step = size_px * 1.1
+    step = LINE_H if cls == "label" else size_px * 1.1
     y0 = y - step * (len(lines) - 1) / 2 + size_px * 0.35
     spans = "".join(
         f'<tspan x="{_num(x)}" y="{_num(y0 + k * step)}">{escape(line)}</tspan>' for k, line in enumerate(lines)
@@ -68,7 +69,10 @@ def to_svg(scene) -> str:
         labels = scene.labels[rr, cc].tolist()
         extra = [(name, a[rr, cc].tolist()) for name, a in scene.attrs.items()]
         cw, ch = _num(scene.cell_w), _num(scene.cell_h)
-        font = min(11.0, scene.cell_h * 0.5)
+        multi = any("\n" in str(lab) for lab in labels)
+        font = LABEL_PX - 1 if multi else LABEL_PX
+        if scene.cell_h < font + 2:  # tiny cells (big pictures): no room for text, as in the PNG
+            labels = [""] * len(labels)
         hexes = {}
         base = scene.cell_class
         for k in range(rr.size):
@@ -92,9 +96,9 @@ def to_svg(scene) -> str:
             f'fill="none" stroke="{hex_color(rgb)}" stroke-width="{_num(width)}"/>'
         )
     for x, y, s, size, anchor, rgb, cls in scene.texts:
-        out.append(_text(x, y, s, 9.0 if size == 1 else 14.0, anchor, hex_color(rgb), cls))
-    for k, note in enumerate(scene.notes):
-        out.append(_text(8.0, scene.note_y(k), note, 11.0, "start", "#333333", "note"))
+        out.append(_text(x, y, s, HEADER_PX if size == 1 else TITLE_PX, anchor, hex_color(rgb), cls))
+    for k, note in enumerate(scene.note_lines()):
+        out.append(_text(8.0, scene.note_y(k), note, NOTE_PX, "start", "#333333", "note"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -220,7 +220,7 @@ def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
     if held is not None:
         scene.add_outline(*scene.cell_box(0, 0, int(held.any(axis=1).sum()), int(held.any(axis=0).sum())),
                           rgb=(200, 0, 0), width=2, cls="layout")
-        scene.notes.append(f"red: the cores holding the shards of {layout.tensor_type()}"[:160])
+        scene.notes.append(f"red: the cores holding the shards of {layout.tensor_type()}")
         scene.notes.append(f"mesh distribution: {placement.distribution}, chips {list(placement.chips)}")
     return scene
 
