@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unilayout import LayoutError
-from unilayout._ints import (MAX_TABLE, as_int, as_nonneg, as_pow2, as_positive, as_shape, ceil_div, check_table,
+from unilayout import LayoutError, _ints
+from unilayout._ints import (as_instance, as_int, as_int_array, check_int64, as_nonneg, as_pow2, as_positive, as_shape, ceil_div, check_table,
                              is_pow2, next_pow2, product)
 
 
@@ -71,8 +71,75 @@ def test_product_is_exact_beyond_int64():
 
 
 def test_check_table_refuses_before_allocating():
-    assert check_table(MAX_TABLE, "t") == MAX_TABLE
-    with pytest.raises(LayoutError, match=r"^index_map: 1073741825 values are more than the 1073741824"):
-        check_table(MAX_TABLE + 1, "index_map")
+    cap = _ints.max_table()
+    assert check_table(cap, "t") == cap
+    with pytest.raises(LayoutError, match=rf"^index_map: {cap + 1} values are more than the {cap} one table"):
+        check_table(cap + 1, "index_map")
     with pytest.raises(LayoutError, match=r"more than the 8 one table may hold"):
         check_table(9, "fit", cap=8)
+
+
+def test_the_cap_fits_this_machine_and_is_one_setting():
+    cap = _ints.max_table()
+    assert 1 << 20 <= cap <= 1 << 30 and cap & (cap - 1) == 0
+    assert cap * 8 * 16 <= max(_ints._memory_bytes(), (1 << 20) * 128)  # a table is at most 1/16 of memory
+    old = _ints.set_max_table(100)
+    try:
+        with pytest.raises(LayoutError, match="more than the 100 one table"):
+            check_table(101, "t")
+        with pytest.raises(LayoutError, match="more than the 100 one table"):  # a larger cap given is lowered
+            check_table(101, "t", cap=1 << 40)
+    finally:
+        assert _ints.set_max_table(old) == 100
+    with pytest.raises(LayoutError, match="max_table must be >= 1"):
+        _ints.set_max_table(0)
+
+
+def test_the_cap_reads_the_environment(monkeypatch):
+    monkeypatch.setenv("UNILAYOUT_MAX_TABLE", "4096")
+    assert _ints._default_max_table() == 4096
+    monkeypatch.setenv("UNILAYOUT_MAX_TABLE", "lots")
+    assert _ints._default_max_table() <= 1 << 30
+
+
+def test_as_instance_names_the_argument_and_the_type():
+    assert as_instance((1,), tuple, "x") == (1,)
+    with pytest.raises(LayoutError, match=r"^apply: coordinates must be a tuple, got float 1.5$"):
+        as_instance(1.5, tuple, "apply: coordinates")
+    with pytest.raises(LayoutError, match=r"^f: x must be a Layout or a Swizzle, got str '"):
+        as_instance("a" * 100, (int, float), "f: x", "a Layout or a Swizzle")
+
+
+@pytest.mark.parametrize("value", [[1, 2], (3,), np.arange(4, dtype=np.uint8), np.array([5], dtype=object), 7,
+                                   np.array([(1 << 63) - 1], dtype=np.uint64)])
+def test_as_int_array_is_exact(value):
+    got = as_int_array(value, "c")
+    assert got.dtype == np.int64 and got.tolist() == np.asarray(value).astype(object).tolist()
+
+
+@pytest.mark.parametrize("value, message", [
+    (np.array([1.5]), "must be integers, got dtype float64"),
+    ([1.0], "must be integers, got dtype float64"),
+    (np.array([1 << 63], dtype=np.uint64), "does not fit in int64"),
+    ([1 << 63], "does not fit in int64"),
+    ([-(1 << 63) - 1], "does not fit in int64"),
+    (np.zeros(2, dtype="V4"), "must be integers, got dtype"),
+    (np.array(["1"]), "must be integers, got dtype"),
+    (np.array([True]), "must be integers, got dtype bool"),
+    (np.array([1, "a"], dtype=object), "must be integers, got str"),
+    (np.ma.masked_array([1, 2], mask=[0, 1]), "masked array would lose its mask"),
+    ("12", "must be integers, got str"),
+    (True, "must be integers, got bool"),
+    ([[1], [1, 2]], "must be integers"),
+])
+def test_as_int_array_refuses_what_it_cannot_keep_exactly(value, message):
+    with pytest.raises(LayoutError, match=message):
+        as_int_array(value, "c")
+
+
+def test_check_int64_bounds_both_ends():
+    check_int64(-(1 << 63), (1 << 63) - 1, "x")
+    with pytest.raises(LayoutError, match="up to 9223372036854775808 do not fit"):
+        check_int64(0, 1 << 63, "offsets")
+    with pytest.raises(LayoutError, match="down to -9223372036854775809 do not fit"):
+        check_int64(-(1 << 63) - 1, 0, "offsets")

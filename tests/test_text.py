@@ -59,7 +59,9 @@ def test_expect_returns_where_the_literal_started():
     ("007", "", 7, 3),
     ("-3", "-", -3, 2),
     ("+3", "+-", 3, 2),
-    ("12345678901234567890123", "", 12345678901234567890123, 23),
+    ("18446744073709551615", "", (1 << 64) - 1, 20),
+    ("-18446744073709551615", "-", -(1 << 64) + 1, 21),
+    ("0" * 50 + "9", "", 9, 51),
 ])
 def test_integer_reads_ascii_digits_after_an_allowed_sign(text, signs, value, pos):
     s = Scanner(text)
@@ -117,3 +119,23 @@ def test_check_text_refuses_non_strings_with_a_layout_error():
     with pytest.raises(LayoutError, match="expected CuTe text \\(str\\), got bytes") as info:
         check_text(b"x", "CuTe text")
     assert not isinstance(info.value, ParseError)
+
+
+@pytest.mark.parametrize("text, position", [
+    ("18446744073709551616", 0),
+    ("  -18446744073709551616", 2),
+    ("1" * 5000, 0),  # past Python's 4,300-digit limit: still a ParseError, and no int is built
+    ("x" * 3 + "9" * 100000, 3),
+])
+def test_integer_is_bounded_when_read_with_the_error_at_the_number(text, position):
+    s = Scanner(text, 3 if text.startswith("x") else 0)
+    with pytest.raises(ParseError, match="is out of range") as e:
+        s.integer(signs="-")
+    assert e.value.position == position
+    assert len(str(e.value)) < 600  # the message quotes a window of the text, not all of it
+
+
+def test_integer_limit_is_per_call():
+    assert Scanner("300").integer(limit=300) == 300
+    with pytest.raises(ParseError, match=r"^integer 301 is out of range \(at most 300\)"):
+        Scanner("301").integer(limit=300)

@@ -33,8 +33,75 @@ import operator
 
 from .errors import LayoutError
 
-#: Most values one tabulation (an ``index_map``, a comparison table, a fit) may hold: 2**30 int64s are 8 GiB.
-MAX_TABLE = 1 << 30
+#: The range of numpy's int64, the dtype of every vectorised path.
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _memory_bytes() -> int:
+    """This machine's memory: physical RAM, or the cgroup's limit when that is lower (8 GiB if unknown)."""
+    total = 8 << 30
+    try:
+        import os
+
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - non-POSIX
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        if limit.isdigit():
+            total = min(total, int(limit))
+    except OSError:
+        pass
+    return total
+
+
+def _default_max_table() -> int:
+    """The cap sized to this machine, unless ``UNILAYOUT_MAX_TABLE`` (a count of values) says otherwise.
+
+    One table of int64s may take at most a sixteenth of the memory (a table
+    and its temporaries several times over still fit), rounded down to a
+    power of two, at most 2**30 values and at least 2**20.
+    """
+    import os
+
+    env = os.environ.get("UNILAYOUT_MAX_TABLE", "").strip()
+    if env.isdigit() and len(env) < 20 and int(env) > 0:
+        return int(env)
+    n = max(_memory_bytes() // (8 * 16), 1 << 20)
+    return min(1 << (n.bit_length() - 1), 1 << 30)
+
+
+#: Most values one tabulation or allocation (an ``index_map``, a comparison
+#: table, a padding summary, a fit) may hold, sized to this machine's memory
+#: when unilayout is imported (``UNILAYOUT_MAX_TABLE`` overrides it; so does
+#: ``set_max_table``). Every table is checked against it *before* allocating.
+MAX_TABLE = _default_max_table()
+
+
+def max_table() -> int:
+    """The current cap on the values one table may hold (``MAX_TABLE``, as ``set_max_table`` left it).
+
+    >>> max_table() >= 1 << 20
+    True
+    """
+    return MAX_TABLE
+
+
+def set_max_table(count) -> int:
+    """Set the cap on the values one table may hold; returns the previous cap.
+
+    >>> old = set_max_table(1 << 10)
+    >>> check_table(1 << 11, "index_map")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: index_map: 2048 values are more than the 1024 one table may hold
+    >>> set_max_table(old)
+    1024
+    """
+    global MAX_TABLE
+    old, MAX_TABLE = MAX_TABLE, as_positive(count, "max_table")
+    return old
 
 
 def as_int(value, what: str) -> int:
@@ -160,16 +227,114 @@ def product(values) -> int:
 def check_table(count: int, what: str, cap: int | None = None) -> int:
     """``count`` if a table of that many values may be built, else ``LayoutError`` before anything is allocated.
 
-    ``cap`` defaults to ``MAX_TABLE``.
+    ``cap`` defaults to ``MAX_TABLE`` (as ``set_max_table`` left it); a
+    ``cap`` given is lowered to it too, so one setting bounds every table.
 
     >>> check_table(1 << 20, "index_map")
     1048576
-    >>> check_table(1 << 40, "index_map")
+    >>> check_table(1 << 40, "index_map", cap=1 << 20)
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: index_map: 1099511627776 values are more than the 1073741824 one table may hold
+    unilayout.errors.LayoutError: index_map: 1099511627776 values are more than the 1048576 one table may hold
     """
-    cap = MAX_TABLE if cap is None else cap
+    cap = MAX_TABLE if cap is None else min(cap, MAX_TABLE)
     if count > cap:
         raise LayoutError(f"{what}: {count} values are more than the {cap} one table may hold")
     return count
+
+
+def as_instance(value, types, what: str, expected: str | None = None):
+    """``value`` if it is an instance of ``types``, else ``LayoutError`` naming the argument and the type.
+
+    The one type check of every public call site: ``what`` names the
+    argument, ``expected`` says what was wanted (the type names by default).
+
+    >>> as_instance(1.5, tuple, "right_inverse: layout", "a CuTe Layout")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: right_inverse: layout must be a CuTe Layout, got float 1.5
+    """
+    if isinstance(value, types):
+        return value
+    if expected is None:
+        names = types if isinstance(types, tuple) else (types,)
+        expected = "a " + " or ".join(t.__name__ for t in names)
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise LayoutError(f"{what} must be {expected}, got {type(value).__name__} {shown}")
+
+
+def as_int_array(value, what: str) -> "np.ndarray":
+    """``value`` (an int, a sequence of ints or an integer ndarray) as an int64 ndarray, exactly, else ``LayoutError``.
+
+    Refused, never converted silently: floats, bools, strings, structured
+    (void) and object arrays holding anything but ints, masked arrays (whose
+    mask a plain array would lose), and values outside int64.
+
+    >>> as_int_array([1, 2], "coordinates").tolist()
+    [1, 2]
+    >>> as_int_array(__import__("numpy").array([1.5]), "coordinates")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: coordinates must be integers, got dtype float64
+    >>> as_int_array([1 << 63], "coordinates")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: coordinates: 9223372036854775808 does not fit in int64
+    """
+    import numpy as np
+
+    if isinstance(value, np.ma.MaskedArray):
+        raise LayoutError(f"{what}: a masked array would lose its mask; pass arr.filled(...) or arr.compressed()")
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        raise LayoutError(f"{what} must be integers, got {type(value).__name__} {value!r:.60}")
+    if isinstance(value, np.ndarray):
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value, dtype=object if _has_big_int(value) else None)
+        except (TypeError, ValueError, OverflowError):
+            raise LayoutError(f"{what} must be integers, got {type(value).__name__}") from None
+    kind = arr.dtype.kind
+    if kind == "i":
+        return arr.astype(np.int64, copy=False)
+    if kind == "u":
+        if arr.size and arr.dtype.itemsize == 8 and int(arr.max()) > INT64_MAX:
+            raise LayoutError(f"{what}: {int(arr.max())} does not fit in int64")
+        return arr.astype(np.int64)
+    if kind == "O":
+        flat = arr.reshape(-1).tolist()
+        for v in flat:
+            if isinstance(v, bool) or not isinstance(v, int) and not isinstance(v, np.integer):
+                raise LayoutError(f"{what} must be integers, got {type(v).__name__} {v!r:.60}")
+            if not INT64_MIN <= int(v) <= INT64_MAX:
+                raise LayoutError(f"{what}: {int(v)} does not fit in int64")
+        return np.array([int(v) for v in flat], dtype=np.int64).reshape(arr.shape)
+    raise LayoutError(f"{what} must be integers, got dtype {arr.dtype}")
+
+
+def _has_big_int(value) -> bool:
+    """Whether a (nested) list holds a Python int numpy would not take as int64."""
+    stack, seen = [value], 0
+    while stack and seen < 1 << 16:
+        v = stack.pop()
+        seen += 1
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, int) and not INT64_MIN <= v <= INT64_MAX:
+            return True
+    return False
+
+
+def check_int64(lo: int, hi: int, what: str) -> None:
+    """``LayoutError`` unless every value in ``[lo, hi]`` fits in int64 (checked before a vectorised path runs).
+
+    >>> check_int64(0, 1 << 63, "Sw<1,0,-63> o 1 o 1:1: offsets")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Sw<1,0,-63> o 1 o 1:1: offsets up to 9223372036854775808 do not fit in int64
+    """
+    if hi > INT64_MAX:
+        raise LayoutError(f"{what} up to {hi} do not fit in int64")
+    if lo < INT64_MIN:
+        raise LayoutError(f"{what} down to {lo} do not fit in int64")

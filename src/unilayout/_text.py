@@ -82,6 +82,9 @@ __all__ = ["Scanner", "check_text"]
 #: The whitespace every parser skips between tokens.
 SPACE = " \t\r\n"
 
+#: The largest magnitude ``Scanner.integer`` reads by default (uint64's maximum).
+MAX_INT = (1 << 64) - 1
+
 _DIGITS = "0123456789"
 _ID_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _ID_CHAR = _ID_START | frozenset(_DIGITS) | frozenset("$.")
@@ -240,14 +243,24 @@ class Scanner:
             self.skip()
         self.fail(f"expected {what}, found {self.found()}")
 
-    def integer(self, signs: str = "", what: str = "an integer") -> int:
+    def integer(self, signs: str = "", what: str = "an integer", limit: int | None = None) -> int:
         """ASCII decimal digits, after one optional sign from ``signs`` (``"-"``, ``"+-"``), as an int.
 
-        The error points just after the sign, where the digits should be; no
-        bound is applied (each family checks the range it allows).
+        The error points just after the sign, where the digits should be.
+        Numbers are bounded when read: more than ``limit`` in magnitude
+        (``MAX_INT``, 2**64 - 1, by default) is a ``ParseError`` at the
+        number, before Python converts it (so 5,000 digits cost nothing and
+        never reach Python's 4,300-digit limit). Each family still checks
+        the range it allows.
 
         >>> Scanner(" -7,").integer(signs="-"), Scanner("042").integer()
         (-7, 42)
+        >>> Scanner("99999999999999999999").integer()
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.ParseError: integer 99999999999999999999 is out of range (at most 18446744073709551615) at position 0
+          99999999999999999999
+          ^
         >>> Scanner("-7").integer()
         Traceback (most recent call last):
         ...
@@ -266,6 +279,13 @@ class Scanner:
             p += 1
         if p == digits:
             self.expected(what, digits)
+        limit = MAX_INT if limit is None else limit
+        lead = digits
+        while lead < p - 1 and t[lead] == "0":
+            lead += 1
+        if p - lead > len(str(limit)) or int(t[lead:p]) > limit:
+            shown = t[digits:p] if p - digits <= 24 else f"{t[digits:digits + 8]}...({p - digits} digits)"
+            self.fail(f"integer {shown} is out of range (at most {limit})", start)
         self.pos = p
         return int(t[start:p])
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 __all__ = ["LayoutError", "ParseError", "NotRepresentableError"]
 
+#: A line longer than twice this is shown as this many characters either side of the position.
+_WINDOW = 120
+
 
 class LayoutError(ValueError):
     """An invalid layout, argument, or operation whose preconditions fail.
@@ -53,8 +56,13 @@ class ParseError(LayoutError):
         start = self.text.rfind("\n", 0, self.position) + 1
         end = self.text.find("\n", self.position)
         end = len(self.text) if end < 0 else end
-        line = self.text[start:end]
-        return f"{self.message} at position {self.position}\n  {line}\n  {' ' * (self.position - start)}^"
+        # A long line is shown as a window of _WINDOW characters either side of the position.
+        lo, hi = start, end
+        if end - start > 2 * _WINDOW:
+            lo, hi = max(start, self.position - _WINDOW), min(end, self.position + _WINDOW)
+        line = ("..." if lo > start else "") + self.text[lo:hi] + ("..." if hi < end else "")
+        caret = self.position - lo + (3 if lo > start else 0)
+        return f"{self.message} at position {self.position}\n  {line}\n  {' ' * caret}^"
 
     def __reduce__(self):
         return (type(self), (self.message, self.text, self.position))

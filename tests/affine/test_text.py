@@ -98,7 +98,7 @@ def test_named_identifiers_symbols_and_empty_lists():
         ("affine_map<(d0) -> (d0)", "expected '>'", 23),
         ("affine_map(d0) -> (d0)", "expected '<'", 10),
         ("(d0) -> (d0 # 2)", "expected ',' or ')', found '#'", 12),
-        ("(d0) -> (99999999999999999999)", "does not fit in 64 bits", 9),
+        ("(d0) -> (99999999999999999999)", "is out of range", 9),
         ("(d0) -> (2d0)", "expected an integer, found '2d0'", 9),
         ("(d0,) -> (d0)", "expected an identifier", 4),
         ("", "expected '('", 0),

@@ -58,7 +58,7 @@ PREFIX = "#tsl.tsl<"
         ("[] -> ()>", "expected an integer or '?'", 10),
         ("[2] -> (1), offset: x>", "expected an integer or '?'", 29),
         ("[2] -> (1), [3] -> (1)x", "expected '>'", 31),
-        ("[99999999999999999999] -> (1)>", "does not fit in 64 bits", 10),
+        ("[99999999999999999999] -> (1)>", "is out of range", 10),
         ("[2] -> (- 1)>", "expected an integer or '?'", 18),
     ],
 )

@@ -198,11 +198,9 @@ class _Reader:
             self.nest -= 1
             return self.build(get_mul, e, _MINUS_ONE, at)
         if c.isascii() and c.isdigit():
-            value = s.integer()
+            value = s.integer(limit=_INT64_MAX)  # MLIR's constants are int64: bounded as read
             if s.text[s.pos:s.pos + 1] in _ID_CHARS:  # '2d0': digits then a name
                 s.expected("an integer", at)
-            if value > _INT64_MAX:
-                s.fail("integer constant does not fit in 64 bits", at)
             return Constant(value)
         if c == "(":
             s.pos += 1
@@ -228,7 +226,7 @@ class _Reader:
 
 
 def _implicit_name(name):
-    if len(name) > 1 and name[0] in "ds" and name[1:].isdigit() and (name[1] != "0" or len(name) == 2):
+    if 1 < len(name) < 12 and name[0] in "ds" and name[1:].isdigit() and (name[1] != "0" or len(name) == 2):
         return (Dim if name[0] == "d" else Symbol)(int(name[1:]))
     return None
 

@@ -38,9 +38,7 @@ def _value(s: Scanner):
     at = s.skip()
     if s.accept("?"):
         return None, at
-    v = s.integer(signs="-", what="an integer or '?'")
-    if abs(v) > _INT64_MAX:
-        s.fail("integer does not fit in 64 bits", at)
+    v = s.integer(signs="-", what="an integer or '?'", limit=_INT64_MAX)  # bounded as read
     return as_int(v, "TSL value"), at
 
 
