@@ -31,6 +31,9 @@ from .algebra import (
     left_inverse, logical_divide, logical_product, raked_product, recast_layout, right_inverse,
     tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
 )
+from .basis import (
+    ArithTuple, CoordTensor, E, ScaledBasis, make_basis_like, make_identity_layout, make_identity_tensor,
+)
 from .evaluate import evaluate, index_map
 from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
 from .inttuple import (
@@ -76,4 +79,6 @@ __all__ = [
     "product_each", "congruent", "upcast", "downcast", "recast_layout", "local_tile", "local_partition",
     "slice_and_offset", "index_map", "evaluate", "print_layout", "layout_table", "make_layout_tv",
     "tv_owner", "tv_table", "find_swizzle", "fit_mode", "fit_layout", "MAX_SWIZZLE_BITS",
+    "ScaledBasis", "E", "ArithTuple", "CoordTensor", "make_basis_like", "make_identity_layout",
+    "make_identity_tensor",
 ]

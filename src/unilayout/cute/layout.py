@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from ._flat import table
+from .basis import as_coord, has_basis, normalize_stride
 from .inttuple import (
     congruent, crd2idx, depth, flatten, int_tuple_str, leaves, normalize, prefix_product,
     product, suffix_product, unflatten,
@@ -58,7 +59,7 @@ class Layout:
         if stride is None:
             stride = prefix_product(shape)
         else:
-            stride = stride if type(stride) is int else normalize(stride, "Layout stride")
+            stride = stride if type(stride) is int else normalize_stride(stride, "Layout stride")
             if not congruent(shape, stride):
                 raise LayoutError(
                     f"Layout: shape {int_tuple_str(shape)} and stride {int_tuple_str(stride)} are not congruent"
@@ -164,12 +165,14 @@ class Layout:
         if type(crd) is int:
             if crd < 0:
                 raise LayoutError(f"Layout: coordinate {crd} is negative")
-            return crd2idx(crd, self.shape, self.stride)
+            r = crd2idx(crd, self.shape, self.stride)
+            return r if type(r) is int else as_coord(r)
         crd = _normalize_coord(crd)
         if _has_none(crd):
             return slice_and_offset(crd, self)[0]
         _check_coord(crd, self.shape)
-        return crd2idx(crd, self.shape, self.stride)
+        r = crd2idx(crd, self.shape, self.stride)
+        return r if type(r) is int else as_coord(r)
 
     def index_map(self):
         """``L(i)`` for every 1-D coordinate ``i < size``, vectorised (int64).
@@ -177,6 +180,8 @@ class Layout:
         >>> Layout((2, 2), (2, 1)).index_map().tolist()
         [0, 2, 1, 3]
         """
+        if has_basis(self.stride):
+            raise LayoutError(f"index_map: layout {self} has basis strides; its values are coordinates, not offsets")
         return table(*self.flat()[:2])
 
 

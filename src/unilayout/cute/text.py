@@ -5,8 +5,10 @@ between tokens)::
 
     text     ::= function [sep INT sep function]           a ComposedLayout: outer o offset o inner
     function ::= swizzle | layout
-    layout   ::= tuple [':' tuple]                          a shape alone is column-major
+    layout   ::= tuple [':' stride]                         a shape alone is column-major
     tuple    ::= int | '(' [tuple (',' tuple)* [',']] ')'
+    stride   ::= sleaf | '(' [stride (',' stride)* [',']] ')'
+    sleaf    ::= int ('@' (int | tuple))*                   a basis stride: 1@2, 1@(0,1), 1@1@0 (C++ nested)
     int      ::= ['_'] ['+' | '-'] ['_'] DIGITS             '_' is C++'s static marker (_8, _-1, -_1)
     swizzle  ::= 'Sw<' INT ',' INT ',' INT '>' | 'SW_' INT '_' INT '_' INT
     sep      ::= 'o' | '_o_'
@@ -15,7 +17,8 @@ between tokens)::
 ``parse`` reads it back. Departures from C++ (which has no parser): the
 static markers, spaces, and pycute's forms (trailing commas ``(3,):(2,)``,
 ``SW_3_4_3``, ``_o_``) are read too; the inner part of a composed layout must
-be a layout; tuples nest at most 64 deep.
+be a layout; tuples nest at most 64 deep. The CuTe DSL's printed layouts read
+the same; a ``?`` (a dynamic value) is refused with a ParseError saying so.
 
 >>> parse("((2,2),2):((4,1),2)")
 Layout(((2, 2), 2), ((4, 1), 2))
@@ -23,6 +26,14 @@ Layout(((2, 2), 2), ((4, 1), 2))
 Layout((8, 4), (4, 1))
 >>> parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
 ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+>>> parse("(128,32):(1@2,1@3)")
+Layout((128, 32), (ScaledBasis(1, 2), ScaledBasis(1, 3)))
+>>> parse("(4,?):(1,4)")
+Traceback (most recent call last):
+...
+unilayout.errors.ParseError: '?' is a dynamic value (the CuTe DSL prints runtime values as ?): only static layouts can be read; substitute the value at position 3
+  (4,?):(1,4)
+     ^
 >>> parse("(2,3):(1,")
 Traceback (most recent call last):
 ...
@@ -37,6 +48,7 @@ from .._ints import as_int
 from .._text import Scanner, check_text
 from ..errors import LayoutError
 from .inttuple import congruent, int_tuple_str
+from .basis import ScaledBasis
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -62,14 +74,39 @@ def _int(s: Scanner, what: str = _INT) -> int:
     return as_int(-v if sign == "-" else v, "int")
 
 
-def _tuple(s: Scanner, depth: int = 0):
+def _dynamic(s: Scanner):
+    """Reject CuTe DSL's ``?`` (a runtime value) with a message saying so."""
+    if s.at("?"):
+        s.fail("'?' is a dynamic value (the CuTe DSL prints runtime values as ?): "
+               "only static layouts can be read; substitute the value", s.skip())
+
+
+def _stride_leaf(s: Scanner):
+    """``INT ['@' mode]*``: an int or a ScaledBasis ``v@k``, ``v@(i,j)``, C++'s nested ``v@j@i``."""
+    v = _int(s)
+    if not s.at("@"):
+        return v
+    segments, at = [], s.skip() + 1
+    while s.accept("@"):
+        _dynamic(s)
+        seg = _tuple(s)
+        segments.append(seg if isinstance(seg, tuple) else (seg,))
+    path = tuple(m for seg in reversed(segments) for m in seg)
+    try:
+        return ScaledBasis(v, path)
+    except LayoutError as e:
+        s.fail(str(e), at)
+
+
+def _tuple(s: Scanner, depth: int = 0, leaf=None):
     if depth > _MAX_DEPTH:
         s.fail(f"nesting deeper than {_MAX_DEPTH}")
+    _dynamic(s)
     if not s.accept("("):
-        return _int(s)
+        return (leaf or _int)(s)
     items = []
     while not s.accept(")"):
-        items.append(_tuple(s, depth + 1))
+        items.append(_tuple(s, depth + 1, leaf))
         if not s.accept(",") and not s.at(")"):
             s.expected("',' or ')'")
     return tuple(items)
@@ -81,7 +118,7 @@ def _layout(s: Scanner) -> Layout:
     stride = None
     if s.accept(":"):
         stride_at = s.skip()
-        stride = _tuple(s)
+        stride = _tuple(s, 0, _stride_leaf)
         if not congruent(shape, stride):
             s.fail(f"stride {int_tuple_str(stride)} is not congruent with shape {int_tuple_str(shape)}", stride_at)
     try:
