@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import check_table
+from .._ints import as_int_array, check_table
 from ..errors import LayoutError
 
 
@@ -121,10 +121,7 @@ def coords(idx) -> np.ndarray:
     ...
     unilayout.errors.LayoutError: evaluate: coordinates must be non-negative
     """
-    idx = np.asarray(idx)
-    if idx.dtype.kind not in "iu":
-        raise LayoutError(f"evaluate: expected integer coordinates, got dtype {idx.dtype}")
-    idx = idx.astype(np.int64, copy=False)
+    idx = as_int_array(idx, "evaluate: coordinates")  # exact: uint64 past int64, floats, masked arrays refused
     if idx.size and idx.min() < 0:
         raise LayoutError("evaluate: coordinates must be non-negative")
     return idx

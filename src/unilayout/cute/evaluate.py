@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _flat
+from .._ints import check_int64
 from ..errors import LayoutError
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
@@ -51,7 +52,11 @@ def evaluate(layout, idx) -> np.ndarray:
     [64, 144]
     """
     if isinstance(layout, ComposedLayout):
-        return evaluate(layout.outer, evaluate(layout.inner, idx) + layout.offset)
+        values = evaluate(layout.inner, idx)
+        if layout.offset and values.size:
+            lo, hi = int(values.min()) + layout.offset, int(values.max()) + layout.offset
+            check_int64(lo, hi, f"{layout}: offsets")
+        return evaluate(layout.outer, values + layout.offset if layout.offset else values)
     if isinstance(layout, Swizzle):
         return layout(_flat.coords(idx))
     if not isinstance(layout, Layout):

@@ -11,8 +11,9 @@ keeps the low M bits, so shared-memory accesses spread over banks.
 >>> str(C), C(1, 0), C(2, 0), C.size
 ('Sw<3,4,3> o 0 o (8,64):(64,1)', 64, 144, 512)
 
-Invariants: ``B >= 0``, ``M >= 0``, ``|S| >= B``; a swizzle is an involution on
-all non-negative integers. A ``ComposedLayout(outer, offset, inner)`` has the
+Invariants: ``B >= 0``, ``M >= 0``, ``|S| >= B`` and ``B + M + |S| <= 63`` (every
+bit a swizzle reads or writes lies in a non-negative int64, so the vectorised
+path is exact); a swizzle is an involution on all non-negative integers. A ``ComposedLayout(outer, offset, inner)`` has the
 value ``outer(offset + inner(c))``; its shape, size, rank, depth and cosize
 come from ``inner``, and the layout algebra acts on ``inner``.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_int, as_pow2
+from .._ints import as_int, as_int_array, as_pow2, check_int64
 from ..errors import LayoutError
 from ._flat import at
 from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
@@ -46,6 +47,8 @@ class Swizzle:
         b, m, s = (as_int(v, "Swizzle parameter") for v in (bits, base, shift))
         if b < 0 or m < 0 or abs(s) < b:
             raise LayoutError(f"Swizzle<{bits},{base},{shift}>: need bits >= 0, base >= 0 and |shift| >= bits")
+        if b + m + abs(s) > 63:
+            raise LayoutError(f"Swizzle<{b},{m},{s}>: need bits + base + |shift| <= 63 (the bits of an int64 offset)")
         object.__setattr__(self, "bits", b)
         object.__setattr__(self, "base", m)
         object.__setattr__(self, "shift", s)
@@ -57,7 +60,7 @@ class Swizzle:
     def __call__(self, x):
         """Swizzle an int or an integer ndarray (vectorised)."""
         if isinstance(x, np.ndarray):
-            x = x.astype(np.int64, copy=False)
+            x = as_int_array(x, f"{self}: offsets")
             if x.size and x.min() < 0:
                 raise LayoutError(f"{self}: offsets must be non-negative")
             y = x & self._yyy
@@ -161,7 +164,11 @@ class ComposedLayout:
         >>> ComposedLayout(Swizzle(1, 0, 1), 0, Layout(4, 1)).index_map().tolist()
         [0, 1, 3, 2]
         """
-        values = self.inner.index_map() + self.offset
+        values = self.inner.index_map()
+        if self.offset:
+            if values.size:
+                check_int64(int(values.min()) + self.offset, int(values.max()) + self.offset, f"{self}: offsets")
+            values = values + self.offset
         if isinstance(self.outer, Swizzle):
             return self.outer(values)
         return at(*self.outer.flat()[:2], values)
