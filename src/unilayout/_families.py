@@ -101,7 +101,7 @@ def _cute_index_map(x, shape):
     import numpy as np
 
     from . import cute
-    from ._ints import as_shape
+    from ._ints import as_shape, check_table
 
     if isinstance(x, cute.Swizzle):
         if shape is None:
@@ -111,7 +111,7 @@ def _cute_index_map(x, shape):
             if len(dims) != 1:
                 raise LayoutError(f"index_map: a swizzle's domain is [0, n): pass shape=(n,), got {shape!r}")
             n = dims[0]
-        return x(np.arange(n, dtype=np.int64))
+        return x(np.arange(check_table(n, "index_map of a swizzle"), dtype=np.int64))
     _no_shape("cute", shape)
     return x.index_map()
 
