@@ -1,0 +1,6 @@
+"""One checked bridge between sharding vocabularies (see ``value.py`` for the canonical ``Sharding``)."""
+
+from .value import Sharding
+from .jax import from_jax, to_jax
+
+__all__ = ["Sharding", "from_jax", "to_jax"]

@@ -1,0 +1,418 @@
+"""``Sharding``: which part of a global tensor each device holds, as plain boxes.
+
+Every sharding vocabulary (JAX ``NamedSharding``, DTensor placements, HLO and
+Shardy text, TTNN mesh mappers, a metal layout on a tt device) answers one
+question per device: *which global indices does it hold, and is that a
+copy or a partial sum?* ``Sharding`` stores exactly that answer and nothing
+of the vocabulary it came from:
+
+- ``shape``: the global tensor's shape;
+- ``device_boxes``: ``{device id: [box, ...]}``, a box being a tuple of
+  ``(start, stop)`` per dim (half-open, as Python slices). A device may hold
+  several boxes (a DTensor ``_StridedShard``, a metal layout whose shards
+  wrap rows) or none (the empty last chunk of an uneven split);
+- ``partial``: the devices whose values are partial sums (DTensor
+  ``Partial()``, Shardy ``unreduced``): the tensor is the sum over the
+  devices holding an element, not any one of them;
+- ``replicated`` (derived): the devices that share an element with another
+  device (a replica, or a partial-sum peer).
+
+Two shardings are equal when these facts are: the boxes are put in a
+canonical form on construction (the fewest cuts, merged greedily in
+row-major order), so the same set of indices gives the same boxes however
+they were written.
+
+A 5x4 tensor split 3+2 over two devices along dim 0 (``torch.chunk``'s
+uneven last shard), and the same tensor replicated on two devices:
+
+>>> s = Sharding((5, 4), {0: [((0, 3), (0, 4))], 1: [((3, 5), (0, 4))]})
+>>> s.num_devices, s.local_shape(1), s.replicated
+(2, (2, 4), {0: False, 1: False})
+>>> r = Sharding((5, 4), {0: [((0, 5), (0, 4))], 1: [((0, 5), (0, 4))]})
+>>> r.replicated, r.is_fully_replicated
+({0: True, 1: True}, True)
+
+Boxes that cover the same indices compare equal:
+
+>>> Sharding((4,), {0: [((0, 2),), ((2, 4),)]}) == Sharding((4,), {0: [((0, 4),)]})
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._ints import as_nonneg, as_shape
+from ..errors import LayoutError
+
+__all__ = ["Sharding"]
+
+
+def _as_box(box, shape, where):
+    try:
+        items = tuple(box)
+    except TypeError:
+        raise LayoutError(f"{where} must be a tuple of (start, stop) per dim, got {box!r}") from None
+    if len(items) != len(shape):
+        raise LayoutError(f"{where} {box!r} has {len(items)} dims but the shape {shape} has {len(shape)}")
+    out = []
+    for i, (iv, n) in enumerate(zip(items, shape)):
+        try:
+            a, b = iv
+        except (TypeError, ValueError):
+            raise LayoutError(f"{where} dim {i} must be a (start, stop) pair, got {iv!r}") from None
+        a = as_nonneg(a, f"{where} dim {i} start")
+        b = as_nonneg(b, f"{where} dim {i} stop")
+        if not a <= b <= n:
+            raise LayoutError(f"{where} dim {i} is ({a}, {b}): needs 0 <= start <= stop <= {n}")
+        out.append((a, b))
+    return tuple(out)
+
+
+def _canonical(boxes, rank):
+    """The canonical box list of the union of ``boxes`` (non-empty boxes, any overlap).
+
+    Cuts are kept only where membership changes; the cells between cuts are
+    merged greedily: along the last dim first, then each earlier dim.
+    """
+    boxes = [b for b in boxes if all(a < z for a, z in b)]
+    if len(boxes) <= 1:
+        return tuple(boxes)
+    cuts = [sorted({v for b in boxes for v in b[i]}) for i in range(rank)]
+    grid = np.zeros(tuple(len(c) - 1 for c in cuts), dtype=bool)
+    for b in boxes:
+        grid[tuple(slice(c.index(a), c.index(z)) for c, (a, z) in zip(cuts, b))] = True
+    # drop cuts across which nothing changes
+    for i in range(rank):
+        keep = [0]
+        sl = np.moveaxis(grid, i, 0)
+        rows = [0]
+        for k in range(1, sl.shape[0]):
+            if not np.array_equal(sl[k], sl[rows[-1]]):
+                rows.append(k)
+                keep.append(k)
+        cuts[i] = [cuts[i][k] for k in keep] + [cuts[i][-1]]
+        grid = np.moveaxis(sl[rows], 0, i)
+    free = grid.copy()
+    out = []
+    for cell in zip(*np.nonzero(free)):
+        if not free[cell]:
+            continue
+        lo = list(cell)
+        hi = [c + 1 for c in cell]
+        for i in reversed(range(rank)):
+            while hi[i] < grid.shape[i]:
+                sl = tuple(slice(l, h) if j != i else slice(hi[i], hi[i] + 1) for j, (l, h) in enumerate(zip(lo, hi)))
+                if free[sl].all():
+                    hi[i] += 1
+                else:
+                    break
+        free[tuple(slice(l, h) for l, h in zip(lo, hi))] = False
+        out.append(tuple((cuts[i][l], cuts[i][h]) for i, (l, h) in enumerate(zip(lo, hi))))
+    return tuple(out)
+
+
+def _overlap(a, b):
+    return all(x0 < y1 and y0 < x1 for (x0, x1), (y0, y1) in zip(a, b))
+
+
+class Sharding:
+    """For each device, the global index boxes it holds; which devices hold partial sums.
+
+    ``Sharding(shape, device_boxes, partial=())``: ``device_boxes`` maps a
+    device id (int >= 0) to a list of boxes (a box: one ``(start, stop)``
+    per dim of ``shape``); ``partial`` lists the devices holding partial sums.
+
+    **Post-conditions**: ``eval(repr(s)) == s``; ``s.device_boxes[d]`` is the
+    canonical box list of what ``d`` holds (non-empty boxes, disjoint).
+
+    >>> s = Sharding((4, 6), {0: [((0, 2), (0, 6))], 1: [((2, 4), (0, 6))]}, partial=())
+    >>> s
+    Sharding((4, 6), {0: [((0, 2), (0, 6))], 1: [((2, 4), (0, 6))]})
+    >>> eval(repr(s)) == s, s.devices, s.device_boxes[1]
+    (True, (0, 1), [((2, 4), (0, 6))])
+    >>> Sharding((4,), {0: [((0, 5),)]})
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: device 0 box 0 dim 0 is (0, 5): needs 0 <= start <= stop <= 4
+    """
+
+    __slots__ = ("_shape", "_devices", "_boxes", "_partial", "_hash", "_replicated")
+
+    def __init__(self, shape, device_boxes, partial=()):
+        shape = as_shape(shape, "Sharding shape")
+        if not isinstance(device_boxes, dict):
+            raise LayoutError(f"device_boxes must be a dict {{device id: [box, ...]}}, got {type(device_boxes).__name__}")
+        if not device_boxes:
+            raise LayoutError("a Sharding needs at least one device")
+        items = []
+        for d, boxes in device_boxes.items():
+            d = as_nonneg(d, "device id")
+            if isinstance(boxes, (str, bytes)):
+                raise LayoutError(f"device {d}: expected a list of boxes, got {boxes!r}")
+            try:
+                boxes = list(boxes)
+            except TypeError:
+                raise LayoutError(f"device {d}: expected a list of boxes, got {boxes!r}") from None
+            boxes = [_as_box(b, shape, f"device {d} box {k}") for k, b in enumerate(boxes)]
+            items.append((d, _canonical(boxes, len(shape))))
+        items.sort()
+        devices = tuple(d for d, _ in items)
+        if len(set(devices)) != len(devices):
+            raise LayoutError(f"device ids repeat in {devices}")
+        partial = frozenset(as_nonneg(d, "partial device id") for d in partial)
+        missing = sorted(partial - set(devices))
+        if missing:
+            raise LayoutError(f"partial devices {missing} are not devices of the sharding {devices}")
+        self._init(shape, devices, tuple(b for _, b in items), partial)
+
+    def _init(self, shape, devices, boxes, partial):
+        self._shape = shape
+        self._devices = devices
+        self._boxes = boxes
+        self._partial = partial
+        self._hash = None
+        self._replicated = None
+
+    @classmethod
+    def _trusted(cls, shape, devices, boxes, partial=frozenset()):
+        """Build from already canonical parts (sorted device ids, canonical box tuples): no checks."""
+        s = cls.__new__(cls)
+        s._init(shape, devices, boxes, partial)
+        return s
+
+    @classmethod
+    def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset()):
+        """One box per device from int arrays ``starts``/``stops`` (devices x rank); empty boxes dropped."""
+        order = np.argsort(ids, kind="stable")
+        ids = np.asarray(ids)[order]
+        lo = np.asarray(starts)[order]
+        hi = np.asarray(stops)[order]
+        nonempty = (hi > lo).all(axis=1) if lo.size else np.ones(len(ids), dtype=bool)
+        both = np.stack([lo, hi], axis=-1).tolist()
+        ne = nonempty.tolist()
+        boxes = tuple((tuple(map(tuple, b)),) if ok else () for b, ok in zip(both, ne))
+        devices = tuple(ids.tolist())
+        if len(set(devices)) != len(devices):
+            raise LayoutError(f"device ids repeat in {devices}")
+        return cls._trusted(tuple(shape), devices, boxes, frozenset(partial))
+
+    # --- facts ------------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        """The global tensor's shape.
+
+        >>> Sharding((8, 2), {0: [((0, 8), (0, 2))]}).shape
+        (8, 2)
+        """
+        return self._shape
+
+    @property
+    def rank(self) -> int:
+        """``len(shape)``.
+
+        >>> Sharding((8, 2), {0: [((0, 8), (0, 2))]}).rank
+        2
+        """
+        return len(self._shape)
+
+    @property
+    def devices(self) -> tuple:
+        """The device ids, ascending.
+
+        >>> Sharding((2,), {3: [((0, 2),)], 1: [((0, 2),)]}).devices
+        (1, 3)
+        """
+        return self._devices
+
+    @property
+    def num_devices(self) -> int:
+        """How many devices the sharding spans (those holding nothing included).
+
+        >>> Sharding((2,), {0: [((0, 2),)], 1: []}).num_devices
+        2
+        """
+        return len(self._devices)
+
+    @property
+    def device_boxes(self) -> dict:
+        """``{device id: [box, ...]}`` in canonical form (a box: ``(start, stop)`` per dim).
+
+        >>> Sharding((4,), {0: [((0, 1),), ((1, 3),)], 1: [((3, 4),)]}).device_boxes
+        {0: [((0, 3),)], 1: [((3, 4),)]}
+        """
+        return {d: list(b) for d, b in zip(self._devices, self._boxes)}
+
+    def boxes(self, device) -> tuple:
+        """The canonical boxes of one device (a tuple).
+
+        >>> Sharding((4,), {0: [((0, 4),)]}).boxes(0)
+        (((0, 4),),)
+        """
+        try:
+            return self._boxes[self._devices.index(device)]
+        except ValueError:
+            raise LayoutError(f"device {device!r} is not one of the sharding's devices {self._devices}") from None
+
+    @property
+    def partial(self) -> dict:
+        """``{device id: True when its values are partial sums}``.
+
+        >>> Sharding((2,), {0: [((0, 2),)], 1: [((0, 2),)]}, partial=[0, 1]).partial
+        {0: True, 1: True}
+        """
+        return {d: d in self._partial for d in self._devices}
+
+    @property
+    def has_partial(self) -> bool:
+        """Whether any device holds partial sums.
+
+        >>> Sharding((2,), {0: [((0, 2),)]}).has_partial
+        False
+        """
+        return bool(self._partial)
+
+    @property
+    def replicated(self) -> dict:
+        """``{device id: True when some element it holds is held by another device too}``.
+
+        >>> Sharding((4,), {0: [((0, 3),)], 1: [((2, 4),)], 2: [((0, 1),)]}).replicated
+        {0: True, 1: True, 2: True}
+        >>> Sharding((4,), {0: [((0, 2),)], 1: [((2, 4),)]}).replicated
+        {0: False, 1: False}
+        """
+        if self._replicated is None:
+            self._replicated = self._compute_replicated()
+        return dict(zip(self._devices, self._replicated))
+
+    def _compute_replicated(self):
+        n = len(self._devices)
+        if all(len(b) <= 1 for b in self._boxes) and self.rank:
+            lo = np.zeros((n, self.rank), dtype=np.int64)
+            hi = np.zeros((n, self.rank), dtype=np.int64)
+            for k, b in enumerate(self._boxes):
+                if b:
+                    arr = np.asarray(b[0], dtype=np.int64)
+                    lo[k], hi[k] = arr[:, 0], arr[:, 1]
+            out = np.zeros(n, dtype=bool)
+            step = max(1, (1 << 22) // max(1, n * self.rank))
+            for s0 in range(0, n, step):
+                ov = ((lo[s0:s0 + step, None] < hi[None]) & (lo[None] < hi[s0:s0 + step, None])).all(axis=-1)
+                idx = np.arange(s0, min(n, s0 + step))
+                ov[idx - s0, idx] = False
+                out[s0:s0 + step] = ov.any(axis=1)
+            return tuple(out.tolist())
+        flags = []
+        for k, bs in enumerate(self._boxes):
+            flags.append(any(_overlap(a, b) for j, other in enumerate(self._boxes) if j != k
+                             for a in bs for b in other))
+        return tuple(flags)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        """Every device holds the whole tensor (and none holds partial sums).
+
+        >>> Sharding((3,), {0: [((0, 3),)], 5: [((0, 3),)]}).is_fully_replicated
+        True
+        """
+        full = (tuple((0, n) for n in self._shape),)
+        return not self._partial and all(b == full for b in self._boxes)
+
+    def local_shape(self, device) -> tuple:
+        """The shape of a device's data when it is one box (zeros when it holds nothing).
+
+        ``LayoutError`` when the device holds several boxes (no single local shape).
+
+        >>> Sharding((5, 4), {0: [((0, 3), (0, 4))], 1: [((3, 5), (0, 4))]}).local_shape(0)
+        (3, 4)
+        """
+        b = self.boxes(device)
+        if not b:
+            return tuple(0 for _ in self._shape)
+        if len(b) > 1:
+            raise LayoutError(f"device {device} holds {len(b)} boxes: it has no single local shape")
+        return tuple(z - a for a, z in b[0])
+
+    def owners(self) -> np.ndarray:
+        """An int64 array of ``shape``: the lowest device id holding each element (-1 where none does).
+
+        >>> Sharding((4,), {1: [((0, 2),)], 0: [((2, 4),)], 2: [((0, 4),)]}).owners().tolist()
+        [1, 1, 0, 0]
+        """
+        from .._ints import check_table, product
+        check_table(product(self._shape), "Sharding.owners")
+        out = np.full(self._shape, -1, dtype=np.int64)
+        for d, bs in zip(reversed(self._devices), reversed(self._boxes)):
+            for b in bs:
+                out[tuple(slice(a, z) for a, z in b)] = d
+        return out
+
+    def covers(self) -> bool:
+        """Whether every element is held by some device.
+
+        >>> Sharding((4,), {0: [((0, 2),)]}).covers()
+        False
+        """
+        total = sum((np.prod([z - a for a, z in b], dtype=object) for bs in self._boxes for b in bs), 0)
+        if self.rank == 0:
+            return True
+        if not any(b for b in self._boxes):
+            return False
+        from .._ints import product
+        if product(self._shape) <= 1 << 22:
+            return bool((self.owners() >= 0).all())
+        # disjoint boxes summing to the volume cover it
+        return total >= product(self._shape) and not any(self._compute_replicated())
+
+    def relabel(self, mapping) -> "Sharding":
+        """The same sharding with device ``d`` renamed ``mapping[d]`` (a dict or a sequence).
+
+        >>> Sharding((2,), {0: [((0, 1),)], 1: [((1, 2),)]}).relabel({0: 7, 1: 3}).device_boxes
+        {3: [((1, 2),)], 7: [((0, 1),)]}
+        """
+        try:
+            new = [int(mapping[d]) for d in self._devices]
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise LayoutError(f"relabel: mapping must give a device id for each of {self._devices}") from None
+        return Sharding(self._shape, {n: list(b) for n, b in zip(new, self._boxes)},
+                        [n for n, d in zip(new, self._devices) if d in self._partial])
+
+    # --- value ------------------------------------------------------------------------------
+    def _key(self):
+        return (self._shape, self._devices, self._boxes, self._partial)
+
+    def __eq__(self, other):
+        if not isinstance(other, Sharding):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash((self._shape, self._devices, self._boxes, tuple(sorted(self._partial))))
+        return self._hash
+
+    def __repr__(self):
+        boxes = ", ".join(f"{d}: {list(b)!r}" for d, b in zip(self._devices, self._boxes))
+        extra = f", partial={sorted(self._partial)!r}" if self._partial else ""
+        return f"Sharding({self._shape!r}, {{{boxes}}}{extra})"
+
+    def __str__(self):
+        """A short human form: shape, devices, and each distinct box with its holders.
+
+        >>> print(Sharding((4, 2), {0: [((0, 2), (0, 2))], 1: [((2, 4), (0, 2))], 2: [((0, 2), (0, 2))]}))
+        sharding of 4x2 over 3 devices
+          [0:2, 0:2]  devices 0, 2
+          [2:4, 0:2]  device 1
+        """
+        groups = {}
+        for d, bs in zip(self._devices, self._boxes):
+            groups.setdefault(bs, []).append(d)
+        lines = [f"sharding of {'x'.join(map(str, self._shape)) or 'scalar'} over {self.num_devices} device"
+                 f"{'s' if self.num_devices != 1 else ''}"]
+        for bs, ds in groups.items():
+            text = " + ".join("[" + ", ".join(f"{a}:{z}" for a, z in b) + "]" for b in bs) or "(nothing)"
+            who = ("devices " if len(ds) > 1 else "device ") + ", ".join(map(str, ds))
+            if any(d in self._partial for d in ds):
+                who += " (partial sums)"
+            lines.append(f"  {text}  {who}")
+        return "\n".join(lines)

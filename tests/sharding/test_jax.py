@@ -1,0 +1,99 @@
+"""from_jax / to_jax against JAX's own devices_indices_map, on random meshes, shapes and specs."""
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax", reason="JAX is the reference engine for these tests (pip install 'unilayout[jax]')")
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+
+from unilayout import LayoutError, NotRepresentableError  # noqa: E402
+from unilayout.sharding import Sharding, from_jax, to_jax  # noqa: E402
+
+DEVS = jax.devices()
+pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+
+MESH_SHAPES = [(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8), (2, 1, 4), (4,), (2, 2), (2,), (1,)]
+
+
+def boxes_of(named, shape):
+    """JAX's answer as {device id: [box]}."""
+    out = {}
+    for d, idx in named.devices_indices_map(shape).items():
+        out[d.id] = [tuple(sl.indices(n)[:2] for sl, n in zip(idx, shape))]
+    return out
+
+
+def random_case(rng):
+    ms = rng.choice(MESH_SHAPES)
+    names = tuple("abcd"[: len(ms)])
+    devs = list(DEVS[: int(np.prod(ms))])
+    rng.shuffle(devs)
+    mesh = Mesh(np.array(devs).reshape(ms), names)
+    rank = rng.randint(1, 4)
+    axes = list(names)
+    rng.shuffle(axes)
+    spec = [[] for _ in range(rank)]
+    for a in axes:
+        if rng.random() < 0.7:
+            spec[rng.randrange(rank)].append(a)
+    entries = [None if not e else e[0] if len(e) == 1 and rng.random() < 0.5 else tuple(e) for e in spec]
+    size = dict(zip(names, ms))
+    shape = tuple(int(np.prod([size[a] for a in e])) * rng.randint(1, 3) for e in spec)
+    return mesh, P(*entries), shape
+
+
+def test_random_specs_match_devices_indices_map_and_round_trip():
+    rng = random.Random(17)
+    for _ in range(300):
+        mesh, spec, shape = random_case(rng)
+        named = NamedSharding(mesh, spec)
+        s = from_jax(named, shape)
+        assert s == Sharding(shape, boxes_of(named, shape)), (mesh, spec, shape)
+        back = to_jax(s, mesh)
+        assert from_jax(back, shape) == s
+        assert back.is_equivalent_to(named, len(shape)), (mesh, spec, shape, back.spec)
+
+
+def test_refusals_name_the_difference():
+    mesh2 = Mesh(np.array(DEVS[:2]), ("x",))
+    with pytest.raises(NotRepresentableError, match=r"dim 0 of size 5 does not divide into 2 shards"):
+        from_jax(NamedSharding(mesh2, P("x")), (5, 3))
+    uneven = Sharding((5, 3), {0: [((0, 3), (0, 3))], 1: [((3, 5), (0, 3))]})
+    with pytest.raises(NotRepresentableError, match=r"split 3\+2: JAX needs 2 equal shards \(5 is not divisible by 2\)"):
+        to_jax(uneven, mesh2)
+    partial = Sharding((4,), {0: [((0, 4),)], 1: [((0, 4),)]}, partial=[0, 1])
+    with pytest.raises(NotRepresentableError, match="partial sums"):
+        to_jax(partial, mesh2)
+    strided = Sharding((4,), {0: [((0, 1),), ((2, 3),)], 1: [((1, 2),), ((3, 4),)]})
+    with pytest.raises(NotRepresentableError, match="2 separate boxes"):
+        to_jax(strided, mesh2)
+    with pytest.raises(NotRepresentableError, match="not the mesh's devices"):
+        to_jax(Sharding((4,), {0: [((0, 4),)], 5: [((0, 4),)]}), mesh2)
+    diag = Sharding((4, 4), {0: [((0, 2), (0, 2))], 1: [((2, 4), (2, 4))]})
+    with pytest.raises(NotRepresentableError, match="moves the data along dims"):
+        to_jax(diag, mesh2)
+    # a device order that needs a mesh transpose: 2x2 mesh, tiles laid column-major over ids 0..3
+    mesh22 = Mesh(np.array(DEVS[:4]).reshape(2, 2), ("x", "y"))
+    s = Sharding((4,), {0: [((0, 1),)], 1: [((2, 3),)], 2: [((3, 4),)], 3: [((1, 2),)]})
+    with pytest.raises(NotRepresentableError, match="explicit mesh transpose"):
+        to_jax(s, mesh22)
+    with pytest.raises(NotRepresentableError, match="whole mesh axes"):
+        to_jax(Sharding((4,), {0: [((0, 2),)], 1: [((2, 4),)], 2: [((0, 2),)], 3: [((0, 2),)]}), mesh22)
+
+
+def test_bad_arguments():
+    mesh2 = Mesh(np.array(DEVS[:2]), ("x",))
+    with pytest.raises(LayoutError, match="NamedSharding"):
+        from_jax("x", (2,))
+    mesh22 = Mesh(np.array(DEVS[:4]).reshape(2, 2), ("x", "y"))
+    with pytest.raises(LayoutError, match="appears twice"):
+        from_jax(NamedSharding(mesh22, P("x", "x")), (2, 2))
+    with pytest.raises(LayoutError, match="has 2 entries but the array has rank 1"):
+        from_jax(NamedSharding(mesh2, P("x", None)), (2,))
+    with pytest.raises(LayoutError, match="Mesh"):
+        to_jax(Sharding((2,), {0: [((0, 2),)]}), "mesh")
+    with pytest.raises(LayoutError, match="Sharding"):
+        to_jax("s", mesh2)

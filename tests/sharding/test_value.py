@@ -1,0 +1,95 @@
+"""Sharding: canonical boxes, equality, repr round trip, flags, refusals."""
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from unilayout import LayoutError
+from unilayout.sharding import Sharding
+
+
+def test_repr_pastes_back_and_equality():
+    s = Sharding((5, 4), {1: [((3, 5), (0, 4))], 0: [((0, 3), (0, 4))]}, partial=[1])
+    assert eval(repr(s)) == s
+    assert hash(eval(repr(s))) == hash(s)
+    assert s.devices == (0, 1)
+    assert s.partial == {0: False, 1: True}
+    assert s != Sharding((5, 4), {1: [((3, 5), (0, 4))], 0: [((0, 3), (0, 4))]})
+    assert s != Sharding((5, 4), {1: [((3, 5), (0, 4))], 2: [((0, 3), (0, 4))]}, partial=[1])
+
+
+def test_canonical_boxes_merge_and_drop_empty():
+    a = Sharding((4, 4), {0: [((0, 2), (0, 4)), ((2, 4), (0, 2)), ((2, 4), (2, 4)), ((1, 1), (0, 4))]})
+    assert a.device_boxes == {0: [((0, 4), (0, 4))]}
+    b = Sharding((4, 4), {0: [((0, 4), (0, 2)), ((0, 4), (2, 4))]})
+    assert a == b
+    # an L shape: the greedy merge is along the last dim first
+    c = Sharding((2, 2), {0: [((0, 1), (0, 2)), ((1, 2), (0, 1))]})
+    assert c.device_boxes == {0: [((0, 1), (0, 2)), ((1, 2), (0, 1))]}
+    assert Sharding((2, 2), {0: [((1, 2), (0, 1)), ((0, 1), (1, 2)), ((0, 1), (0, 1))]}) == c
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 5), st.integers(0, 5)),
+                min_size=1, max_size=5))
+def test_canonical_form_depends_only_on_the_index_set(raw):
+    boxes = [((min(a, b), max(a, b)), (min(c, d), max(c, d))) for a, b, c, d in raw]
+    s = Sharding((6, 5), {0: boxes})
+    mask = np.zeros((6, 5), bool)
+    for (a, b), (c, d) in boxes:
+        mask[a:b, c:d] = True
+    got = np.zeros((6, 5), int)
+    for (a, b), (c, d) in s.device_boxes[0]:
+        got[a:b, c:d] += 1
+    assert (got == mask).all()  # same set, disjoint boxes
+    cells = [((i, i + 1), (j, j + 1)) for i, j in zip(*np.nonzero(mask))]
+    assert Sharding((6, 5), {0: cells}) == s
+
+
+def test_replicated_flags_and_owners():
+    s = Sharding((4,), {0: [((0, 3),)], 1: [((2, 4),)], 2: []})
+    assert s.replicated == {0: True, 1: True, 2: False}
+    assert s.owners().tolist() == [0, 0, 0, 1]
+    assert s.covers()
+    assert not Sharding((4,), {0: [((0, 3),)]}).covers()
+    assert s.local_shape(2) == (0,)
+    many = Sharding((4, 4), {0: [((0, 1), (0, 1)), ((2, 3), (2, 3))], 1: [((2, 3), (2, 3))]})
+    assert many.replicated == {0: True, 1: True}
+    with pytest.raises(LayoutError, match="no single local shape"):
+        many.local_shape(0)
+
+
+def test_bad_input_is_a_layout_error():
+    for args, msg in [
+        (((4,), {0: [((0, 5),)]}), "needs 0 <= start <= stop <= 4"),
+        (((4,), {0: [((3, 1),)]}), "needs 0 <= start"),
+        (((4,), {0: [((0, 4), (0, 1))]}), "has 2 dims"),
+        (((4,), {}), "at least one device"),
+        (((4,), [((0, 4),)]), "must be a dict"),
+        (((4,), {-1: []}), "device id must be >= 0"),
+        (((4,), {0: "x"}), "expected a list of boxes"),
+        (((4,), {0: [(0, 4)]}), "has 2 dims but the shape"),
+        (((4,), {0: [(5,)]}), "must be a .start, stop. pair"),
+    ]:
+        with pytest.raises(LayoutError, match=msg):
+            Sharding(*args)
+    with pytest.raises(LayoutError, match="partial devices"):
+        Sharding((4,), {0: [((0, 4),)]}, partial=[3])
+    with pytest.raises(LayoutError, match="not one of"):
+        Sharding((4,), {0: [((0, 4),)]}).boxes(9)
+
+
+def test_str_groups_holders():
+    s = Sharding((2,), {0: [((0, 2),)], 1: [((0, 2),)]}, partial=[0, 1])
+    assert str(s).splitlines() == ["sharding of 2 over 2 devices", "  [0:2]  devices 0, 1 (partial sums)"]
+
+
+def test_relabel():
+    s = Sharding((2,), {0: [((0, 1),)], 1: [((1, 2),)]}, partial=[1])
+    r = s.relabel([5, 4])
+    assert r.device_boxes == {4: [((1, 2),)], 5: [((0, 1),)]} and r.partial == {4: True, 5: False}
+    with pytest.raises(LayoutError):
+        s.relabel({0: 1})
