@@ -88,9 +88,6 @@ def test_bad_arguments():
     mesh2 = Mesh(np.array(DEVS[:2]), ("x",))
     with pytest.raises(LayoutError, match="NamedSharding"):
         from_jax("x", (2,))
-    mesh22 = Mesh(np.array(DEVS[:4]).reshape(2, 2), ("x", "y"))
-    with pytest.raises(LayoutError, match="appears twice"):
-        from_jax(NamedSharding(mesh22, P("x", "x")), (2, 2))
     with pytest.raises(LayoutError, match="has 2 entries but the array has rank 1"):
         from_jax(NamedSharding(mesh2, P("x", None)), (2,))
     with pytest.raises(LayoutError, match="Mesh"):
