@@ -1,0 +1,14 @@
+"""The layout planner: price reshards in bytes and find the grid reinterpretations that move nothing.
+
+>>> from unilayout import plan, tt
+>>> dev = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
+>>> a = tt.MetalLayout.from_collapse((256, 256), (8, 8))
+>>> str(plan.reshard_cost(a, tt.MetalLayout((256, 256), "(d0, d1) -> (d1, d0)", (8, 8)), dev).reinterpretation)
+'transposed'
+"""
+
+from .reinterpret import REINTERPRETATIONS, Reinterpretation, reinterpret, reinterpretations, row_major
+from .reshard import ReshardCost, reshard_cost, transfer_table
+
+__all__ = ["REINTERPRETATIONS", "Reinterpretation", "ReshardCost", "reinterpret", "reinterpretations",
+           "reshard_cost", "row_major", "transfer_table"]

@@ -1,0 +1,456 @@
+"""What a reshard costs: bytes that stay on their core, cross the NoC, cross chips.
+
+A *reshard* moves one logical tensor from layout ``src`` (on ``device``) to
+layout ``dst`` (on ``dst_device``, by default the same device). Every
+element has a source core and a destination core — ``locate`` on each
+layout gives its grid coordinate, the device's grid map the physical core
+``(chip, y, x)``. ``reshard_cost`` counts, exactly:
+
+=======================  =========================================================
+field                    what it counts (bytes = elements x element bytes)
+=======================  =========================================================
+``local_bytes``          elements whose source and destination core are the same
+``on_chip_bytes``        elements that change core but not chip (NoC traffic)
+``chip_to_chip_bytes``   elements that change chip (Ethernet traffic)
+``max_send_bytes``       the most bytes one core sends to other cores
+``max_receive_bytes``    the most bytes one core receives from other cores
+``transfers``            distinct (source core, destination core) pairs that move data
+``padding_bytes``        padding slots carried along when whole source pages move
+``reinterpretation``     None, or the grid reinterpretation under which nothing moves
+=======================  =========================================================
+
+A *page* is what tt-metal moves: a tile of a tilized layout, one shard row
+(a "stick") of a scalar layout (as ``tt.memory.page_bytes``). For every
+(source page, other destination core) pair the page's padding slots ride
+along: that is ``padding_bytes``, the bytes moved for nothing.
+
+Example: a 64x64 f32 tensor on a 2x2 grid, resharded to width sharding
+(1x4 on an extra-wide view of the same 2x2 cores):
+
+>>> from unilayout import tt
+>>> dev = tt.Device((2, 2), "(d0, d1) -> (0, d0, d1)")
+>>> src = tt.MetalLayout.from_collapse((64, 64), (2, 2))
+>>> dst = tt.MetalLayout.from_collapse((64, 64), (1, 4))
+>>> from unilayout.plan.reinterpret import reinterpret
+>>> c = reshard_cost(src, dst, dev, dst_device=reinterpret(dev, "extra_wide").device)
+>>> c.local_bytes, c.on_chip_bytes, c.chip_to_chip_bytes, c.transfers, c.max_send_bytes
+(4096, 12288, 0, 6, 4096)
+
+When ``dst`` is ``src`` seen through one of the device seed's grid
+reinterpretations (transposed, extra wide, extra tall, staircase), nothing
+crosses a core: the result names the reinterpretation and moves zero bytes.
+The seed's ``exp -> transpose -> relu``: the transposed tensor, in the same
+8x8 layout, is the original tensor with ``linear = (d1, d0)``:
+
+>>> dev = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
+>>> a = tt.MetalLayout.from_collapse((256, 256), (8, 8))
+>>> aT = tt.MetalLayout((256, 256), "(d0, d1) -> (d1, d0)", (8, 8))
+>>> c = reshard_cost(a, aT, dev)
+>>> str(c.reinterpretation), c.moved_bytes, c.local_bytes
+('transposed', 0, 262144)
+>>> reshard_cost(a, aT, dev, reinterpret=False).moved_bytes   # without it, 56 of 64 blocks move
+229376
+
+How it is fast: each layout's grid coordinate and page are sums of one
+term per map result, and a result depends on a few logical dims. Dims
+linked by a result of either layout form a *component*; each component's
+sub-box is enumerated alone (a 8192x8192 tensor between two 2-D layouts is
+two components of 8192 points), reduced to distinct (source page,
+destination core) keys with counts, and the components are combined by an
+outer sum of keys. The whole tensor is never enumerated unless one map
+mixes every dim.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import LayoutError
+from .._ints import as_positive
+from .reinterpret import Reinterpretation, reinterpretations
+
+__all__ = ["ReshardCost", "reshard_cost", "transfer_table"]
+
+#: Points enumerated per chunk of one component (bounds the memory used).
+_CHUNK = 1 << 22
+
+
+def _tt():
+    from .. import tt
+
+    return tt
+
+
+def _check_layout(x, what):
+    tt = _tt()
+    if not isinstance(x, tt.MetalLayout):
+        raise LayoutError(f"reshard_cost: {what} must be a tt.MetalLayout, got {type(x).__name__}")
+    return x
+
+
+def _check_fits(ml, device, what):
+    tt = _tt()
+    if not isinstance(device, tt.Device):
+        raise LayoutError(f"reshard_cost: {what} device must be a tt.Device, got {type(device).__name__}")
+    g, d = ml.grid, device.grid_shape
+    if len(g) != len(d) or any(a > b for a, b in zip(g, d)):
+        raise LayoutError(
+            f"reshard_cost: the {what} grid {'x'.join(map(str, g))} does not fit the device grid "
+            f"{'x'.join(map(str, d))}: same rank and every dim <= the device's"
+        )
+
+
+def _page_geometry(ml):
+    """``(page shape per result, slots per page)``: tiles of a tilized layout, shard rows (sticks) of a scalar one."""
+    g = len(ml.grid)
+    if ml.tile is not None:
+        pg = tuple(ml.shard_shape[:-2]) + tuple(ml.memref_shape[-2:])
+        return pg, ml.tile[0] * ml.tile[1]
+    return tuple(ml.shard_shape[:-1]) + (1,), ml.shard_shape[-1] if g else 1
+
+
+class _Terms:
+    """Per map result of a layout: what it adds to the core key and to the page key."""
+
+    def __init__(self, ml, with_pages):
+        g = len(ml.grid)
+        self.ml = ml
+        self.num_cores = math.prod(ml.grid)
+        self.gstride = [math.prod(ml.grid[i + 1:]) for i in range(g)]
+        self.with_pages = with_pages
+        pg, self.page_slots = _page_geometry(ml)
+        self.pages_per_core = math.prod(pg)
+        self.pstride = [math.prod(pg[i + 1:]) for i in range(g)]
+        self.tiled = ml.tile is not None
+        self.deps = [r.dims() for r in ml.linear.results]
+
+    def term(self, i, value):
+        """Key contribution of result ``i`` given its values (int64 array)."""
+        ml = self.ml
+        s = ml.shard_shape[i]
+        G = value // s
+        if not self.with_pages:
+            return G * self.gstride[i]
+        g = len(ml.grid)
+        key = G * (self.gstride[i] * self.pages_per_core)
+        if self.tiled and i >= g - 2:
+            key += (value % s) // ml.tile[i - (g - 2)] * self.pstride[i]
+        elif not self.tiled and i == g - 1:
+            pass
+        else:
+            key += (value % s) * self.pstride[i]
+        return key
+
+
+def _components(rank, deps):
+    """Connected groups of logical dims (linked when one result uses both), sorted; unused dims alone."""
+    parent = list(range(rank))
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for ds in deps:
+        ds = sorted(ds)
+        for d in ds[1:]:
+            ra, rb = find(ds[0]), find(d)
+            if ra != rb:
+                parent[max(ra, rb)] = min(ra, rb)
+    groups = {}
+    for d in range(rank):
+        groups.setdefault(find(d), []).append(d)
+    return [tuple(v) for _, v in sorted(groups.items())]
+
+
+def _reduce(keys, counts):
+    """Sum ``counts`` over equal ``keys``: ``(distinct keys, summed counts)``."""
+    if keys.size == 0:
+        return keys, counts
+    lo, hi = int(keys.min()), int(keys.max())
+    if hi - lo < max(4 * keys.size, 1 << 16) and hi - lo < (1 << 26):
+        summed = np.bincount(keys - lo, weights=counts, minlength=hi - lo + 1)
+        nz = np.flatnonzero(summed)
+        return nz.astype(np.int64) + lo, summed[nz].astype(np.int64)
+    uk, inv = np.unique(keys, return_inverse=True)
+    return uk, np.bincount(inv.reshape(-1), weights=counts, minlength=uk.size).astype(np.int64)
+
+
+def _component_table(comp, shape, src_terms, dst_terms, ndst):
+    """Distinct partial keys ``src_page * ndst + dst_core`` over the sub-box of ``comp`` and their counts."""
+    rank = len(shape)
+    sizes = [shape[d] for d in comp]
+    n = math.prod(sizes)
+    first = sizes[0]
+    inner = n // first
+    step = max(1, _CHUNK // max(inner, 1))
+    s_res = [i for i, ds in enumerate(src_terms.deps) if ds and min(ds) in comp]
+    d_res = [i for i, ds in enumerate(dst_terms.deps) if ds and min(ds) in comp]
+    all_keys, all_counts = [], []
+    for start in range(0, first, step):
+        stop = min(first, start + step)
+        args = [np.zeros(1, dtype=np.int64)] * rank
+        k = len(comp)
+        for j, d in enumerate(comp):
+            ar = np.arange(start, stop, dtype=np.int64) if j == 0 else np.arange(shape[d], dtype=np.int64)
+            args[d] = ar.reshape((-1,) + (1,) * (k - 1 - j))
+        sub = (stop - start,) + tuple(sizes[1:])
+        key = np.zeros(sub, dtype=np.int64)
+        for terms, res, scale in ((src_terms, s_res, ndst), (dst_terms, d_res, 1)):
+            if not res:
+                continue
+            vals = terms.ml.linear.evaluate(*args)
+            for i in res:
+                key += terms.term(i, np.broadcast_to(vals[i], sub)) * scale
+        keys, counts = _reduce(key.reshape(-1), np.ones(1, dtype=np.int64).repeat(key.size))
+        all_keys.append(keys)
+        all_counts.append(counts)
+    if len(all_keys) == 1:
+        return all_keys[0], all_counts[0]
+    return _reduce(np.concatenate(all_keys), np.concatenate(all_counts))
+
+
+def _constant_key(terms, scale):
+    out = 0
+    for i, (r, ds) in enumerate(zip(terms.ml.linear.results, terms.deps)):
+        if not ds:
+            v = np.asarray([r.value_at(())], dtype=np.int64)
+            out += int(terms.term(i, v)[0]) * scale
+    return out
+
+
+def transfer_table(src, dst):
+    """Exact element counts per (source page, destination grid core), vectorised.
+
+    Returns ``(src_page, dst_core, count)`` int64 arrays: ``src_page`` is
+    ``src_grid_flat * pages_per_core + page`` (pages as in the module
+    docstring; grid coordinates row-major), ``dst_core`` the destination grid
+    coordinate, row-major. Pairs with no element are absent.
+
+    **Post-condition**: ``count.sum() == volume``, and for every logical ``x``
+    with ``src.locate(x) = (G, q)`` and ``dst.locate(x) = (H, _)``, the entry
+    ``(page of (G, q), flat(H))`` counts it once.
+
+    >>> from unilayout import tt
+    >>> p, d, n = transfer_table(tt.MetalLayout.from_collapse((4, 4), (2, 1)), tt.MetalLayout.from_collapse((4, 4), (1, 2)))
+    >>> p.tolist(), d.tolist(), n.tolist()
+    ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 0, 1, 0, 1, 0, 1], [2, 2, 2, 2, 2, 2, 2, 2])
+    """
+    _check_layout(src, "src")
+    _check_layout(dst, "dst")
+    if src.logical_shape != dst.logical_shape:
+        raise LayoutError(
+            f"reshard: src has logical shape {src.logical_shape} but dst has {dst.logical_shape}: a reshard keeps the tensor"
+        )
+    src.check_injective()
+    dst.check_injective()
+    st, dt = _Terms(src, True), _Terms(dst, False)
+    ndst = dt.num_cores
+    shape = src.logical_shape
+    keys = np.zeros(1, dtype=np.int64) + _constant_key(st, ndst) + _constant_key(dt, 1)
+    counts = np.ones(1, dtype=np.int64)
+    for comp in _components(len(shape), st.deps + dt.deps):
+        ck, cc = _component_table(comp, shape, st, dt, ndst)
+        keys = (keys[:, None] + ck[None, :]).reshape(-1)
+        counts = (counts[:, None] * cc[None, :]).reshape(-1)
+        keys, counts = _reduce(keys, counts)
+    return keys // ndst, keys % ndst, counts
+
+
+class ReshardCost:
+    """The price of a reshard (fields in the module docstring); immutable, ``==`` by value.
+
+    Besides the counters: ``element_bytes``; ``cores`` (int64 ``(n, 3)``, the
+    physical cores ``(chip_id, y, x)`` of the devices, sorted) and
+    ``traffic`` (int64 ``(n, n)``: bytes from core ``cores[i]`` to core
+    ``cores[j]``; the diagonal is what stays local), which the heat map
+    draws; ``src_device`` / ``dst_device``, the devices used.
+
+    >>> from unilayout import tt
+    >>> ml = tt.MetalLayout.from_collapse((32, 32), (2, 2))
+    >>> c = reshard_cost(ml, ml, tt.Device((2, 2), "(d0, d1) -> (0, d0, d1)"))
+    >>> c.moved_bytes, c.local_bytes, c.total_bytes, int(c.traffic.trace())
+    (0, 4096, 4096, 4096)
+    """
+
+    __slots__ = ("local_bytes", "on_chip_bytes", "chip_to_chip_bytes", "max_send_bytes", "max_receive_bytes",
+                 "transfers", "padding_bytes", "reinterpretation", "element_bytes", "cores", "traffic",
+                 "src_device", "dst_device")
+
+    def __init__(self, **fields):
+        for k in self.__slots__:
+            object.__setattr__(self, k, fields[k])
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ReshardCost is immutable")
+
+    @property
+    def moved_bytes(self) -> int:
+        """Bytes that leave their core: ``on_chip_bytes + chip_to_chip_bytes``.
+
+        >>> from unilayout import tt
+        >>> a = tt.MetalLayout.from_collapse((8, 8), (2, 1))
+        >>> reshard_cost(a, a.with_grid((1, 2)), tt.Device((2, 2), "(d0, d1) -> (0, d0, d1)")).moved_bytes
+        192
+        """
+        return self.on_chip_bytes + self.chip_to_chip_bytes
+
+    @property
+    def total_bytes(self) -> int:
+        """Bytes of the tensor: local plus moved.
+
+        >>> from unilayout import tt
+        >>> a = tt.MetalLayout.from_collapse((8, 8), (2, 1))
+        >>> reshard_cost(a, a, tt.Device((2, 2), "(d0, d1) -> (0, d0, d1)")).total_bytes
+        256
+        """
+        return self.local_bytes + self.moved_bytes
+
+    def _key(self):
+        return (self.local_bytes, self.on_chip_bytes, self.chip_to_chip_bytes, self.max_send_bytes,
+                self.max_receive_bytes, self.transfers, self.padding_bytes,
+                None if self.reinterpretation is None else self.reinterpretation.name, self.element_bytes)
+
+    def __eq__(self, other):
+        return (type(other) is ReshardCost and self._key() == other._key()
+                and np.array_equal(self.cores, other.cores) and np.array_equal(self.traffic, other.traffic))
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def summary(self) -> dict:
+        """The counters as a plain dict (``reinterpretation`` by name).
+
+        >>> from unilayout import tt
+        >>> ml = tt.MetalLayout.from_collapse((4, 4), (1, 1))
+        >>> reshard_cost(ml, ml, tt.Device((1, 1), "(d0, d1) -> (0, d0, d1)")).summary()["local_bytes"]
+        64
+        """
+        names = ("local_bytes", "on_chip_bytes", "chip_to_chip_bytes", "max_send_bytes", "max_receive_bytes",
+                 "transfers", "padding_bytes", "reinterpretation", "element_bytes")
+        return dict(zip(names, self._key()))
+
+    def __repr__(self):
+        parts = ", ".join(f"{k}={v!r}" for k, v in self.summary().items())
+        return f"ReshardCost({parts})"
+
+
+def _physical(ml, device):
+    cores = device.physical_cores()[tuple(slice(0, n) for n in ml.grid)]
+    return cores.reshape(-1, 3)
+
+
+def _price(table, src, dst, src_dev, dst_dev, eb, reinterpretation, core_ids=None):
+    page, dcore, count = table
+    st = _Terms(src, True)
+    scores = page // st.pages_per_core
+    sp = _physical(src, src_dev)
+    dp = _physical(dst, dst_dev)
+    if core_ids is None:
+        every = np.concatenate([src_dev.physical_cores().reshape(-1, 3), dst_dev.physical_cores().reshape(-1, 3)])
+        core_ids = np.unique(every, axis=0)
+    cores = core_ids
+    span = cores.max(axis=0) + 1 if cores.size else np.ones(3, dtype=np.int64)
+
+    def code(a):
+        return (a[:, 0] * span[1] + a[:, 1]) * span[2] + a[:, 2]
+
+    lookup = {int(c): i for i, c in enumerate(code(cores))}
+    s_idx = np.array([lookup[int(c)] for c in code(sp)], dtype=np.int64)[scores]
+    d_idx = np.array([lookup[int(c)] for c in code(dp)], dtype=np.int64)[dcore]
+    n = len(cores)
+    traffic = np.bincount(s_idx * n + d_idx, weights=count, minlength=n * n).astype(np.int64).reshape(n, n) * eb
+    same = s_idx == d_idx
+    same_chip = cores[s_idx, 0] == cores[d_idx, 0]
+    local = int(count[same].sum()) * eb
+    on_chip = int(count[~same & same_chip].sum()) * eb
+    c2c = int(count[~same_chip].sum()) * eb
+    off = traffic.copy()
+    np.fill_diagonal(off, 0)
+    # padding carried by whole pages sent to another core
+    moving = ~same
+    if moving.any():
+        up, inv = np.unique(page, return_inverse=True)
+        per_page = np.bincount(inv.reshape(-1), weights=count).astype(np.int64)
+        pad = st.page_slots - per_page[inv.reshape(-1)]
+        padding = int(pad[moving].sum()) * eb
+    else:
+        padding = 0
+    return ReshardCost(
+        local_bytes=local, on_chip_bytes=on_chip, chip_to_chip_bytes=c2c,
+        max_send_bytes=int(off.sum(axis=1).max()) if n else 0, max_receive_bytes=int(off.sum(axis=0).max()) if n else 0,
+        transfers=int(np.count_nonzero(off)), padding_bytes=padding, reinterpretation=reinterpretation,
+        element_bytes=eb, cores=cores, traffic=traffic, src_device=src_dev, dst_device=dst_dev,
+    )
+
+
+def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element_bytes=None) -> ReshardCost:
+    """Price moving a tensor from layout ``src`` on ``device`` to layout ``dst`` (see the module docstring).
+
+    ``dst_device`` (default ``device``) is where ``dst``'s grid lives. With
+    ``reinterpret=True`` and no ``dst_device``: if ``dst`` does not fit
+    ``device``'s grid, or something moves, the device seed's
+    reinterpretations of ``device`` are tried in order and the first under
+    which nothing leaves its core is returned (``reinterpretation`` set);
+    otherwise the plain device's price (or, when ``dst`` fits only
+    reinterpreted grids, the cheapest of those, with ``reinterpretation``
+    None and ``dst_device`` saying which). ``element_bytes`` defaults to the
+    size of ``src``'s element type.
+
+    **Pre-conditions**: same logical shape; both maps injective on it; each
+    grid of the device's rank and within its grid.
+    **Post-conditions**: ``local + on_chip + chip_to_chip == volume * element_bytes``;
+    ``traffic.sum()`` is that total and ``traffic.trace() == local_bytes``;
+    ``reinterpretation`` is not None only when ``moved_bytes == 0``.
+
+    >>> from unilayout import tt
+    >>> dev = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))          # 8x16 over two chips
+    >>> a = tt.MetalLayout.from_collapse((256, 1024), (8, 16))
+    >>> b = tt.MetalLayout.from_collapse((256, 1024), (8, 8))
+    >>> c = reshard_cost(a, b, dev)
+    >>> c.local_bytes, c.on_chip_bytes, c.chip_to_chip_bytes, c.max_receive_bytes
+    (65536, 458752, 524288, 16384)
+    """
+    tt = _tt()
+    _check_layout(src, "src")
+    _check_layout(dst, "dst")
+    _check_fits(src, device, "src")
+    if element_bytes is None:
+        eb = tt.memory.element_bytes(src.element_type)
+    else:
+        eb = as_positive(element_bytes, "element_bytes")
+    if dst_device is not None:
+        _check_fits(dst, dst_device, "dst")
+        table = transfer_table(src, dst)
+        return _price(table, src, dst, device, dst_device, eb, None)
+    table = transfer_table(src, dst)
+
+    def fits(d):
+        g, D = dst.grid, d.grid_shape
+        return len(g) == len(D) and all(a <= b for a, b in zip(g, D))
+
+    plain = _price(table, src, dst, device, device, eb, None) if fits(device) else None
+    if plain is not None and (plain.moved_bytes == 0 or not reinterpret):
+        return plain
+    cands = [r for r in reinterpretations(device) if fits(r.device)]
+    priced = []
+    for r in cands:
+        try:
+            r.device.physical_cores()
+        except LayoutError:
+            continue
+        c = _price(table, src, dst, device, r.device, eb, None)
+        if c.moved_bytes == 0:
+            return _price(table, src, dst, device, r.device, eb, Reinterpretation(r.name, r.device))
+        priced.append(c)
+    if plain is not None:
+        return plain
+    if not priced:
+        raise LayoutError(
+            f"reshard_cost: the dst grid {'x'.join(map(str, dst.grid))} fits neither the device grid "
+            f"{'x'.join(map(str, device.grid_shape))} nor any of its reinterpretations: pass dst_device"
+        )
+    return min(priced, key=lambda c: (c.moved_bytes, c.chip_to_chip_bytes))
