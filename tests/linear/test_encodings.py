@@ -66,10 +66,12 @@ def test_bad_parameters_raise():
         E.blocked([32, 32], [1], [4, 8], [2, 2], [1, 0])
     with pytest.raises(LayoutError, match="permutation"):
         E.blocked([32, 32], [1, 1], [4, 8], [2, 2], [1, 1])
-    with pytest.raises(LayoutError, match="32x32 or 16x16"):
+    with pytest.raises(LayoutError, match="32x32, 16x16, 4x64 or 64x4"):
         E.amd_mfma([32, 32], 3, [4, 4, 4], False, [1, 1])
-    with pytest.raises(LayoutError, match="64-bit"):
-        E.amd_mfma([32, 32], 3, [16, 16, 4], False, [1, 1], element_bitwidth=64)
+    with pytest.raises(LayoutError, match="element_bitwidth 16"):
+        E.amd_mfma([32, 32], 3, [16, 16, 4], False, [1, 1], element_bitwidth=16)
+    with pytest.raises(LayoutError, match="must be transposed"):
+        E.amd_mfma([64, 64], 3, [64, 4, 4], False, [1, 1])
     with pytest.raises(LayoutError, match="MFMA version 7"):
         E.amd_mfma([32, 32], 7, [16, 16, 16], False, [1, 1])
     with pytest.raises(LayoutError, match="rank 2"):

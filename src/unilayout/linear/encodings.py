@@ -63,6 +63,14 @@ __all__ = [
     "Slice",
     "SwizzledShared",
     "PaddedShared",
+    "NvmmaShared",
+    "SharedLinear",
+    "nvmma_shared",
+    "TensorMemory",
+    "TensorMemoryScales",
+    "LinearEncoding",
+    "parse",
+    "parse_module",
     "blocked",
     "nvidia_mma",
     "dot_operand",
@@ -210,8 +218,44 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _afte
     return (cta * cga).transpose_outs(names)
 
 
+def _bool(value):
+    """``True``/``False`` kept; 0/1 become booleans; anything else is left for the checks to refuse."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    return value
+
+
+def _freeze(value):
+    """Lists (nested) -> tuples, so that encodings compare, hash and print by value."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
 class _Encoding:
-    """Base of the encoding values: each implements ``to_linear(shape)``."""
+    """Base of the encoding values: each implements ``to_linear(shape)``; ``str()`` is Triton's attribute.
+
+    Fields given as lists are stored as tuples (and ``cga_layout=None`` as ``()``),
+    so ``parse(str(enc)) == enc`` and encodings hash.
+    """
+
+    def __post_init__(self):
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "cga_layout" and value is None:
+                value = ()
+            object.__setattr__(self, name, _freeze(value))
+        self._normalise()
+
+    def _normalise(self):
+        """Per-kind canonical form (defaults made explicit); nothing to do by default."""
+
+    def __str__(self) -> str:
+        from .ttgir import to_text
+
+        return to_text(self)
 
 
 # ---------------------------------------------------------------- blocked
@@ -318,6 +362,13 @@ class NvidiaMma(_Encoding):
     warps_per_cta: Sequence[int]
     instr_shape: Sequence[int]
     cga_layout: Sequence[Sequence[int]] | None = None
+
+    def _normalise(self):
+        v = self.version
+        if isinstance(v, int) and not isinstance(v, bool):
+            object.__setattr__(self, "version", (v, 0))
+        elif isinstance(v, tuple) and len(v) == 1:
+            object.__setattr__(self, "version", (v[0], 0))
 
     def _orders(self, rank):
         v = _mma_version(self.version)
@@ -464,16 +515,23 @@ def _amd_cta(rank, tile_reg, tile_lane, tile, reps, warp_layout, is_transposed):
 
 @dataclass(frozen=True)
 class AmdMfma(_Encoding):
-    """Triton's ``#ttg.amd_mfma`` (``AMDMFMALayout``) for 32x32 and 16x16 instructions.
+    """Triton's ``#ttg.amd_mfma`` (``AMDMFMALayout``): 32x32, 16x16, 4x64 and 64x4 instructions,
+    32- or 64-bit elements, 64 lanes.
 
-    Tile (M = dim0, N = dim1 of the instruction): 32x32: register M:1,2,8,16,
-    lane N:1..16 then M:4; 16x16: register M:1,2, lane N:1..8 then M:4,8.
-    ``is_transposed`` swaps M and N inside the tile; ``tiles_per_warp`` adds
-    register tile repeats; warps ``isn(warp, warps_per_cta, [1, 0])``;
-    register repeats go N first.
+    With M = dim[-2], N = dim[-1] and ``h`` = 4 registers per lane (1 for
+    64-bit elements), the instruction tile is: ``h`` registers along M, lanes
+    along N (``n`` of them) then M (``64 / n``), then ``m*n / (64*h)`` register
+    repeats along M. ``is_transposed`` swaps the roles of M and N in the tile
+    (64x4 must be transposed). Then, as Triton 3.9.0: registers for
+    ``tiles_per_warp`` along N, warps along N, register repeats along N over
+    the *whole* tensor's N, registers for ``tiles_per_warp`` along M, warps
+    along M (and warps along the batch dim0 for rank 3); finally fitted to the
+    shape (:func:`fit_to_shape`).
 
     >>> AmdMfma(3, [32, 32, 8], False, [2, 2]).to_linear([64, 64]).bases[0]
     ('register', [[1, 0], [2, 0], [8, 0], [16, 0]])
+    >>> AmdMfma(3, [4, 64, 4], False, [1, 1]).to_linear([4, 64]).bases[:2]
+    [('register', [[1, 0], [2, 0]]), ('lane', [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32]])]
     """
 
     version: int
@@ -483,6 +541,13 @@ class AmdMfma(_Encoding):
     element_bitwidth: int | None = None
     tiles_per_warp: Sequence[int] | None = None
     cga_layout: Sequence[Sequence[int]] | None = None
+
+    def _normalise(self):
+        object.__setattr__(self, "is_transposed", _bool(self.is_transposed))
+        if self.element_bitwidth is None:
+            object.__setattr__(self, "element_bitwidth", 32)
+        if self.tiles_per_warp is None and isinstance(self.warps_per_cta, tuple):
+            object.__setattr__(self, "tiles_per_warp", (1,) * len(self.warps_per_cta))
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The layout for ``shape`` (see the class docstring).
@@ -495,48 +560,41 @@ class AmdMfma(_Encoding):
         if rank not in (2, 3):
             raise LayoutError(f"MFMA layouts have rank 2 or 3, got shape {list(shape)}")
         instr = _pow2s(self.instr_shape, "instr_shape")
-        if len(instr) < 2:
-            raise LayoutError(f"instr_shape is [M, N] or [M, N, K], got {list(instr)}")
-        if self.element_bitwidth is not None and as_int(self.element_bitwidth, "element_bitwidth") == 64:
-            raise LayoutError("64-bit MFMA layouts are not supported by unilayout.linear.encodings")
+        if len(instr) != 3:
+            raise LayoutError(f"MFMA instr_shape is [M, N, K], got {list(instr)}")
         version = as_int(self.version, "MFMA version")
         if version not in (1, 2, 3, 4):
             raise LayoutError(f"MFMA version {version} is not supported: use 1 to 4")
         m, n = instr[0], instr[1]
-        if (m, n) == (32, 32):
-            reg = [(1, 0), (2, 0), (8, 0), (16, 0)]
-            lane = [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (4, 0)]
-        elif (m, n) == (16, 16):
-            reg = [(1, 0), (2, 0)]
-            lane = [(0, 1), (0, 2), (0, 4), (0, 8), (4, 0), (8, 0)]
-        else:
-            raise LayoutError(
-                f"MFMA instr_shape {list(instr)} is not supported: use 32x32 or 16x16"
-            )
+        if (m, n) not in ((32, 32), (16, 16), (4, 64), (64, 4)):
+            raise LayoutError(f"MFMA instr_shape {list(instr)} is not supported: use 32x32, 16x16, 4x64 or 64x4")
+        ebw = as_int(self.element_bitwidth, "element_bitwidth")
+        if ebw not in (32, 64):
+            raise LayoutError(f"MFMA element_bitwidth {ebw} is not supported: use 32 or 64")
+        transposed = bool(self.is_transposed)
+        if (m, n) == (64, 4) and not transposed:
+            raise LayoutError("a 64x4 MFMA layout must be transposed (is_transposed=True)")
         wpc = _pow2s(self.warps_per_cta, "warps_per_cta", rank)
-        tpw = _pow2s(self.tiles_per_warp if self.tiles_per_warp is not None else [1] * rank,
-                     "tiles_per_warp", rank)
-        tile = (m, n)
-        order = list(range(rank - 1, -1, -1))
+        tpw = _pow2s(self.tiles_per_warp, "tiles_per_warp", rank)
         names = _dims(rank)
-        # Register tile repeats (tiles_per_warp), N first, then the warps strided past them.
-        reps = []
-        for d in order:
-            for i in range(tpw[d].bit_length() - 1):
-                v = [0] * rank
-                v[d] = 1 << i
-                reps.append(v)
-        scale = [tpw[i] for i in range(rank - 2)] + [m * tpw[rank - 2], n * tpw[rank - 1]]
-        warps = identity_standard_nd("warp", wpc, order)
-        warp_vecs = [[e * k for e, k in zip(v, scale)] for v in _std_vectors(warps, names)]
-        warp_layout = _bases_layout("warp", warp_vecs, rank)
-        cta = _amd_cta(rank, reg, lane, tile, reps, warp_layout, bool(self.is_transposed))
-        # Triton 3.9.0 repeats the MFMA tile along N over the whole tensor (not
-        # just one CTA's share) before the CGA split, so surplus N repeats become
-        # zero registers; M and batch grow to the CTA's share only.
-        return fit_to_shape(cta, shape, self.cga_layout,
-                            lambda c: _reorder_register_repeats(c, len(reg), rank),
-                            _grow_to_full_shape=names[-1:])
+        dim_m, dim_n = names[-2], names[-1]
+        height = 1 if ebw == 64 else 4
+        tiles = max(1, m * n // (64 * height))
+        one = LinearLayout.identity_1d
+        if not transposed:
+            tile = one(height, "register", dim_m) * one(n, "lane", dim_n) * one(64 // n, "lane", dim_m)
+            tile = tile * one(tiles, "register", dim_m)
+        else:
+            tile = one(height, "register", dim_n) * one(m, "lane", dim_m) * one(64 // m, "lane", dim_n)
+            tile = tile * one(tiles, "register", dim_n)
+        tile = tile.transpose_outs([dim_n, dim_m])
+        n_reps = max(1, shape[-1] // (n * wpc[-1] * tpw[-1]))
+        tile = (tile * one(tpw[-1], "register", dim_n) * one(wpc[-1], "warp", dim_n)
+                * one(n_reps, "register", dim_n) * one(tpw[-2], "register", dim_m)
+                * one(wpc[-2], "warp", dim_m))
+        if rank == 3:
+            tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0]) * one(wpc[0], "warp", names[0])
+        return fit_to_shape(tile, shape, self.cga_layout)
 
 
 def _std_vectors(layout: LinearLayout, names):
@@ -547,25 +605,6 @@ def _std_vectors(layout: LinearLayout, names):
         for v in vecs:
             out.append([0 if p is None else v[p] for p in pos])
     return out
-
-
-def _reorder_register_repeats(L: LinearLayout, n_tile: int, rank: int) -> LinearLayout:
-    """Keep the tile's register bases first, then the repeats (tiles_per_warp and growth)
-    sorted N first (minor dim first), ascending: Triton lists MFMA register repeats so.
-    ``L``'s out-dims are in minor-to-major order."""
-    bases = dict(L._bases)
-    regs = list(bases["register"])
-    head, rest = regs[:n_tile], regs[n_tile:]
-
-    def key(v):
-        for pos, e in enumerate(v):
-            if e:
-                return (pos, e)
-        return (len(v), 0)
-
-    rest = sorted(rest, key=key)
-    new = tuple((n, tuple(head + rest) if n == "register" else vecs) for n, vecs in L._bases)
-    return LinearLayout._make(new, L._outs)
 
 
 def amd_mfma(shape, version, instr_shape, is_transposed, warps_per_cta, element_bitwidth=None,
@@ -599,6 +638,24 @@ class AmdWmma(_Encoding):
     instr_shape: Sequence[int] | None = None
     cga_layout: Sequence[Sequence[int]] | None = None
     warps_per_cta: Sequence[int] | None = None
+
+    def _normalise(self):
+        object.__setattr__(self, "is_transposed", _bool(self.is_transposed))
+        if self.instr_shape is None:
+            object.__setattr__(self, "instr_shape", (16, 16, 16))
+        if self.reg_bases is None:
+            object.__setattr__(self, "reg_bases", ())
+        if self.warp_bases is None and self.warps_per_cta is None:
+            object.__setattr__(self, "warp_bases", ())
+        elif self.warp_bases is None and isinstance(self.warps_per_cta, tuple):
+            try:
+                wpc = _pow2s(self.warps_per_cta, "warps_per_cta")
+            except LayoutError:
+                return  # to_linear reports it
+            names = _dims(len(wpc))
+            vecs = _std_vectors(identity_standard_nd("warp", wpc, list(range(len(wpc) - 1, -1, -1))), names)
+            object.__setattr__(self, "warp_bases", _freeze(vecs))
+            object.__setattr__(self, "warps_per_cta", None)
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The layout for ``shape`` (see the class docstring).
@@ -776,32 +833,495 @@ def swizzled_shared(shape, vec, per_phase, max_phase, order, cga_layout=None) ->
 
 
 @dataclass(frozen=True)
-class PaddedShared(_Encoding):
-    """Triton's ``#ttg.padded_shared``: padding makes offsets non-linear over GF(2).
+class NvmmaShared(_Encoding):
+    """Triton's ``#ttg.nvmma_shared`` (``NVMMASharedEncodingAttr``): the shared layout TMA and
+    (W)GMMA/tcgen05 read, ``offset, block`` -> tensor.
 
-    >>> PaddedShared([[32, 4]], [1, 0]).to_linear([8, 8])
+    Per CTA, the TMA box is the shape with every dim capped at 256 and the
+    contiguous dim (the last; the first if ``transposed``) set to
+    ``8 * swizzle_byte_width / element_bitwidth`` elements. With swizzling,
+    a core matrix of 8 rows x that many columns has offset bits along the
+    columns, then rows, row ``r`` XOR-ed by ``vec * ((r / per_phase) % max_phase)``
+    (``vec = 128 / element_bitwidth``, ``per_phase = 128 / swizzle``,
+    ``max_phase = swizzle / 16``); it is repeated over the rows of the box
+    (outer dims collapsed), reshaped to the box, then over the rest of the
+    CTA's shape, then fitted with the CGA layout. ``swizzle_byte_width=0`` is
+    row-major over the box. ``fp4_padded`` (8-bit, 128 B only) maps every
+    group of 16 offsets to 8 packed columns twice (8 real, 8 padding).
+
+    >>> NvmmaShared(128, 16).to_linear([16, 64]).bases[0][1][6:]
+    [[1, 8], [2, 16], [4, 32], [8, 0]]
+    >>> NvmmaShared.default_for([64, 64], 16)
+    NvmmaShared(swizzle_byte_width=128, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=())
+    """
+
+    swizzle_byte_width: int
+    element_bitwidth: int
+    transposed: bool = False
+    fp4_padded: bool = False
+    cga_layout: Sequence[Sequence[int]] | None = None
+
+    def _normalise(self):
+        object.__setattr__(self, "transposed", _bool(self.transposed))
+        object.__setattr__(self, "fp4_padded", _bool(self.fp4_padded))
+
+    @classmethod
+    def default_for(cls, shape, element_bitwidth, transposed=False, fp4_padded=False, cga_layout=None):
+        """Triton's default swizzle (Gluon ``NVMMASharedLayout.get_default_for``): the widest of
+        128/64/32 bytes that divides the contiguous dim's bytes, 0 when the outer dims hold fewer
+        than 8 rows (or the tensor has rank 1).
+
+        >>> NvmmaShared.default_for([8, 16], 16).swizzle_byte_width
+        32
+        >>> NvmmaShared.default_for([4, 64], 16).swizzle_byte_width
+        0
+        """
+        shape = _shape(shape)
+        ebw = as_int(element_bitwidth, "element_bitwidth")
+        cga = _cga_layout(_freeze(cga_layout) or (), len(shape))
+        per_cta = [max(1, s // cga.out_dim_size(f"dim{i}")) for i, s in enumerate(shape)]
+        if transposed:
+            per_cta = per_cta[1:] + per_cta[:1]
+        contig_bytes = per_cta[-1] * (2 if fp4_padded else 1) * ebw // 8
+        swizzle = next((w for w in (128, 64, 32) if contig_bytes >= w and contig_bytes % w == 0), 0)
+        outer = 1
+        for x in per_cta[:-1]:
+            outer *= x
+        if len(shape) < 2 or outer < 8:
+            swizzle = 0
+        return cls(swizzle, ebw, transposed, fp4_padded, cga_layout)
+
+    def _params(self):
+        swz = as_int(self.swizzle_byte_width, "swizzle_byte_width")
+        if swz not in (0, 32, 64, 128):
+            raise LayoutError(f"swizzle_byte_width {swz} is not supported: use 0, 32, 64 or 128")
+        ebw = as_int(self.element_bitwidth, "element_bitwidth")
+        if ebw not in (8, 16, 32, 64):
+            raise LayoutError(f"element_bitwidth {ebw} is not supported: use 8, 16, 32 or 64")
+        if self.fp4_padded is True and (swz != 128 or ebw != 8):
+            raise LayoutError("fp4_padded needs swizzle_byte_width 128 and element_bitwidth 8")
+        return swz, ebw
+
+    def _core_matrix(self, swz, ebw) -> LinearLayout:
+        vec, per_phase, max_phase = 128 // ebw, 128 // max(swz, 1), max(swz, 16) // 16
+        cols = 8 * max(16, swz) // ebw
+        fp4 = self.fp4_padded is True
+
+        def packed(c):
+            return c // 16 * 8 + c % 8 if fp4 else c
+
+        vecs = [(0, packed(1 << i)) for i in range(cols.bit_length() - 1)]
+        for i in range(3):
+            row = 1 << i
+            vecs.append((row, packed(vec * ((row // per_phase) % max_phase))))
+        return LinearLayout({"offset": vecs}, ["dim0", "dim1"])
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The layout for ``shape`` (see the class docstring).
+
+        >>> NvmmaShared(0, 16).to_linear([2, 4]).bases[0]
+        ('offset', [[0, 1], [0, 2], [1, 0]])
+        """
+        shape = _shape(shape)
+        rank = len(shape)
+        swz, ebw = self._params()
+        names = _dims(rank)
+        cga = _cga_layout(self.cga_layout, rank)
+        per_cta = [max(1, s // cga.out_dim_size(n)) for n, s in zip(names, shape)]
+        transposed = self.transposed is True
+        fp4 = self.fp4_padded is True
+        contig = 0 if transposed else rank - 1
+        box = list(per_cta)
+        if fp4:
+            box[contig] *= 2
+        box = [min(x, 256) for x in box]
+        if swz:
+            need = 8 * swz // ebw
+            if box[contig] < need:
+                raise LayoutError(
+                    f"shape {list(shape)} is too small for a {swz}-byte swizzle of {ebw}-bit elements: the "
+                    f"contiguous dim needs at least {need // (2 if fp4 else 1)} elements per CTA"
+                )
+            box[contig] = need
+        if fp4:
+            box[contig] //= 2
+        if swz == 0:
+            layout = LinearLayout.empty()
+            for d in range(rank - 1, -1, -1):
+                layout = layout * LinearLayout.identity_1d(box[d], "offset", names[d])
+            layout = _grow(layout, names, per_cta)
+            return fit_to_shape(layout, shape, self.cga_layout)
+        if rank < 2:
+            raise LayoutError("a swizzled nvmma_shared layout needs rank >= 2")
+        collapsed = [1, box[-1]]
+        for x in box[:-1]:
+            collapsed[0] *= x
+        if transposed:
+            collapsed.reverse()
+        tile = self._core_matrix(swz, ebw)
+        rows, cols = tile.out_dim_size("dim0"), tile.out_dim_size("dim1")
+        if collapsed[1] * (2 if fp4 else 1) < cols or collapsed[0] < rows:
+            raise LayoutError(
+                f"shape {list(shape)} is smaller than one {rows}x{cols} core matrix of this nvmma_shared layout"
+            )
+        layout = _grow(tile, ["dim0", "dim1"], collapsed)
+        pre = box[1:] + box[:1] if transposed else list(box)
+        layout = layout.reshape_outs(list(zip(names, pre)))
+        if transposed:
+            order = [rank - 1] + list(range(rank - 1))
+            vecs = [[v[k] for k in order] for v in layout.bases[0][1]]
+            layout = LinearLayout({"offset": vecs}, list(zip(names, box)))
+        layout = _grow(layout, names, per_cta)
+        return fit_to_shape(layout, shape, self.cga_layout)
+
+
+def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
+    """Triton's ``ensureLayoutNotSmallerThan`` with explicit out-dims: repeat along the first in-dim."""
+    first = layout.in_dim_names[0]
+    for d, want in zip(names, sizes):
+        have = layout.out_dim_size(d) if layout.has_out_dim(d) else 1
+        if have < want:
+            layout = layout * LinearLayout.identity_1d(want // have, first, d)
+    return layout
+
+
+def nvmma_shared(shape, swizzle_byte_width, element_bitwidth, transposed=False, fp4_padded=False,
+                 cga_layout=None) -> LinearLayout:
+    """The linear layout of ``#ttg.nvmma_shared`` for ``shape``; see :class:`NvmmaShared`.
+
+    >>> nvmma_shared([8, 8], 0, 32).bases[0]
+    ('offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]])
+    """
+    return NvmmaShared(swizzle_byte_width, element_bitwidth, transposed, fp4_padded, cga_layout).to_linear(shape)
+
+
+@dataclass(frozen=True)
+class SharedLinear(_Encoding):
+    """Triton's ``#ttg.shared_linear<{offset = [...], block = [...]}, alignment = A>``: any shared
+    layout given by its bases; the tensor shape is implied by the bases (each dim the smallest
+    power of two above its largest entry).
+
+    >>> SharedLinear([[0, 1], [1, 0]]).to_linear([2, 2]).bases
+    [('offset', [[0, 1], [1, 0]]), ('block', [])]
+    >>> SharedLinear([[0, 1], [1, 0]]).shape
+    (2, 2)
+    """
+
+    offset_bases: Sequence[Sequence[int]]
+    block_bases: Sequence[Sequence[int]] = ()
+    alignment: int = 16
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The tensor shape the bases span (Gluon's ``SharedLinearLayout.shape``)."""
+        vecs = list(self.offset_bases) + list(self.block_bases)
+        if not vecs:
+            raise LayoutError("shared_linear needs at least one offset basis")
+        rank = len(vecs[0])
+        return tuple(1 << max(v[j] for v in vecs).bit_length() for j in range(rank))
+
+    def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
+        """``offset, block`` -> tensor; ``shape`` (default: :attr:`shape`) must hold the bases.
+
+        >>> SharedLinear([[1]], [[2]]).to_linear([4]).apply({"offset": 1, "block": 1})
+        {'dim0': 3}
+        """
+        own = self.shape
+        shape = own if shape is None else _shape(shape)
+        if len(shape) != len(own):
+            raise LayoutError(f"shared_linear bases have {len(own)} entries but the shape {list(shape)} has rank "
+                              f"{len(shape)}")
+        as_pow2(as_int(self.alignment, "alignment"), "alignment")
+        offset = _bases_layout("offset", self.offset_bases, len(shape))
+        block = _bases_layout("block", self.block_bases, len(shape))
+        for d, (a, b) in enumerate(zip(shape, own)):
+            if b > a:
+                raise LayoutError(f"shared_linear bases reach dim{d} = {b - 1}, past the shape {list(shape)}")
+        L = LinearLayout({"offset": [list(v) for v in self.offset_bases], "block": [list(v) for v in self.block_bases]},
+                         list(zip(_dims(len(shape)), shape)), require_surjective=False)
+        del offset, block
+        return L
+
+
+@dataclass(frozen=True)
+class PaddedShared(_Encoding):
+    """Triton's ``#ttg.padded_shared``: a linear offset -> tensor map, plus padding in memory.
+
+    Element at linear offset ``o`` (``offset_layout``: GF(2) bases, or the
+    identity in ``order`` over ``shape``) is stored at address
+    ``o + sum(floor(o / interval) * padding)`` over the ``(interval, padding)``
+    pairs. Padding is not linear over GF(2), so :meth:`to_linear` refuses;
+    :meth:`to_affine` gives the address map (an affine map of ``o``),
+    :meth:`address_table` the address of every tensor element, and
+    :func:`unilayout.linear.analysis.padded_bank_conflicts` its bank conflicts.
+
+    Written either ``PaddedShared([[32, 4]], order=[1, 0], shape=[64, 64])``
+    (Triton's identity form) or with ``offset_bases`` / ``block_bases``.
+
+    >>> P = PaddedShared([[4, 1]], [1, 0], shape=[4, 4])
+    >>> P.address_table([4, 4]).tolist()
+    [[0, 1, 2, 3], [5, 6, 7, 8], [10, 11, 12, 13], [15, 16, 17, 18]]
+    >>> P.to_linear([4, 4])
     Traceback (most recent call last):
     ...
-    unilayout.errors.NotRepresentableError: padded shared layouts insert padding every 32 elements, so offset -> element is not linear over GF(2)
+    unilayout.errors.NotRepresentableError: padded shared layouts insert padding every 4 elements, so offset -> element is not linear over GF(2): use offset_layout(shape) and to_affine()
     """
 
     interval_paddings: Sequence[Sequence[int]]
-    order: Sequence[int]
+    order: Sequence[int] | None = None
+    shape: Sequence[int] | None = None
+    offset_bases: Sequence[Sequence[int]] | None = None
+    block_bases: Sequence[Sequence[int]] | None = None
+
+    def _pairs(self):
+        pairs = []
+        for p in self.interval_paddings:
+            v = _ints(p, "interval/padding pair")
+            if len(v) != 2:
+                raise LayoutError(f"padded_shared pairs are [interval, padding], got {list(v)}")
+            as_pow2(v[0], "padding interval")
+            as_pow2(v[1], "padding amount")
+            pairs.append(v)
+        if not pairs:
+            raise LayoutError("padded_shared needs at least one [interval, padding] pair")
+        if len({i for i, _ in pairs}) != len(pairs):
+            raise LayoutError(f"padded_shared intervals must be distinct, got {[list(p) for p in pairs]}")
+        return pairs
+
+    def offset_layout(self, shape: Sequence[int] | None = None) -> LinearLayout:
+        """The linear part, ``offset, block`` -> tensor (before padding).
+
+        >>> PaddedShared([[4, 1]], [0, 1], shape=[2, 2]).offset_layout().bases[0]
+        ('offset', [[1, 0], [0, 1]])
+        """
+        if shape is None:
+            if self.shape is not None:
+                shape = self.shape
+            elif self.offset_bases:
+                vecs = list(self.offset_bases) + list(self.block_bases or ())
+                shape = [1 << max(v[j] for v in vecs).bit_length() for j in range(len(vecs[0]))]
+            else:
+                raise LayoutError("padded_shared: give a shape")
+        shape = _shape(shape)
+        rank = len(shape)
+        names = _dims(rank)
+        if self.offset_bases is not None:
+            if self.order is not None:
+                raise LayoutError("padded_shared: give order (identity form) or offset_bases, not both")
+            L = LinearLayout({"offset": [list(_ints(v, "offset basis", rank)) for v in self.offset_bases],
+                              "block": [list(_ints(v, "block basis", rank)) for v in self.block_bases or ()]},
+                             list(zip(names, shape)), require_surjective=False)
+            return L
+        if self.order is None:
+            raise LayoutError("padded_shared: give order (identity form) or offset_bases")
+        order = _order(self.order, rank)
+        cta = identity_standard_nd("offset", shape, order)
+        return fit_to_shape(cta, shape, self.block_bases or None)
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Always raises ``NotRepresentableError`` (see the class docstring).
-
-        >>> PaddedShared([], [0]).to_linear([4])
-        Traceback (most recent call last):
-        ...
-        unilayout.errors.NotRepresentableError: padded shared layouts insert padding, so offset -> element is not linear over GF(2)
-        """
-        pairs = list(self.interval_paddings)
-        where = f" every {pairs[0][0]} elements" if pairs and len(pairs[0]) == 2 else ""
+        """Always raises ``NotRepresentableError`` (see the class docstring)."""
+        pairs = self._pairs()
         raise NotRepresentableError(
-            f"padded shared layouts insert padding{where}, so offset -> element is not linear over GF(2)"
+            f"padded shared layouts insert padding every {pairs[0][0]} elements, so offset -> element is not "
+            "linear over GF(2): use offset_layout(shape) and to_affine()"
         )
+
+    def to_affine(self):
+        """The padded address as an affine map of the linear offset ``d0``.
+
+        >>> str(PaddedShared([[32, 4], [64, 8]], [1, 0]).to_affine())
+        '(d0) -> (d0 + (d0 floordiv 32) * 4 + (d0 floordiv 64) * 8)'
+        """
+        from .. import affine
+
+        terms = "".join(f" + (d0 floordiv {i}) * {p}" for i, p in self._pairs())
+        return affine.parse(f"affine_map<(d0) -> (d0{terms})>")
+
+    def pad(self, offsets):
+        """Addresses of linear offsets (numpy, vectorised): ``o + sum((o >> log2 i) << log2 p)``.
+
+        >>> PaddedShared([[2, 1]], [0]).pad([0, 1, 2, 3, 4]).tolist()
+        [0, 1, 3, 4, 6]
+        """
+        import numpy as np
+
+        o = np.asarray(offsets, dtype=np.int64)
+        out = o.copy()
+        for i, p in self._pairs():
+            out += (o >> (i.bit_length() - 1)) << (p.bit_length() - 1)
+        return out
+
+    def address_table(self, shape: Sequence[int] | None = None):
+        """The padded address of every tensor element, an array of ``shape`` (block 0's offsets).
+
+        **Post-conditions:** ``table[x] == to_affine()(o)`` where ``offset_layout`` maps ``o`` to ``x``.
+        """
+        import numpy as np
+
+        L = self.offset_layout(shape)
+        sub = L.sublayout(["offset"], L.out_dim_names)
+        if not sub.is_injective():
+            raise NotRepresentableError("padded_shared: two offsets hold one element, so an element has no one address")
+        shape = [s for _, s in L.out_dims]
+        coords = sub.index_map()  # (N, rank): the element at each offset
+        table = np.full(shape, -1, dtype=np.int64)
+        table[tuple(coords.T)] = self.pad(np.arange(coords.shape[0]))
+        return table
+
+
+# ------------------------------------------------------------ Blackwell tensor memory
+@dataclass(frozen=True)
+class TensorMemory(_Encoding):
+    """Triton's ``#ttng.tensor_memory_encoding<blockM, blockN, colStride, ...>``: Blackwell TMEM,
+    ``row, col`` (128 lanes x 32-bit columns; plus ``block``) -> tensor ``dim0, dim1``.
+
+    Per CTA (shape divided by the CGA layout): ``col_stride`` zero column bits
+    (unpacked elements), a zero column bit more for ``fp4_padded``; blockM 128:
+    rows along dim0, ``min(blockN, N)`` columns along dim1; blockM 64: 16 rows
+    along dim0, then row bit 4 to the next M block (or N block, or nothing),
+    rows 32/64 to dim0 16/32. Remaining M then N repeat along columns.
+
+    >>> TensorMemory(64, 64, 1).to_linear([128, 128]).bases[0]
+    ('row', [[1, 0], [2, 0], [4, 0], [8, 0], [64, 0], [16, 0], [32, 0]])
+    """
+
+    block_m: int
+    block_n: int
+    col_stride: int = 1
+    cga_layout: Sequence[Sequence[int]] | None = None
+    two_ctas: bool = False
+    fp4_padded: bool = False
+
+    def _normalise(self):
+        object.__setattr__(self, "two_ctas", _bool(self.two_ctas))
+        object.__setattr__(self, "fp4_padded", _bool(self.fp4_padded))
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The layout for ``shape`` (see the class docstring).
+
+        >>> TensorMemory(128, 64, 2).to_linear([128, 64]).bases[1][1][:2]
+        [[0, 0], [0, 1]]
+        """
+        shape = _shape(shape)
+        if len(shape) != 2:
+            raise LayoutError(f"tensor memory layouts have rank 2, got shape {list(shape)}")
+        bm = as_int(self.block_m, "blockM")
+        if bm not in (64, 128):
+            raise LayoutError(f"blockM {bm} is not supported: use 64 or 128")
+        bn = as_pow2(as_int(self.block_n, "blockN"), "blockN")
+        cs = as_pow2(as_int(self.col_stride, "colStride"), "colStride")
+        cga = _cga_layout(self.cga_layout, 2)
+        m, n = (max(1, s // cga.out_dim_size(f"dim{i}")) for i, s in enumerate(shape))
+        bn = min(bn, n)
+        rows, cols = [], [[0, 0]] * (cs.bit_length() - 1 + (1 if self.fp4_padded is True else 0))
+        cols = [list(c) for c in cols] + [[0, 1 << i] for i in range(bn.bit_length() - 1)]
+        if bm == 64:
+            rows = [[1 << i, 0] for i in range(4)]
+            rows.append([64, 0] if m > 64 else [0, bn] if n > bn else [0, 0])
+            rows += [[16, 0], [32, 0]]
+        else:
+            rows = [[1 << i, 0] for i in range(7)]
+        size = [1, 1]
+        for v in rows + cols:
+            for j in range(2):
+                size[j] = max(size[j], 1 << v[j].bit_length())
+        for j, want in enumerate((m, n)):
+            k = size[j]
+            while k < want:
+                cols.append([k, 0] if j == 0 else [0, k])
+                k *= 2
+            size[j] = max(size[j], want)
+        cta = LinearLayout({"row": rows, "col": cols}, [("dim0", size[0]), ("dim1", size[1])], require_surjective=False)
+        if size[0] > m or size[1] > n:
+            for j, want in enumerate((m, n)):
+                cta = _shrink(cta, f"dim{j}", want)
+        block = [[e * s for e, s in zip(v, (m, n))] for v in cga.bases[0][1]]
+        return LinearLayout({"row": cta.bases[0][1], "col": cta.bases[1][1], "block": block},
+                            [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
+
+
+@dataclass(frozen=True)
+class TensorMemoryScales(_Encoding):
+    """Triton's ``#ttng.tensor_memory_scales_encoding<>``: MMA scale factors in TMEM.
+
+    Rows 0..31 along dim0, rows 32..127 broadcast (one copy per warp), 4
+    columns along dim1 then 2 along dim0; then repeats of M then N along
+    columns; then shrunk to the shape.
+
+    >>> TensorMemoryScales().to_linear([128, 4]).bases[1]
+    ('col', [[0, 1], [0, 2], [32, 0], [64, 0]])
+    """
+
+    cga_layout: Sequence[Sequence[int]] | None = None
+
+    def to_linear(self, shape: Sequence[int]) -> LinearLayout:
+        """The layout for ``shape`` (see the class docstring)."""
+        shape = _shape(shape)
+        if len(shape) != 2:
+            raise LayoutError(f"tensor memory layouts have rank 2, got shape {list(shape)}")
+        cga = _cga_layout(self.cga_layout, 2)
+        m, n = (max(1, s // cga.out_dim_size(f"dim{i}")) for i, s in enumerate(shape))
+        rows = [[1 << i, 0] for i in range(5)] + [[0, 0], [0, 0]]
+        cols = [[0, 1], [0, 2], [32, 0]]
+        k = 64
+        while k < m:
+            cols.append([k, 0])
+            k *= 2
+        size0 = max(64, m)
+        k = 4
+        while k < n:
+            cols.append([0, k])
+            k *= 2
+        cta = LinearLayout({"row": rows, "col": cols}, [("dim0", size0), ("dim1", max(4, n))], require_surjective=False)
+        cta = _shrink(_shrink(cta, "dim0", m), "dim1", n)
+        block = [[e * s for e, s in zip(v, (m, n))] for v in cga.bases[0][1]]
+        return LinearLayout({"row": cta.bases[0][1], "col": cta.bases[1][1], "block": block},
+                            [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
+
+
+@dataclass(frozen=True)
+class LinearEncoding(_Encoding):
+    """``#ttg.linear<{...}>`` as an encoding: its layout fixes the shape.
+
+    >>> from unilayout.linear import parse
+    >>> enc = LinearEncoding(parse("#ttg.linear<{register = [[1]], lane = [], warp = [], block = []}>"))
+    >>> enc.to_linear([2]).out_dims, str(enc)
+    ([('dim0', 2)], '#ttg.linear<{register = [[1]], lane = [], warp = [], block = []}>')
+    """
+
+    layout: LinearLayout
+
+    def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
+        """The layout; ``shape``, when given, must be its out sizes."""
+        if shape is not None and list(_shape(shape)) != [s for _, s in self.layout.out_dims]:
+            raise LayoutError(f"this #ttg.linear layout has shape {[s for _, s in self.layout.out_dims]}, "
+                              f"not {list(shape)}")
+        return self.layout
 
 
 #: Triton's name for :func:`slice_layout` (shadows the builtin only inside this module's namespace).
 slice = slice_layout  # noqa: A001
+
+
+# ------------------------------------------------------------------ text
+def parse(text: str, aliases: dict | None = None):
+    """Triton's printed encoding attribute -> its encoding value (see :mod:`unilayout.linear.ttgir`).
+
+    >>> enc = parse("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>")
+    >>> enc, str(enc) == "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>"
+    (SwizzledShared(vec=1, per_phase=1, max_phase=4, order=(1, 0), cga_layout=()), True)
+    """
+    from .ttgir import parse as _parse
+
+    return _parse(text, aliases)
+
+
+def parse_module(text: str) -> dict:
+    """The ``#name = ...`` encoding lines of a TTGIR dump -> ``{name: encoding}``.
+
+    >>> parse_module("#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>")
+    {'s': NvmmaShared(swizzle_byte_width=64, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=())}
+    """
+    from .ttgir import parse_module as _parse_module
+
+    return _parse_module(text)

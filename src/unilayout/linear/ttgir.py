@@ -1,0 +1,560 @@
+"""Triton's encoding attributes as text: read what a TTGIR dump prints, and print it back byte for byte.
+
+Triton 3.9.0 prints every layout of a tensor (``tensor<128x64xf16, #enc>``) or a
+shared/tensor-memory buffer (``!ttg.memdesc<64x64xf16, #enc, #smem, mutable>``)
+as an attribute, usually through an alias line at the top of the module::
+
+    #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+    #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+    #dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+
+``parse(text)`` reads one attribute into an encoding value of
+:mod:`unilayout.linear.encodings` (``Blocked``, ``Slice``, ``NvidiaMma``,
+``DotOperand``, ``AmdMfma``, ``AmdWmma``, ``LinearEncoding``,
+``SwizzledShared``, ``NvmmaShared``, ``PaddedShared``, ``SharedLinear``,
+``TensorMemory``, ``TensorMemoryScales``); ``str(enc)`` (:func:`to_text`) is
+Triton's printed attribute. ``parse_module(text)`` reads the ``#name = ...``
+lines of a dump (memory-space and location aliases are skipped) and
+``layout(text)`` turns ``tensor<SHAPExT, #enc>`` (the encoding inline or an
+alias defined by lines above it) into its :class:`LinearLayout`.
+
+Grammar (a subset of MLIR attribute syntax, as Triton prints it)::
+
+    attr   ::= '#' ('ttg' | 'triton_gpu' | 'ttng') '.' KIND '<' [item (',' item)*] '>'  |  '#' ALIAS
+    item   ::= '{' [field (',' field)*] '}'  |  field  |  '[' INT ':+' INT (',' INT ':+' INT)* ']'
+    field  ::= NAME '=' value
+    value  ::= INT | 'true' | 'false' | '[' [value (',' value)*] ']' | '{' [field (',' field)*] '}' | attr
+
+Departures from Triton's parser: unknown and repeated fields are errors
+(Triton ignores some), and a field of the wrong type names the field.
+
+>>> enc = parse("#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>")
+>>> enc.to_linear([32, 16]).bases[0]
+('register', [[0, 1], [0, 2]])
+>>> parse(str(enc)) == enc
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._text import Scanner
+from ..errors import LayoutError, ParseError
+from . import encodings as E
+from .layout import LinearLayout
+
+__all__ = ["parse", "parse_module", "to_text", "layout", "parse_type"]
+
+_DIALECTS = ("#ttg.", "#triton_gpu.", "#ttng.")
+_ALIAS = re.compile(r"\s*#([A-Za-z_][\w$.-]*)\s*=")
+
+
+# ------------------------------------------------------------------------------------ printing
+def _list(v) -> str:
+    return "[" + ", ".join(_list(x) if isinstance(x, (list, tuple)) else _scalar(x) for x in v) + "]"
+
+
+def _scalar(x) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    return str(x)
+
+
+def _cga(enc) -> str:
+    return f", CGALayout = {_list(enc.cga_layout)}" if enc.cga_layout else ""
+
+
+def to_text(enc) -> str:
+    """Triton's printed attribute of an encoding value (``str(enc)``).
+
+    >>> to_text(E.NvidiaMma(2, [4, 1], [16, 8]))
+    '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>'
+    """
+    if isinstance(enc, E.Blocked):
+        return (f"#ttg.blocked<{{sizePerThread = {_list(enc.size_per_thread)}, threadsPerWarp = "
+                f"{_list(enc.threads_per_warp)}, warpsPerCTA = {_list(enc.warps_per_cta)}, order = "
+                f"{_list(enc.order)}{_cga(enc)}}}>")
+    if isinstance(enc, E.Slice):
+        return f"#ttg.slice<{{dim = {enc.dim}, parent = {to_text(enc.parent)}}}>"
+    if isinstance(enc, E.NvidiaMma):
+        major, minor = enc.version if isinstance(enc.version, tuple) else (enc.version, 0)
+        return (f"#ttg.nvidia_mma<{{versionMajor = {major}, versionMinor = {minor}, warpsPerCTA = "
+                f"{_list(enc.warps_per_cta)}{_cga(enc)}, instrShape = {_list(enc.instr_shape)}}}>")
+    if isinstance(enc, E.DotOperand):
+        kw = f", kWidth = {enc.k_width}" if enc.k_width else ""
+        return f"#ttg.dot_op<{{opIdx = {enc.operand_index}, parent = {to_text(enc.parent)}{kw}}}>"
+    if isinstance(enc, E.AmdMfma):
+        tpw = enc.tiles_per_warp
+        out = (f"#ttg.amd_mfma<{{version = {enc.version}, warpsPerCTA = {_list(enc.warps_per_cta)}, instrShape = "
+               f"{_list(enc.instr_shape)}, isTransposed = {_scalar(enc.is_transposed)}{_cga(enc)}")
+        if tpw and any(t != 1 for t in tpw):
+            out += f", tilesPerWarp = {_list(tpw)}"
+        if enc.element_bitwidth not in (None, 32):
+            out += f", elementBitWidth = {enc.element_bitwidth}"
+        return out + "}>"
+    if isinstance(enc, E.AmdWmma):
+        parts = []
+        if enc.reg_bases:
+            parts.append(f"register = {_list(enc.reg_bases)}")
+        if enc.warp_bases:
+            parts.append(f"warp = {_list(enc.warp_bases)}")
+        out = (f"#ttg.amd_wmma<{{version = {enc.version}, isTranspose = {_scalar(enc.is_transposed)}, "
+               f"ctaLayout = {{{', '.join(parts)}}}{_cga(enc)}")
+        if enc.instr_shape is not None and tuple(enc.instr_shape) != (16, 16, 16):
+            out += f", instrShape = {_list(enc.instr_shape)}"
+        return out + "}>"
+    if isinstance(enc, E.LinearEncoding):
+        return enc.layout.to_attr()
+    if isinstance(enc, E.SwizzledShared):
+        return (f"#ttg.swizzled_shared<{{vec = {enc.vec}, perPhase = {enc.per_phase}, maxPhase = {enc.max_phase}, "
+                f"order = {_list(enc.order)}{_cga(enc)}}}>")
+    if isinstance(enc, E.NvmmaShared):
+        fp4 = ", fp4Padded = true" if enc.fp4_padded is True else ""
+        return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {enc.swizzle_byte_width}, transposed = "
+                f"{_scalar(enc.transposed)}, elementBitWidth = {enc.element_bitwidth}{fp4}{_cga(enc)}}}>")
+    if isinstance(enc, E.PaddedShared):
+        pairs = ", ".join(f"{i}:+{p}" for i, p in enc.interval_paddings)
+        if enc.offset_bases is None and not enc.block_bases:
+            body = f"order = {_list(enc.order)}, shape = {_list(enc.shape)}"
+        else:
+            L = enc.offset_layout()
+            body = f"offset = {_list(L.bases[0][1])}, block = {_list(L.bases[1][1])}"
+        return f"#ttg.padded_shared<[{pairs}] {{{body}}}>"
+    if isinstance(enc, E.SharedLinear):
+        block = f", block = {_list(enc.block_bases)}" if enc.block_bases else ""
+        return f"#ttg.shared_linear<{{offset = {_list(enc.offset_bases)}{block}}}, alignment = {enc.alignment}>"
+    if isinstance(enc, E.TensorMemory):
+        out = (f"#ttng.tensor_memory_encoding<blockM = {enc.block_m}, blockN = {enc.block_n}, colStride = "
+               f"{enc.col_stride}{_cga(enc)}")
+        if enc.two_ctas is True:
+            out += ", twoCTAs = true"
+        if enc.fp4_padded is True:
+            out += ", fp4Padded = true"
+        return out + ">"
+    if isinstance(enc, E.TensorMemoryScales):
+        return f"#ttng.tensor_memory_scales_encoding<{_cga(enc)[2:]}>"
+    raise LayoutError(f"to_text: expected an encoding value, got {type(enc).__name__}")
+
+
+# ------------------------------------------------------------------------------------- reading
+class _Fields:
+    """The fields of one attribute: name -> (value, position); each taken once, the rest refused."""
+
+    def __init__(self, s: Scanner, kind: str, end: int):
+        self.s, self.kind, self.end, self.items, self.pairs = s, kind, end, {}, None
+
+    def add(self, name, value, pos):
+        if name in self.items:
+            self.s.fail(f"field {name!r} appears twice in #{self.kind}", pos)
+        self.items[name] = (value, pos)
+
+    def _take(self, name, required):
+        if name not in self.items:
+            if required:
+                self.s.fail(f"#{self.kind} needs the field {name!r}", self.end)
+            return None, None
+        return self.items.pop(name)
+
+    def int(self, name, required=True, default=None):
+        v, pos = self._take(name, required)
+        if pos is None:
+            return default
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.s.fail(f"field {name!r} of #{self.kind} must be an integer", pos)
+        return v
+
+    def bool(self, name, required=True, default=False):
+        v, pos = self._take(name, required)
+        if pos is None:
+            return default
+        if not isinstance(v, bool):
+            self.s.fail(f"field {name!r} of #{self.kind} must be true or false", pos)
+        return v
+
+    def ints(self, name, required=True, default=None):
+        v, pos = self._take(name, required)
+        if pos is None:
+            return default
+        if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
+            self.s.fail(f"field {name!r} of #{self.kind} must be a list of integers", pos)
+        return v
+
+    def bases(self, name, required=True, default=None):
+        v, pos = self._take(name, required)
+        if pos is None:
+            return default
+        ok = isinstance(v, list) and all(
+            isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b) for b in v)
+        if not ok:
+            self.s.fail(f"field {name!r} of #{self.kind} must be a list of bases like [[0, 1], [1, 0]]", pos)
+        if v and len({len(b) for b in v}) != 1:
+            self.s.fail(f"the bases of field {name!r} of #{self.kind} have different lengths", pos)
+        return v
+
+    def enc(self, name):
+        v, pos = self._take(name, True)
+        if not isinstance(v, E._Encoding):
+            self.s.fail(f"field {name!r} of #{self.kind} must be an encoding attribute", pos)
+        return v
+
+    def dict(self, name, required=True):
+        v, pos = self._take(name, required)
+        if pos is None:
+            return {}, None
+        if not isinstance(v, dict):
+            self.s.fail(f"field {name!r} of #{self.kind} must be a {{...}} of fields", pos)
+        return v, pos
+
+    def done(self):
+        for name, (_, pos) in self.items.items():
+            self.s.fail(f"unknown field {name!r} in #{self.kind}", pos)
+
+
+def _value(s: Scanner, aliases):
+    pos = s.skip()
+    c = s.peek()
+    if c == "[":
+        s.expect("[")
+        out = []
+        if not s.accept("]"):
+            while True:
+                out.append(_value(s, aliases)[0])
+                if s.accept("]"):
+                    break
+                s.expect(",", "',' or ']'")
+        return out, pos
+    if c == "{":
+        return _dict(s, aliases), pos
+    if c == "#":
+        return _attr(s, aliases), pos
+    if c == "-" or c.isdigit():
+        return s.integer(signs="-"), pos
+    if s.keyword("true"):
+        return True, pos
+    if s.keyword("false"):
+        return False, pos
+    s.expected("a value (an integer, true/false, [...], {...} or #attribute)")
+
+
+def _dict(s: Scanner, aliases) -> dict:
+    s.expect("{")
+    out = {}
+    if s.accept("}"):
+        return out
+    while True:
+        npos = s.skip()
+        name = s.identifier("a field name")
+        if name in out:
+            s.fail(f"field {name!r} appears twice", npos)
+        s.expect("=", "'=' after the field name")
+        out[name] = _value(s, aliases)
+        if s.accept("}"):
+            return out
+        s.expect(",", "',' or '}'")
+
+
+def _pairs(s: Scanner):
+    s.expect("[")
+    pairs = []
+    while True:
+        ipos = s.skip()
+        interval = s.integer()
+        s.expect(":+", "':+' between an interval and its padding (like 32:+4)")
+        pairs.append([interval, s.integer()])
+        if interval < 1:
+            s.fail("a padding interval must be positive", ipos)
+        if s.accept("]"):
+            return pairs
+        s.expect(",", "',' or ']'")
+
+
+def _attr(s: Scanner, aliases):
+    start = s.skip()
+    s.expect("#", "'#' to start an attribute")
+    rest = s.text[s.pos:]
+    dialect = next((d[1:] for d in _DIALECTS if rest.startswith(d[1:])), None)
+    if dialect is None:
+        name = s.identifier("an attribute alias or #ttg.<kind>")
+        if aliases is None or name not in aliases:
+            s.fail(f"unknown alias #{name}: define it on a line '#{name} = ...' above", start)
+        return aliases[name]
+    s.pos += len(dialect)
+    kpos = s.pos
+    kind = s.identifier("an encoding name")
+    full = dialect + kind
+    builder = _KINDS.get(("ttng." if dialect == "ttng." else "ttg.") + kind)
+    if builder is None:
+        s.fail(f"unknown encoding #{full}: unilayout reads {', '.join('#' + k for k in _KINDS)}", kpos)
+    if kind == "linear":
+        from .text import _attr as linear_attr
+
+        s.pos = kpos + len(kind)
+        return E.LinearEncoding(linear_attr(s))
+    s.expect("<", f"'<' after #{full}")
+    fields = _Fields(s, full, s.pos)
+    if not s.at(">"):
+        while True:
+            pos = s.skip()
+            c = s.peek()
+            if c == "{":
+                for name, (v, vpos) in _dict(s, aliases).items():
+                    fields.add(name, v, vpos)
+            elif c == "[":
+                if fields.pairs is not None:
+                    s.fail("the [interval:+padding] list appears twice", pos)
+                fields.pairs = (_pairs(s), pos)
+            else:
+                name = s.identifier("a field name, '{' or '>'")
+                s.expect("=", "'=' after the field name")
+                v, vpos = _value(s, aliases)
+                fields.add(name, v, vpos)
+            if s.accept(","):
+                continue
+            if s.at(">"):
+                break
+            if s.peek() in "{[":
+                continue  # padded_shared: '[pairs] {fields}' has no comma
+            s.expected("',' or '>'")
+    fields.end = s.expect(">", "'>' to close the attribute")
+    try:
+        enc = builder(fields)
+    except ParseError:
+        raise
+    fields.done()
+    return enc
+
+
+# --- one builder per kind: which fields, of which type, in which value field ------------------
+def _blocked(f):
+    return E.Blocked(f.ints("sizePerThread"), f.ints("threadsPerWarp"), f.ints("warpsPerCTA"), f.ints("order"),
+                     f.bases("CGALayout", False))
+
+
+def _slice(f):
+    return E.Slice(f.int("dim"), f.enc("parent"))
+
+
+def _nvidia_mma(f):
+    return E.NvidiaMma((f.int("versionMajor"), f.int("versionMinor")), f.ints("warpsPerCTA"), f.ints("instrShape"),
+                       f.bases("CGALayout", False))
+
+
+def _dot_op(f):
+    return E.DotOperand(f.int("opIdx"), f.enc("parent"), f.int("kWidth", False, 0))
+
+
+def _amd_mfma(f):
+    return E.AmdMfma(f.int("version"), f.ints("instrShape"), f.bool("isTransposed"), f.ints("warpsPerCTA"),
+                     f.int("elementBitWidth", False), f.ints("tilesPerWarp", False), f.bases("CGALayout", False))
+
+
+def _amd_wmma(f):
+    version, transposed = f.int("version"), f.bool("isTranspose")
+    cta, pos = f.dict("ctaLayout", False)
+    for key in cta:
+        if key not in ("register", "warp"):
+            f.s.fail(f"unknown key {key!r} in ctaLayout: it takes register and warp", cta[key][1])
+    sub = _Fields(f.s, f.kind + " ctaLayout", pos or f.end)
+    sub.items = dict(cta)
+    reg, warp = sub.bases("register", False, []), sub.bases("warp", False, [])
+    return E.AmdWmma(version, transposed, warp, reg, f.ints("instrShape", False), f.bases("CGALayout", False))
+
+
+def _swizzled_shared(f):
+    return E.SwizzledShared(f.int("vec"), f.int("perPhase"), f.int("maxPhase"), f.ints("order"),
+                            f.bases("CGALayout", False))
+
+
+def _nvmma_shared(f):
+    return E.NvmmaShared(f.int("swizzlingByteWidth"), f.int("elementBitWidth"), f.bool("transposed", False),
+                         f.bool("fp4Padded", False), f.bases("CGALayout", False))
+
+
+def _padded_shared(f):
+    if f.pairs is None:
+        f.s.fail("#ttg.padded_shared needs its [interval:+padding, ...] list", f.end)
+    pairs = f.pairs[0]
+    if "offset" in f.items:
+        return E.PaddedShared(pairs, offset_bases=f.bases("offset"), block_bases=f.bases("block", False, []))
+    return E.PaddedShared(pairs, f.ints("order"), f.ints("shape"))
+
+
+def _shared_linear(f):
+    return E.SharedLinear(f.bases("offset"), f.bases("block", False, []), f.int("alignment", False, 16))
+
+
+def _tmem(f):
+    return E.TensorMemory(f.int("blockM"), f.int("blockN"), f.int("colStride", False, 1), f.bases("CGALayout", False),
+                          f.bool("twoCTAs", False), f.bool("fp4Padded", False))
+
+
+def _tmem_scales(f):
+    return E.TensorMemoryScales(f.bases("CGALayout", False))
+
+
+_KINDS = {
+    "ttg.blocked": _blocked,
+    "ttg.slice": _slice,
+    "ttg.nvidia_mma": _nvidia_mma,
+    "ttg.dot_op": _dot_op,
+    "ttg.amd_mfma": _amd_mfma,
+    "ttg.amd_wmma": _amd_wmma,
+    "ttg.linear": None,
+    "ttg.swizzled_shared": _swizzled_shared,
+    "ttg.nvmma_shared": _nvmma_shared,
+    "ttg.padded_shared": _padded_shared,
+    "ttg.shared_linear": _shared_linear,
+    "ttng.tensor_memory_encoding": _tmem,
+    "ttng.tensor_memory_scales_encoding": _tmem_scales,
+}
+_KINDS["ttg.linear"] = _KINDS["ttg.linear"] or (lambda f: None)  # read by linear.text (see _attr)
+
+
+def parse(text: str, aliases: dict | None = None):
+    """One encoding attribute (``#ttg.blocked<{...}>``, ...) -> its encoding value.
+
+    ``aliases`` (from :func:`parse_module`) resolves ``#name`` references.
+    Bad text raises ``ParseError`` with the position (missing field, wrong
+    type, unknown encoding, unbalanced brackets).
+
+    >>> parse("#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>", {"mma": E.NvidiaMma(2, [2, 2], [16, 8])})
+    DotOperand(operand_index=1, parent=NvidiaMma(version=(2, 0), warps_per_cta=(2, 2), instr_shape=(16, 8), cga_layout=()), k_width=2)
+    >>> parse("#ttg.blocked<{sizePerThread = [1]}>")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: #ttg.blocked needs the field 'threadsPerWarp' at position 34
+      #ttg.blocked<{sizePerThread = [1]}>
+                                        ^
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"parse: expected text, got {type(text).__name__}")
+    s = Scanner(text)
+    enc = _attr(s, aliases)
+    s.expect_end()
+    return enc
+
+
+def parse_module(text: str) -> dict:
+    """The ``#name = <encoding>`` lines of a TTGIR dump -> ``{name: encoding}``, in order.
+
+    Aliases of other attributes (``#smem = #ttg.shared_memory``, ``#loc = loc(...)``)
+    and every other line are skipped; an alias may use the ones above it.
+
+    >>> m = parse_module('''
+    ... #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+    ... #smem = #ttg.shared_memory
+    ... #dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>''')
+    >>> list(m), m["dot"].parent == m["mma"]
+    (['mma', 'dot'], True)
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"parse_module: expected text, got {type(text).__name__}")
+    aliases: dict = {}
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        m = _ALIAS.match(line)
+        if m:
+            body = line[m.end():].lstrip()
+            if body.startswith(_DIALECTS) and _known(body):
+                s = Scanner(text, pos + len(line) - len(line[m.end():].lstrip()))
+                aliases[m.group(1)] = _attr(s, aliases)
+                if s.text[s.pos:pos + len(line)].strip():
+                    s.expected("the end of the line")
+        pos += len(line)
+    return aliases
+
+
+def _known(body: str) -> bool:
+    """Whether an alias body is an encoding (not ``#ttg.shared_memory`` and other plain attributes)."""
+    return "<" in body.split()[0] or body.split("<", 1)[0].strip() in ("#ttg.linear",)
+
+
+_TYPE = re.compile(r"\s*(tensor|!ttg\.memdesc)\s*<")
+
+
+def parse_type(text: str, aliases: dict | None = None):
+    """``tensor<SHAPExT, #enc>`` or ``!ttg.memdesc<SHAPExT, #enc, #smem[, mutable]>`` -> (shape, element type, encoding).
+
+    >>> shape, elem, enc = parse_type("tensor<16x8xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>>")
+    >>> shape, elem, type(enc).__name__
+    ((16, 8), 'f16', 'Blocked')
+    """
+    s = Scanner(text)
+    start = s.skip()
+    if not _TYPE.match(text, 0):
+        s.expected("tensor<...> or !ttg.memdesc<...>")
+    memdesc = s.accept("!ttg.memdesc")
+    if not memdesc:
+        s.expect("tensor")
+    s.expect("<")
+    dims = []
+    while True:
+        s.skip()
+        if not (s.peek().isdigit()):
+            break
+        dims.append(s.integer())
+        if not s.accept("x"):
+            s.expected("'x' after a dimension")
+    epos = s.skip()
+    m = re.compile(r"[A-Za-z_][\w.!]*").match(s.text, epos)
+    if not m:
+        s.expected("an element type such as f16", epos)
+    elem = m.group(0)
+    s.pos = m.end()
+    if not dims:
+        s.fail("a tensor type needs a shape like 128x64xf16", start)
+    s.expect(",", "',' and the layout encoding after the element type")
+    enc = _attr(s, aliases)
+    if memdesc:
+        depth = 0
+        while not s.end():  # memory space, mutable, alloc shape: not part of the layout
+            c = s.text[s.pos]
+            if c == ">" and depth == 0:
+                break
+            depth += c == "<"
+            depth -= c == ">"
+            s.pos += 1
+    s.expect(">", "'>' to close the type")
+    s.expect_end()
+    return tuple(dims), elem, enc
+
+
+def layout(text: str) -> LinearLayout:
+    """A tensor type (inline encoding, or an alias defined by lines above it) -> its LinearLayout.
+
+    What ``unilayout.parse`` does for such text. Shared layouts give
+    ``offset, block`` -> tensor; tensor memory ``row, col, block``;
+    ``padded_shared`` raises ``NotRepresentableError`` (not linear).
+
+    >>> L = layout('''#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+    ... tensor<64xf32, #b>''')
+    >>> L.bases[2]
+    ('warp', [[32]])
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"layout: expected text, got {type(text).__name__}")
+    lines = text.splitlines(keepends=True)
+    head = 0
+    for i, line in enumerate(lines):
+        if _TYPE.match(line):
+            head = i
+            break
+        if line.strip() and not _ALIAS.match(line) and not line.strip().startswith("//"):
+            s = Scanner(text, sum(len(x) for x in lines[:i]))
+            if line.lstrip().startswith(_DIALECTS):
+                s.skip()
+                kind = line.strip().split("<", 1)[0]
+                s.fail(f"{kind} needs a tensor shape: write tensor<SHAPExT, {kind}<...>>")
+            s.skip()
+            s.expected("tensor<...> or an alias line '#name = ...'")
+    else:
+        s = Scanner(text, len(text))
+        s.expected("a tensor type tensor<SHAPExT, #encoding> after the alias lines")
+    offset = sum(len(x) for x in lines[:head])
+    aliases = parse_module(text[:offset]) if head else {}
+    try:
+        shape, _, enc = parse_type(text[offset:], aliases)
+    except ParseError as e:
+        raise ParseError(e.message, text, e.position + offset) from None
+    return enc.to_linear(shape)
