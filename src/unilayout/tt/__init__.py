@@ -72,6 +72,7 @@ from .shard import PaddingSummary
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
 from .text import parse, parse_device, parse_tensor
 from .ttnn import CoreRange, ShardSpec, TTNNLayout
+from .v2 import MetalLayoutV2, default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
 
 __all__ = [
     "Address",
@@ -79,6 +80,7 @@ __all__ = [
     "Device",
     "MEMORY_SPACES",
     "MetalLayout",
+    "MetalLayoutV2",
     "OOB_VALS",
     "PaddingSummary",
     "Placement",
@@ -90,7 +92,11 @@ __all__ = [
     "address",
     "collapse_groups",
     "collapse_map",
+    "default_intervals",
+    "grid_aware_alignments",
+    "normalize_and_flatten",
     "normalize_intervals",
+    "optimal_grid",
     "page_bytes",
     "parse",
     "parse_device",

@@ -198,6 +198,31 @@ class MetalLayout:
         linear = collapse_map(logical_shape, len(grid), collapse_intervals, dim_alignments)
         return MetalLayout(logical_shape, linear, grid, element_type, memory_space, oob_val, tile, tile_dtype)
 
+    @staticmethod
+    def from_v2(logical_shape, grid=(8, 8), collapsed_intervals=None, dim_alignments=None, tile=None,
+                **options) -> "MetalLayout":
+        """A v2 layout (``#ttcore.metal_layout<logical_shape = ...>``) with tt-mlir's defaults (see ``tt.v2.from_v2``).
+
+        >>> MetalLayout.from_v2((4, 43, 7), (8, 8), tile=(32, 32)).device_shape
+        (8, 1, 1, 1)
+        """
+        from .v2 import from_v2
+
+        return from_v2(logical_shape, grid, collapsed_intervals, dim_alignments, tile, **options)
+
+    def to_v2(self, memory_layout="sharded") -> "MetalLayout":
+        """The v2 layout placing every element in the same slot, or ``NotRepresentableError`` with the reason.
+
+        Exact when ``linear`` joins consecutive dims per result with strides a
+        v2 alignment can produce, and grid x shard covers each result.
+
+        >>> print(MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_v2().attribute())
+        #ttcore.metal_layout<logical_shape = 2x3x64x128, dim_alignments = 1x1x1x1, collapsed_intervals = dense<[[0, 3], [3, 4]]> : tensor<2x2xi64>, undef, l1, sharded>
+        """
+        from .v2 import _v1_to_v2
+
+        return _v1_to_v2(self, memory_layout)
+
     def replace(self, **changes) -> "MetalLayout":
         """A copy with some fields changed (validated again).
 

@@ -129,19 +129,174 @@ class _Parser:
 
     # --- metal layout --------------------------------------------------------------------
     def tensor(self):
+        tpos = self.ws()
         self.expect("tensor<", "'tensor<'")
         shape, pos = self.shape_and_type("tensor")
         if not shape:
             raise self.error("expected the tensor's dims before its element type (rank-0 tensors have no layout)", pos)
-        elem, epos = self.ident("an element type (f32, bf16, ...)")
-        if not is_scalar_type(elem):
-            raise self.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", epos)
+        tile = None
+        if self.peek("!"):
+            tile = self.tile_type()
+            elem = None
+        else:
+            elem, epos = self.ident("an element type (f32, bf16, ...) or '!ttcore.tile<...>'")
+            if not is_scalar_type(elem):
+                raise self.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", epos)
         if self.accept(">"):
-            raise self.error("tensor has no #tt.metal_layout encoding: expected ', #tt.metal_layout<...>'", self.s.pos - 1)
-        self.expect(",", "',' and a #tt.metal_layout")
-        ml = self.metal_layout(shape, elem)
+            raise self.error("tensor has no layout encoding: expected ', #ttcore.metal_layout<...>' "
+                             "(or '#tt.metal_layout<...>', '#ttnn.ttnn_layout<...>')", self.s.pos - 1)
+        self.expect(",", "',' and a layout encoding")
+        apos = self.ws()
+        if self.s.text.startswith("#ttnn.", apos):
+            from .ttnn_text import read_ttnn_tensor
+
+            value = read_ttnn_tensor(self, shape, elem, tile, pos)
+        elif self.v2_ahead():
+            value = self.metal_v2(shape=shape, elem=elem, tile=tile, tensor_pos=tpos)
+        else:
+            if tile is not None:
+                raise self.error("a #tt.metal_layout (v1) tensor keeps its logical element type: "
+                                 "the tile belongs in its memref", pos)
+            value = self.metal_layout(shape, elem)
         self.expect(">", "'>' to close 'tensor<'")
+        return value
+
+    def tile_type(self):
+        """'!tt.tile<' INT 'x' INT ',' dtype '>' -> (th, tw, dtype)."""
+        epos = self.expect_dialect("!tile", "'!ttcore.tile<'")
+        th = self.integer("a tile height")[0]
+        self.expect("x", "'x' in the tile shape")
+        tw = self.integer("a tile width")[0]
+        self.expect(",", "',' before the tile dtype")
+        dtype, dpos = self.ident("a tile dtype")
+        if dtype not in TILE_DTYPES:
+            raise self.error(f"tile dtype {dtype!r} is not one of {', '.join(TILE_DTYPES)}", dpos)
+        if th < 1 or tw < 1:
+            raise self.error(f"tile {th}x{tw}: dims must be >= 1", epos)
+        self.expect(">", "'>' to close the tile")
+        return th, tw, dtype
+
+    def v2_ahead(self):
+        """True when a '#tt(core).metal_layout<logical_shape' starts here."""
+        pos = self.ws()
+        t = self.s.text
+        for d in _DIALECTS:
+            head = f"#{d}.metal_layout<"
+            if t.startswith(head, pos):
+                j = pos + len(head)
+                while j < len(t) and t[j] in " \t\r\n":
+                    j += 1
+                return t.startswith("logical_shape", j)
+        return False
+
+    # --- v2 metal layout -------------------------------------------------------------------
+    def metal_v2(self, shape=None, elem=None, tile=None, tensor_pos=None):
+        """'#ttcore.metal_layout<logical_shape = ..., ...>'; with ``shape``, the device-shaped tensor's dims."""
+        from .v2 import MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map, normalize_and_flatten
+
+        apos = self.expect_dialect("#metal_layout", "'#ttcore.metal_layout<'")
+        self.expect("logical_shape", "'logical_shape'")
+        self.expect("=", "'=' after 'logical_shape'")
+        lpos = self.ws()
+        logical = self.dims("a logical dim")
+        self.expect(",", "','")
+        self.expect("dim_alignments", "'dim_alignments'")
+        self.expect("=", "'=' after 'dim_alignments'")
+        dpos = self.ws()
+        align = self.dims("an alignment")
+        self.expect(",", "','")
+        self.expect("collapsed_intervals", "'collapsed_intervals'")
+        self.expect("=", "'=' after 'collapsed_intervals'")
+        ipos = self.ws()
+        intervals = self.dense_pairs()
+        self.expect(",", "',' after the collapsed intervals")
+        word, wpos = self.ident("an oob value or a memory space")
+        show_oob, oob = word in OOB_VALS, "undef"
+        if show_oob:
+            oob = word
+            self.expect(",", "',' after the oob value")
+            word, wpos = self.ident("a memory space (system, mmio, dram, l1)")
+        if word not in MEMORY_SPACES:
+            raise self.error(f"memory space {word!r} is not one of {', '.join(MEMORY_SPACES)}", wpos)
+        space, layout, index_map = word, None, None
+        while self.accept(","):
+            if self.peek("index_map"):
+                self.expect("index_map")
+                self.expect("=", "'=' after 'index_map'")
+                mpos = self.ws()
+                if self.accept("map"):
+                    self.expect("(", "'(' after 'map'")
+                    n = self.integer("the identity map's rank")[0]
+                    self.expect(")", "')'")
+                    index_map = _read_index_map(f"map({n})")
+                else:
+                    index_map, mpos = self.affine_map()
+                continue
+            word, wpos = self.ident("sharded, interleaved or index_map")
+            if word not in MEMORY_LAYOUTS or layout is not None:
+                raise self.error(f"expected the memory layout (sharded, interleaved) or 'index_map = ...', got {word!r}", wpos)
+            layout = word
+        self.expect(">", "'>' to close '#ttcore.metal_layout<'")
+        if len(logical) < 2:
+            raise self.error(f"logical_shape must have at least 2 dimensions, got {len(logical)}", lpos)
+        if len(align) != len(logical):
+            raise self.error(f"dim_alignments size ({len(align)}) must match logical_shape rank ({len(logical)})", dpos)
+        try:
+            norm = normalize_and_flatten(intervals, len(logical))
+        except LayoutError as e:
+            raise self.error(str(e), ipos) from None
+        g = len(norm)
+        if shape is None:
+            grid, tile, elem = (1,) * g, None, "f32"
+        else:
+            if len(shape) != 2 * g:
+                raise self.error(
+                    f"tensor {xs(shape)} has rank {len(shape)} but the layout has {g} physical dims: a v2 tensor is "
+                    f"device-shaped, grid ++ shard ({2 * g} dims)", tensor_pos)
+            grid = shape[:g]
+        try:
+            ml = MetalLayoutV2(logical, grid, align, intervals, elem or "f32", space, oob,
+                               tile[:2] if tile else None, tile[2] if tile else None, layout, index_map, show_oob)
+            if shape is not None:
+                ml.check_tensor_shape(shape)
+        except LayoutError as e:
+            raise self.error(str(e), tensor_pos if shape is not None else apos) from None
         return ml
+
+    def dense_pairs(self):
+        """'dense<[[a, b], ...]>' ':' 'tensor<Nx2xi64>' -> ((a, b), ...)."""
+        self.expect("dense<", "'dense<'")
+        pos = self.ws()
+        self.expect("[", "'['")
+        pairs = []
+        if self.s.peek() != "[":
+            raise self.error("collapsed_intervals must be a 2D array, got rank 1", pos)
+        while True:
+            ppos = self.ws()
+            self.expect("[", "'['")
+            vals = [self.s.integer(signs="-", what="an interval bound")]
+            while self.accept(","):
+                vals.append(self.s.integer(signs="-", what="an interval bound"))
+            self.expect("]", "',' or ']'")
+            if len(vals) != 2:
+                raise self.error(f"collapsed_intervals must have pairs (second dim size 2), got {len(vals)}", ppos)
+            pairs.append(tuple(vals))
+            if not self.accept(","):
+                break
+        self.expect("]", "',' or ']'")
+        self.expect(">", "'>' to close 'dense<'")
+        self.expect(":", "':' and the intervals' tensor type")
+        tpos = self.ws()
+        self.expect("tensor<", "'tensor<'")
+        n = self.integer("the number of intervals")[0]
+        self.expect("x", "'x'")
+        two = self.integer("2")[0]
+        self.expect("x", "'x'")
+        ty, _ = self.ident("the element type i64")
+        self.expect(">", "'>'")
+        if (n, two) != (len(pairs), 2) or ty not in ("i64", "si64", "i32"):
+            raise self.error(f"dense intervals {len(pairs)}x2 do not match their type tensor<{n}x{two}x{ty}>", tpos)
+        return tuple(pairs)
 
     def metal_layout(self, shape, elem):
         lpos = self.ws()
@@ -149,8 +304,6 @@ class _Parser:
             if self.s.text.startswith(f"#{d}.layout<", self.s.pos):
                 raise self.error("#tt.layout is the pre-2024-08 name: write #tt.metal_layout")
         self.expect_dialect("#metal_layout", "'#tt.metal_layout<'")
-        if self.peek("logical_shape"):
-            raise self.error("v2 metal_layout is not supported (only the v1 form <map, oob, grid, memref>)", lpos)
         linear, mpos = self.affine_map()
         if linear.num_symbols:
             raise self.error(f"affine map has {linear.num_symbols} symbol(s): a metal layout's map takes none", mpos)
@@ -325,9 +478,17 @@ def parse(text: str):
     pos = p.ws()
     t = p.s.text
     if any(t.startswith(f"#{d}.metal_layout", pos) for d in _DIALECTS):
-        if "logical_shape" in t[pos:pos + 60]:
-            raise p.error("v2 metal_layout is not supported (only the v1 form inside a tensor<...>)", pos)
+        if p.v2_ahead():
+            ml = p.metal_v2()
+            p.end()
+            return ml
         raise p.error("a #tt.metal_layout needs its tensor: write tensor<...xf32, #tt.metal_layout<...>>", pos)
+    if t.startswith("#ttnn.", pos):
+        from .ttnn_text import read_ttnn_attribute
+
+        value = read_ttnn_attribute(p)
+        p.end()
+        return value
     if any(t.startswith(f"#{d}.device", pos) for d in _DIALECTS):
         return parse_device(text)
     if t.startswith("tensor", pos):
