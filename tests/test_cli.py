@@ -246,11 +246,17 @@ def test_tour(capsys, tmp_path):
     assert status == 0
     files = sorted(os.listdir(out_dir))
     assert len(files) == 2 * len(TOUR) and files[0] == "1-cute-blocked-product.png"
-    for k in range(1, len(TOUR) + 1):
-        assert f"== {k}." in out and f"[{k}/{len(TOUR)}]" in err
+    for k, stop in enumerate(TOUR, 1):
+        assert out.count(f"== {k}.") == 1 and (out + err).count(stop[1]) == 1  # each heading once
+    assert err.count("[") == 0  # no progress bar off a terminal
     assert "storage[18]" in out and "2805" in out
     assert "shard (3, 15) on (1, 3, 7)" in out  # the 256x1024 tensor's last shard: chip 1, core (3, 7)
     assert run(capsys, "tour", "-o", str(tmp_path / "svg"), "--format", "svg")[0] == 0
+    from unilayout.viz.png import png_size
+
+    one = png_size((out_dir / files[0]).read_bytes())
+    assert run(capsys, "tour", "-o", str(tmp_path / "x2"), "--format", "png", "--scale", "2")[0] == 0
+    assert png_size((tmp_path / "x2" / files[0]).read_bytes()) == (2 * one[0], 2 * one[1])
     assert all(f.endswith(".svg") for f in os.listdir(tmp_path / "svg"))
 
 
@@ -366,3 +372,107 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "error" not in err.lower() and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Examples in --help, -o -, python -m unilayout, one JSON schema, --scale, --shape for TSL
+# ---------------------------------------------------------------------------------------------
+
+
+def _help_examples():
+    from unilayout.cli import _EXAMPLES
+
+    for name, text in _EXAMPLES.items():
+        for line in text.splitlines()[1:]:
+            line = line.strip()
+            if line.startswith(("unilayout ", "python -m unilayout", "echo ")) and " serve" not in line:
+                yield name, line.split("  #")[0].strip()
+
+
+def test_every_help_has_examples(capsys):
+    from unilayout.cli import _EXAMPLES, _parser
+
+    for name in [None, "show", "convert", "check", "render", "serve", "tour"]:
+        argv = ["--help"] if name is None else [name, "--help"]
+        with pytest.raises(SystemExit):
+            _parser().parse_args(argv)
+        out = capsys.readouterr().out
+        assert "examples:" in out and _EXAMPLES[name].splitlines()[1].strip() in out
+
+
+@pytest.mark.parametrize("name,line", list(_help_examples()))
+def test_help_examples_run(tmp_path, name, line):
+    cmd = line.replace("python -m unilayout", "unilayout").replace("unilayout ", f"{sys.executable} -m unilayout ")
+    r = subprocess.run(cmd, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, (line, r.stderr)
+    assert "Traceback" not in r.stderr
+
+
+def test_python_dash_m_and_output_to_stdout():
+    r = subprocess.run([sys.executable, "-m", "unilayout", "render", "(4,4):(4,1)", "-o", "-", "--format", "png",
+                        "--scale", "2"], capture_output=True, timeout=120)
+    assert r.returncode == 0 and r.stdout[:8] == b"\x89PNG\r\n\x1a\n"
+    from unilayout.viz.png import png_size
+
+    one = subprocess.run([sys.executable, "-m", "unilayout", "render", "(4,4):(4,1)", "-o", "-", "--format", "png"],
+                         capture_output=True, timeout=120)
+    w, h = png_size(one.stdout)
+    assert png_size(r.stdout) == (2 * w, 2 * h)
+    svg = subprocess.run([sys.executable, "-m", "unilayout", "render", "(4,4):(4,1)", "-o", "-"], capture_output=True,
+                         text=True, timeout=120)
+    assert svg.returncode == 0 and svg.stdout.startswith("<svg") and svg.stdout.count('class="cell"') == 16
+
+
+def test_scale_is_checked(capsys, tmp_path):
+    status, _, err = run(capsys, "render", CUTE, "-o", str(tmp_path / "a.svg"), "--scale", "2")
+    assert status == 2 and "--scale" in err
+    status, _, err = run(capsys, "render", CUTE, "-o", str(tmp_path / "a.png"), "--scale", "0")
+    assert status == 2 and "scale" in err
+
+
+def test_one_json_schema(capsys):
+    from unilayout.cli import JSON_SCHEMA
+
+    outs = [run(capsys, "show", CUTE, "--json"), run(capsys, "check", CUTE, "--json"),
+            run(capsys, "convert", "(4,8):(8,1)", "--to", "linear", "--json"), run(capsys, "show", "(2,3):(1,", "--json"),
+            run(capsys, "convert", "(3,3):(3,1)", "--to", "linear", "--json")]
+    docs = [json.loads(o[1]) for o in outs]
+    for (status, _, _), d, cmd in zip(outs, docs, ["show", "check", "convert", "show", "convert"]):
+        assert d["schema"] == JSON_SCHEMA and d["command"] == cmd
+        assert d["ok"] is (status == 0)
+        if d["ok"]:
+            assert d["family"] == "cute" and d["text"]
+        else:
+            assert set(d["error"]) >= {"type", "message"}
+    assert docs[3]["error"]["position"] == 9
+    from unilayout import facts
+    from unilayout.convert import convert_to
+
+    assert docs[2]["result"] == facts.canonical_text(convert_to(cute.parse("(4,8):(8,1)"), "linear"))
+    assert docs[1]["valid"] is True and docs[1]["checks"]
+
+
+def test_shape_resolves_a_dynamic_tsl(capsys, tmp_path):
+    dyn = "#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>"
+    from unilayout import tsl
+
+    want = tsl.parse(dyn).resolve((64, 64))
+    status, out, _ = run(capsys, "show", dyn, "--shape", "64x64", "--json")
+    assert status == 0 and json.loads(out)["text"] == str(want)
+    p = tmp_path / "t.svg"
+    status, _, _ = run(capsys, "render", dyn, "--shape", "64x64", "-o", str(p), "--max-cells", "100000")
+    assert status == 0 and p.read_text().count('class="cell"') == 64 * 64
+
+
+def test_show_of_a_huge_metal_layout_is_fast():
+    import time
+
+    big = ("tensor<65536x65536xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x8>, "
+           "memref<8192x8192xf32, #tt.memory_space<l1>>>>")
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-c", "import sys, tracemalloc; tracemalloc.start(); from unilayout.cli import main; "
+                        "main(sys.argv[1:]); print(tracemalloc.get_traced_memory()[1])", "show", big],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "slots=0" in r.stdout
+    assert time.perf_counter() - t0 < 5  # about 0.3 s here; a generous bound for a shared CI machine
+    assert int(r.stdout.split()[-1]) < 50_000_000  # bytes at peak (numpy's included): the padding mask was 4 GB

@@ -43,8 +43,12 @@ TOUR = (
 )
 
 
-def write_tour(out, formats=(".svg", ".png"), progress=None) -> list:
+def write_tour(out, formats=(".svg", ".png"), progress=None, scale=1) -> list:
     """Print every stop of the tour and write its pictures under ``out``; return the paths written.
+
+    Each stop's heading is printed once (on standard output); ``progress(k, n)``
+    is called before stop ``k`` of ``n`` (the command draws a bar from it).
+    PNGs are ``scale`` times the SVG's size.
 
     >>> import contextlib, io, os, tempfile
     >>> with tempfile.TemporaryDirectory() as d, contextlib.redirect_stdout(io.StringIO()) as text:
@@ -58,7 +62,7 @@ def write_tour(out, formats=(".svg", ".png"), progress=None) -> list:
     written = []
     for k, (stem, heading, why, text, opts) in enumerate(TOUR, 1):
         if progress:
-            progress(f"[{k}/{len(TOUR)}] {heading}")
+            progress(k, len(TOUR))
         value = parse(text)
         print(f"== {k}. {heading}")
         print(why)
@@ -84,7 +88,7 @@ def write_tour(out, formats=(".svg", ".png"), progress=None) -> list:
         s = viz.scene(value, **options)
         for ext in formats:
             path = os.path.join(out, stem + ext)
-            viz.render(s, path)
+            viz.render(s, path, scale=scale)
             written.append(path)
             print(f"picture: {path}")
         print()

@@ -1,11 +1,18 @@
 """The ``unilayout`` command: show, convert, check and render any layout text, and a guided tour.
 
     unilayout show TEXT [--json] [--shape 8x8]
-    unilayout convert TEXT --to cute|linear|affine|tsl [--shape 8x8]
+    unilayout convert TEXT --to cute|linear|affine|tsl [--shape 8x8] [--json]
     unilayout check TEXT [--json]
-    unilayout render TEXT -o FILE.svg|png|html [--color index|thread|bank|warp|register] [--tv MxN] [--place TENSOR]
+    unilayout render TEXT -o FILE.svg|png|html|- [--scale K] [--color ...] [--tv MxN] [--place TENSOR] [--shape 8x8]
     unilayout serve [--port N]
     unilayout tour [-o DIR]
+
+``python -m unilayout`` is the same command. ``--shape`` gives an affine
+map its box and fills in a dynamic TSL's ``?`` values (``TiledStridedLayout.resolve``).
+``-o -`` writes the picture to standard output (``--format`` picks svg, png
+or html). Every ``--json`` output is one object of the schema ``JSON_SCHEMA``
+(documented in docs/cli.md). Progress of slow work is drawn as a bar on
+standard error, only when it is a terminal.
 
 TEXT is any text form unilayout reads (CuTe ``(4,2):(2,1)``, ``#ttg.linear<{...}>``,
 ``#tsl.tsl<...>``, an affine map, ``tensor<..., #tt.metal_layout<...>>``,
@@ -56,7 +63,14 @@ from ._families import family_of
 from .errors import LayoutError, ParseError
 from .viz.text import MAX_TABLE_CELLS, tables
 
-__all__ = ["main"]
+__all__ = ["main", "JSON_SCHEMA"]
+
+#: The ``schema`` field of every ``--json`` object. Common fields: ``schema``, ``command``, ``ok`` (bool),
+#: and, when the text parsed, ``family`` and ``text`` (the canonical text); on bad input ``ok`` is false and
+#: ``error`` = ``{type, message[, position]}`` (exit status 2). Per command: ``show`` adds the facts
+#: (``unilayout.facts.describe``) and ``tables``; ``check`` adds ``valid`` and ``checks``; ``convert`` adds
+#: ``to``, ``result`` (the converted text) or ``shards`` (a metal layout's per-core layouts).
+JSON_SCHEMA = "unilayout/1"
 
 
 def _parse(text):
@@ -89,6 +103,24 @@ def _read_text(text):
     return sys.stdin.read() if text == "-" else text
 
 
+def _value(args):
+    """The value of ``args.text`` (``-``: standard input); a dynamic TSL resolved for ``--shape``."""
+    value = _parse(_read_text(args.text))
+    shape = _dims(getattr(args, "shape", None))
+    if shape is not None and family_of(value) == "tsl" and value.is_dynamic:
+        value = value.resolve(shape)
+    return value
+
+
+def _envelope(command, value=None, ok=True):
+    """The fields every ``--json`` object starts with (``JSON_SCHEMA``)."""
+    d = {"schema": JSON_SCHEMA, "command": command, "ok": ok}
+    if value is not None:
+        d["family"] = family_of(value)
+        d["text"] = F.canonical_text(value)
+    return d
+
+
 def _json_default(x):
     if isinstance(x, np.integer):
         return int(x)
@@ -115,8 +147,10 @@ def _print_tables(parts):
 
 
 def _cmd_show(args):
-    value = _parse(_read_text(args.text))
+    value = _value(args)
     shape = _dims(args.shape)
+    if family_of(value) == "tsl":
+        shape = None  # --shape resolved the TSL; its facts need no box
     facts = F.describe(value, shape)
     parts = tables(value, shape, args.max_cells)
     if args.place:
@@ -125,8 +159,10 @@ def _cmd_show(args):
         facts["devices"] = [d._asdict() for d in summary.devices]
         parts.append(("per-device shards", summary.text().rstrip("\n")))
     if args.json:
-        facts["tables"] = {t or "table": body for t, body in parts}
-        print(json.dumps(facts, indent=2, default=_json_default))
+        out = _envelope("show", value)
+        out.update(facts)
+        out["tables"] = {t or "table": body for t, body in parts}
+        print(json.dumps(out, indent=2, default=_json_default))
         return 0
     print(F.format_facts(facts))
     _print_tables(parts)
@@ -146,15 +182,25 @@ def _placement_summary(device, tensor_text):
 def _cmd_convert(args):
     from .convert import convert_to
 
-    value = _parse(_read_text(args.text))
+    value = _value(args)
     options = {}
-    shape = _dims(args.shape)
+    shape = _dims(args.shape) if family_of(value) != "tsl" else None
     if shape is not None:
         options["shape"] = shape
     elif family_of(value) == "affine" and args.to != "affine":
         raise LayoutError(f"an affine map has no box of its own: give --shape (one size per dim, e.g. --shape "
                           f"{'x'.join(['8'] * max(value.num_dims, 1))}) to convert it to {args.to}")
     out = convert_to(value, args.to, **options)
+    if args.json:
+        d = _envelope("convert", value)
+        d["to"] = args.to
+        if isinstance(out, tuple):
+            d["shards"] = [{"core": list(s.grid_coord), "origin": list(s.origin), "offset": s.offset,
+                            "layout": F.canonical_text(s.layout)} for s in out]
+        else:
+            d["result"] = F.canonical_text(out)
+        print(json.dumps(d, indent=2, default=_json_default))
+        return 0
     if isinstance(out, tuple):  # a metal layout's shards
         for s in out:
             print(f"core {s.grid_coord}: origin {s.origin}, offset {s.offset}: {s.layout}")
@@ -170,14 +216,17 @@ def _cmd_check(args):
     except LayoutError as e:
         if not args.json:
             raise
-        print(json.dumps({"valid": False, "error": _error_dict(e)}, indent=2))
+        d = _envelope("check", ok=False)
+        d.update({"valid": False, "error": _error_dict(e)})
+        print(json.dumps(d, indent=2))
         return 2
     checks = F.checks(value)
     valid = all(c["ok"] for c in checks)
     fam, canonical = family_of(value), checks[0]["detail"]
     if args.json:
-        print(json.dumps({"valid": valid, "family": fam, "text": canonical, "checks": checks}, indent=2,
-                         default=_json_default))
+        d = _envelope("check", ok=valid)
+        d.update({"valid": valid, "family": fam, "text": canonical, "checks": checks})
+        print(json.dumps(d, indent=2, default=_json_default))
         return 0 if valid else 2
     print(f"{'valid' if valid else 'INVALID'}: {fam} {canonical}")
     for c in checks:
@@ -189,32 +238,54 @@ def _cmd_render(args):
     from . import viz
 
     args.text = _read_text(args.text)
-    value = _parse(args.text)
+    value = _value(argparse.Namespace(text=args.text, shape=args.shape))
     options = {"max_cells": args.max_cells, "element_bytes": args.element_bytes}
     if args.color:
         options["color"] = args.color
     if args.tv:
         options["tv"] = _dims(args.tv)
-    if args.shape:
+    if args.shape and family_of(value) != "tsl":
         options["shape"] = _dims(args.shape)
     if args.place:
         placed = _parse(args.place)
         if family_of(placed) != "metal":
             raise LayoutError("--place takes a tensor<..., #tt.metal_layout<...>> to place on the device")
         options["layout"] = placed
-    ext = os.path.splitext(args.output)[1].lower()
+    to_stdout = args.output == "-"
+    ext = "." + (args.format or "svg") if to_stdout else os.path.splitext(args.output)[1].lower()
+    if args.format and not to_stdout and ext != "." + args.format:
+        raise LayoutError(f"--format {args.format} does not match the file name {args.output!r}")
     if ext == ".html":
         return _render_html(args)
     if args.blocks:
         return _render_blocks(value, args, ext)
     if ext not in viz.FORMATS:
         raise LayoutError(f"cannot write {args.output!r}: the file name must end in .svg, .png or .html")
+    if args.scale != 1 and ext != ".png":
+        raise LayoutError("--scale applies to .png pictures (an SVG scales by itself)")
     t0 = time.perf_counter()
+    bar = _Bar(3, "render")
     _progress(f"rendering {family_of(value)} {F.canonical_text(value)[:60]} ...")
     s = viz.scene(value, **options)
-    _progress(f"  {s.count_cells():,} {s.cell_class}s, {int(s.width)}x{int(s.height)} px; writing {ext[1:].upper()} ...")
-    viz.render(s, args.output)
-    _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, {time.perf_counter() - t0:.2f} s)")
+    bar.step("drawn")
+    _progress(f"  {s.count_cells():,} {s.cell_class}s, {int(s.width) * args.scale}x{int(s.height) * args.scale} px; "
+              f"writing {ext[1:].upper()} ...")
+    if to_stdout:
+        from .viz.png import to_png
+        from .viz.svg import to_svg
+
+        data = to_png(s, args.scale) if ext == ".png" else to_svg(s).encode("utf-8")
+        bar.step("encoded")
+        bar.done()
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        _progress(f"wrote {len(data):,} bytes to standard output ({time.perf_counter() - t0:.2f} s)")
+    else:
+        viz.render(s, args.output, scale=args.scale)
+        bar.step("written")
+        bar.done()
+        _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, {time.perf_counter() - t0:.2f} s)")
     for note in s.notes:
         if note.startswith(("showing", "summary")):
             _progress("note: " + note)
@@ -242,7 +313,17 @@ def _render_html(args):
         raise LayoutError("--color, --tv and --place apply to .svg and .png pictures; the .html page has its own view")
     t0 = time.perf_counter()
     _progress("rendering the explorer page ...")
-    html = explorer.render_html(args.text, shape=_dims(args.shape))
+    text = args.text
+    if args.shape:
+        value = _parse(text)
+        if family_of(value) == "tsl" and value.is_dynamic:
+            text = str(value.resolve(_dims(args.shape)))
+    html = explorer.render_html(text, shape=_dims(args.shape))
+    if args.output == "-":
+        sys.stdout.write(html)
+        sys.stdout.flush()
+        _progress(f"wrote {len(html):,} characters to standard output ({time.perf_counter() - t0:.2f} s)")
+        return 0
     with open(args.output, "w", encoding="utf-8") as f:
         f.write(html)
     _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes, {time.perf_counter() - t0:.2f} s)")
@@ -266,15 +347,44 @@ def _cmd_serve(args):
     return 0
 
 
-def _progress(msg):
-    print(msg, file=sys.stderr, flush=True)
+class _Bar:
+    """A progress bar on standard error, drawn only when it is a terminal and the work has run ~1 s.
+
+    Off a terminal nothing is drawn (logs and pipes stay clean).
+    """
+
+    def __init__(self, total, label, stream=None, after=1.0):
+        self.total, self.label, self.k = max(int(total), 1), label, 0
+        self.stream = sys.stderr if stream is None else stream
+        self.t0, self.after, self.shown = time.perf_counter(), after, False
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
+
+    def step(self, what=""):
+        self.k += 1
+        if not self.tty or time.perf_counter() - self.t0 < self.after:
+            return
+        filled = 24 * self.k // self.total
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (24 - filled)}] {self.k}/{self.total} {what[:40]:<40}")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self):
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
 
 
 def _cmd_tour(args):
     from ._tour import write_tour
 
     formats = [".svg", ".png"] if args.format == "both" else ["." + args.format]
-    written = write_tour(args.output, formats, progress=_progress)
+    from ._tour import TOUR
+
+    bar = _Bar(len(TOUR), "tour", after=0.0)
+    written = write_tour(args.output, formats, progress=lambda k, n: bar.step(f"[{k}/{n}]"),
+                         scale=args.scale)
+    bar.done()
     _progress(f"wrote {len(written)} pictures to {args.output}")
     return 0
 
@@ -315,8 +425,43 @@ def _print_error(e):
         print(ln, file=sys.stderr)
 
 
+_EXAMPLES = {
+    None: """examples:
+  unilayout show '(4,2):(2,1)'
+  unilayout render '#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 2]], warp = [], block = []}>' -o L.png
+  unilayout convert '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>' --to cute
+  python -m unilayout tour -o tour
+run 'unilayout COMMAND --help' for the examples of each command.""",
+    "show": """examples:
+  unilayout show '((2,2),2):((4,1),2)'
+  unilayout show '(d0, d1) -> (d1, d0)' --shape 4x4
+  unilayout show '#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>' --shape 64x64   # resolve a dynamic TSL
+  unilayout show 'tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>' --json
+  echo '8:2' | unilayout show -""",
+    "convert": """examples:
+  unilayout convert '(4,8):(8,1)' --to linear
+  unilayout convert '(d0, d1) -> (d0 * 8 + d1)' --to cute --shape 4x8
+  unilayout convert '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>' --to affine --json""",
+    "check": """examples:
+  unilayout check '(4,2):(2,1)'
+  unilayout check '#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>' --json""",
+    "render": """examples:
+  unilayout render 'Sw<3,4,3> o 0 o (8,64):(64,1)' -o swizzle.png --color bank --scale 2
+  unilayout render '(32,4):(1,32)' --tv 16x8 -o tv.svg
+  unilayout render '(8,8):(8,1)' -o - --format svg > L.svg
+  unilayout render 'tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, memref<75x75xf32, #tt.memory_space<l1>>>>' -o metal.png""",
+    "serve": """examples:
+  unilayout serve                # http://127.0.0.1:8000/
+  unilayout serve --port 0       # any free port; the URL is printed""",
+    "tour": """examples:
+  unilayout tour                 # pictures in ./unilayout-tour
+  unilayout tour -o /tmp/t --format png --scale 2""",
+}
+
+
 def _parser():
-    p = argparse.ArgumentParser(prog="unilayout", description="Exact tensor layouts: CuTe, linear, affine, TSL, metal.")
+    p = argparse.ArgumentParser(prog="unilayout", description="Exact tensor layouts: CuTe, linear, affine, TSL, metal.",
+                                epilog=_EXAMPLES[None], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="store_true", help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -324,33 +469,42 @@ def _parser():
         q.add_argument("text", metavar="TEXT", help="layout text (CuTe, #ttg.linear, #tsl.tsl, affine map, tensor<...>, "
                                                  "#tt.device), or - for standard input")
 
-    q = sub.add_parser("show", help="facts and a table of values")
+    q = sub.add_parser("show", help="facts and a table of values", epilog=_EXAMPLES["show"],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.add_argument("--place", metavar="TENSOR",
                    help="with a device: a tensor<..., #tt.metal_layout> whose per-device shards to summarise")
-    q.add_argument("--shape", help="box for an affine map, e.g. 8x8")
+    q.add_argument("--shape", help="box for an affine map, or the shape resolving a dynamic TSL, e.g. 8x8")
     q.add_argument("--max-cells", type=int, default=MAX_TABLE_CELLS, help="largest table printed (default %(default)s)")
     q.set_defaults(run=_cmd_show)
 
-    q = sub.add_parser("convert", help="convert to another family (exact, or an error saying why not)")
+    q = sub.add_parser("convert", help="convert to another family (exact, or an error saying why not)",
+                       epilog=_EXAMPLES["convert"], formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
     q.add_argument("--to", required=True, choices=["cute", "linear", "affine", "tsl"])
-    q.add_argument("--shape", help="box for an affine source, e.g. 8x8")
+    q.add_argument("--shape", help="box for an affine source, or the shape resolving a dynamic TSL, e.g. 8x8")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(run=_cmd_convert)
 
-    q = sub.add_parser("check", help="validate, with the reasons")
+    q = sub.add_parser("check", help="validate, with the reasons", epilog=_EXAMPLES["check"],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(run=_cmd_check)
 
-    q = sub.add_parser("render", help="write a picture (.svg or .png)")
+    q = sub.add_parser("render", help="write a picture (.svg or .png)", epilog=_EXAMPLES["render"],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
-    q.add_argument("-o", "--output", required=True, help="FILE.svg, FILE.png, or FILE.html (the explorer page, offline)")
+    q.add_argument("-o", "--output", required=True,
+                   help="FILE.svg, FILE.png, FILE.html (the explorer page, offline), or - for standard output")
+    q.add_argument("--format", choices=["svg", "png", "html"],
+                   help="format written to standard output with -o - (default svg)")
+    q.add_argument("--scale", type=int, default=1, help="PNG magnification, an integer 1..16 (default 1)")
     q.add_argument("--color", choices=["index", "thread", "bank", "warp", "register", "block"],
                    help="cell colours (CuTe: index, thread, bank; linear: thread, warp, register, block, index)")
     q.add_argument("--tv", metavar="MxN", help="draw a CuTe (thread, value) layout over an M x N tile")
-    q.add_argument("--shape", help="box for an affine map, e.g. 8x8")
+    q.add_argument("--shape", help="box for an affine map, or the shape resolving a dynamic TSL, e.g. 8x8")
     q.add_argument("--place", metavar="TENSOR", help="with a device: a tensor<..., #tt.metal_layout> to place on it")
     q.add_argument("--blocks", action="store_true",
                    help="with a device and --place: draw which device holds which block of the tensor (.svg)")
@@ -358,13 +512,16 @@ def _parser():
     q.add_argument("--max-cells", type=int, default=16384, help="cells drawn before cropping or summarising")
     q.set_defaults(run=_cmd_render)
 
-    q = sub.add_parser("serve", help="run the browser explorer on 127.0.0.1 and print its URL")
+    q = sub.add_parser("serve", help="run the browser explorer on 127.0.0.1 and print its URL",
+                       epilog=_EXAMPLES["serve"], formatter_class=argparse.RawDescriptionHelpFormatter)
     q.add_argument("--port", type=int, default=8000, help="port (default %(default)s; 0 = any free port)")
     q.set_defaults(run=_cmd_serve)
 
-    q = sub.add_parser("tour", help="one example of each family, with pictures")
+    q = sub.add_parser("tour", help="one example of each family, with pictures", epilog=_EXAMPLES["tour"],
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     q.add_argument("-o", "--output", default="unilayout-tour", help="folder for the pictures (default %(default)s)")
     q.add_argument("--format", choices=["svg", "png", "both"], default="both")
+    q.add_argument("--scale", type=int, default=1, help="PNG magnification, an integer 1..16 (default 1)")
     q.set_defaults(run=_cmd_tour)
     return p
 
@@ -390,6 +547,10 @@ def main(argv=None) -> int:
         return args.run(args)
     except LayoutError as e:
         _print_error(e)
+        if getattr(args, "json", False):  # the JSON reader gets the error too, in the one schema
+            d = _envelope(args.command, ok=False)
+            d["error"] = _error_dict(e)
+            print(json.dumps(d, indent=2))
         return 2
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
         sys.stderr.close()

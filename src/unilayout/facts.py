@@ -211,6 +211,44 @@ def _facts_tsl(t, d, shape):
         d["longest_run"] = longest_run(vals)
 
 
+#: Slots above which a metal layout's padding is counted per core by formula, not by its padding mask.
+MAX_MASK_SLOTS = 1 << 22
+
+
+def padding_summary(ml):
+    """``ml.padding_summary()``, in constant time and memory when ``ml``'s map is the identity on a huge layout.
+
+    With the identity map every physical slot inside the data extent holds an
+    element, so a core's padding slots are its padded shard's volume minus the
+    product of its data extents (no mask of every slot is built; a
+    65536x65536 layout answers at once). Any other map, or a layout of at
+    most ``MAX_MASK_SLOTS`` slots, asks ``tt`` (exact for every map).
+
+    >>> from unilayout import tt
+    >>> ml = tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))
+    >>> import unilayout.facts as F
+    >>> old, F.MAX_MASK_SLOTS = F.MAX_MASK_SLOTS, 0
+    >>> fast = padding_summary(ml)
+    >>> F.MAX_MASK_SLOTS = old
+    >>> fast.slots.tolist() == ml.padding_summary().slots.tolist(), fast.total
+    (True, 2805)
+    """
+    slots = int(np.prod(ml.shards_shape, dtype=np.int64))
+    dims = ", ".join(f"d{i}" for i in range(len(ml.logical_shape)))
+    if slots <= MAX_MASK_SLOTS or str(ml.linear) != f"({dims}) -> ({dims})":
+        return ml.padding_summary()
+    G = np.indices(ml.grid, dtype=np.int64)
+    extent = np.stack(
+        [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape))], axis=-1
+    )
+    padded = np.asarray(ml.padded_shard_shape, dtype=np.int64)
+    per_core = int(np.prod(padded, dtype=np.int64))
+    counts = per_core - np.prod(extent, axis=-1, dtype=np.int64)
+    from .tt.shard import PaddingSummary
+
+    return PaddingSummary(extent, padded - extent, counts, int(counts.sum()))
+
+
 def _facts_metal(ml, d, shape):
     d["logical_shape"] = list(ml.logical_shape)
     d["element_type"] = ml.element_type
@@ -225,7 +263,7 @@ def _facts_metal(ml, d, shape):
     d["size"] = int(ml.volume)
     slots = int(np.prod(ml.shards_shape, dtype=np.int64))
     d["cosize"] = slots
-    s = ml.padding_summary()
+    s = padding_summary(ml)
     d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
     if ml.volume > MAX_TABULATE:
         d["note"] = f"{ml.volume:,} elements: injectivity and contiguity not tabulated"

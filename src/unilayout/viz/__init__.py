@@ -1,4 +1,4 @@
-"""Pictures of layouts: SVG written directly (scalable, no LaTeX) and PNG (numpy + zlib), plus text views.
+"""Pictures of layouts: SVG written directly (scalable, no LaTeX) and PNG (Pillow, its scalable font), plus text views.
 
 ``scene(x)`` builds the picture of any unilayout value; ``to_svg`` /
 ``to_png`` write it; ``render(x, path)`` picks the format from the suffix.
@@ -77,18 +77,20 @@ def to_svg(x, **options) -> str:
     return _scene_svg(scene(x, **options))
 
 
-def to_png(x, **options) -> bytes:
-    """PNG bytes of ``scene(x, **options)``.
+def to_png(x, *, scale=1, **options) -> bytes:
+    """PNG bytes of ``scene(x, **options)``, ``scale`` times the SVG's size (an integer, 1 by default).
 
     >>> from unilayout import cute
-    >>> len(to_png(cute.Layout(2, 1))) > 100
+    >>> from unilayout.viz.png import png_size
+    >>> w, h = png_size(to_png(cute.Layout(2, 1)))
+    >>> png_size(to_png(cute.Layout(2, 1), scale=2)) == (2 * w, 2 * h)
     True
     """
-    return _scene_png(scene(x, **options))
+    return _scene_png(scene(x, **options), scale)
 
 
-def render(x, path, **options) -> str:
-    """Write the picture of ``x`` to ``path`` (``.svg`` or ``.png``) and return the path.
+def render(x, path, *, scale=1, **options) -> str:
+    """Write the picture of ``x`` to ``path`` (``.svg`` or ``.png``, ``scale`` times larger) and return the path.
 
     >>> import os, tempfile
     >>> from unilayout import cute
@@ -106,7 +108,7 @@ def render(x, path, **options) -> str:
         with open(path, "w", encoding="utf-8") as f:
             f.write(_scene_svg(s))
     else:
-        data = _scene_png(s)
+        data = _scene_png(s, scale)
         with open(path, "wb") as f:
             f.write(data)
     return path
