@@ -173,3 +173,30 @@ def test_from_named_sharding_round_trips(case):
     assert y.sharding.is_equivalent_to(s, len(shape))
     for sh in y.addressable_shards:
         np.testing.assert_array_equal(np.asarray(sh.data), a[sh.index])
+
+
+def test_uneven_split_over_chips_is_refused_through_sharding():
+    """Issue 17: a 5x3x20x40 batch split 3+2 over two chips has no NamedSharding JAX accepts for the tensor."""
+    dev = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (2, 1, 1))
+    ml = tt.MetalLayout.from_collapse((5, 3, 20, 40), (2, 1, 1), [(1, -1)])
+    m = mesh((2,), ("m0",))
+    with pytest.raises(NotRepresentableError, match=r"physical array 5x60x40 .* split 3\+2: JAX needs 2 equal shards"):
+        to_named_sharding(ml, dev, m)
+    # JAX itself refuses that shape with the spec the old code answered
+    with pytest.raises(ValueError):
+        jax.device_put(np.zeros((5, 60, 40), np.float32), NamedSharding(m, P("m0", None, None)))
+    # distribute still places it (each device's block padded), and gathers it back
+    a = np.random.default_rng(1).random((5, 3, 20, 40)).astype(np.float32)
+    from unilayout.distributed import gather
+    assert (gather(distribute(a, ml, dev), ml) == a).all()
+
+
+def test_from_named_sharding_agrees_with_the_canonical_sharding():
+    from unilayout.sharding import from_jax, from_metal
+    for shape_m, names, spec, shape in [((2, 4), ("x", "y"), P(("y", "x")), (64, 6)),
+                                        ((2, 2), ("a", "b"), P("b", "a"), (4, 6)),
+                                        ((2, 2), ("a", "b"), P(None, "a"), (3, 4)),
+                                        ((8,), ("c",), P(None, "c"), (2, 16))]:
+        s = NamedSharding(mesh(shape_m, names), spec)
+        ml, dev = from_named_sharding(shape, s)
+        assert from_metal(ml, dev) == from_jax(s, shape)

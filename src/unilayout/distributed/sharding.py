@@ -129,7 +129,12 @@ def to_named_sharding(metal_layout, device, mesh):
     one box each in a regular tiling (a staircase over chips), when the
     last chip along a dim gets fewer cells (JAX needs equal shards), when a
     layout uses part of a mesh axis, or when blocks go to mesh positions in
-    an order a ``PartitionSpec`` cannot say.
+    an order a ``PartitionSpec`` cannot say. The answer goes through
+    ``unilayout.sharding``: the spec must also place the tensor's unpadded
+    physical array as the chips hold it (``sharding.from_jax(s, physical_shape)``
+    equals the layout's own ``Sharding``), else the exact ``NamedSharding`` of
+    that array (``sharding.to_jax``) or ``NotRepresentableError``: a 5-row
+    batch in shards of 3 rows is split 3+2, which JAX refuses.
 
     **Post-condition**: ``jax.device_put(block_array, s)`` puts on mesh
     position ``m`` the shards ``device.place`` gives the chip at tt mesh
@@ -153,6 +158,14 @@ def to_named_sharding(metal_layout, device, mesh):
     >>> dev2 = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))
     >>> tuple(to_named_sharding(tt.MetalLayout.from_collapse((64, 64), (2, 2)), dev2, mesh).spec)
     (None, None)
+
+    A 5x3x20x40 tensor split 3+2 over the two chips has no NamedSharding:
+
+    >>> ml5 = tt.MetalLayout.from_collapse((5, 3, 20, 40), (2, 1, 1), [(1, -1)])
+    >>> to_named_sharding(ml5, dev, mesh)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: the tensor's physical array 5x60x40 as the chips hold it: dim 0 of size 5 is split 3+2: JAX needs 2 equal shards (5 is not divisible by 2)
     """
     names, sizes = _mesh_sizes(mesh)
     p = plan(metal_layout, device)
@@ -166,7 +179,32 @@ def to_named_sharding(metal_layout, device, mesh):
         )
     tt_names = {a: names[k] for a, k in zip(tt_axes, jax_axes)}
     jax = _jax()
-    return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec_entries(p, tt_names)))
+    ns = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec_entries(p, tt_names)))
+    return _checked(ns, p, mesh)
+
+
+def _checked(ns, p, mesh):
+    """``ns`` if it places the tensor's physical array as the layout does (through ``sharding.Sharding``).
+
+    The spec found on the block array must also be exact for the unpadded
+    physical array a user holds: a 5-row batch on a grid of 2 shards of 3
+    rows is split 3+2, which no NamedSharding says (JAX refuses a dim of 5
+    over 2 devices).
+    """
+    from ..sharding import from_jax, to_jax
+    from ..sharding.metal import physical_sharding
+    ids = [d.id for d in mesh.devices.flat]
+    want = physical_sharding(p, dict(zip(p.device.chip_ids, ids)))
+    try:
+        if from_jax(ns, p.ml.physical_shape) == want:
+            return ns
+    except NotRepresentableError:
+        pass
+    try:
+        return to_jax(want, mesh)
+    except NotRepresentableError as e:
+        raise NotRepresentableError(
+            f"the tensor's physical array {xs(p.ml.physical_shape)} as the chips hold it: {e}") from None
 
 
 def natural_mesh(device, jax_devices=None):
@@ -250,11 +288,8 @@ def from_named_sharding(shape, sharding):
                               f"(axes: {', '.join(names)})")
         axes_of.append(axes)
     grid = tuple(math.prod(size_of[a] for a in axes) for axes in axes_of)
-    for i, (n, k) in enumerate(zip(shape, grid)):
-        if n % k:
-            raise NotRepresentableError(
-                f"dim {i} of size {n} does not divide into {k} shards (mesh axes {axes_of[i]}): JAX needs equal shards"
-            )
+    from ..sharding import from_jax
+    from_jax(sharding, shape)  # the canonical Sharding: refuses a dim that does not divide, as JAX does
     r = len(shape)
     ml = MetalLayout(shape, AffineMap(r, 0, tuple(dim(i) for i in range(r))), grid)
     mstride = {a: math.prod(sizes[k + 1:]) for k, a in enumerate(names)}

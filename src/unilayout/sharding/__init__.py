@@ -2,5 +2,6 @@
 
 from .value import Sharding
 from .jax import from_jax, to_jax
+from .metal import from_metal
 
-__all__ = ["Sharding", "from_jax", "to_jax"]
+__all__ = ["Sharding", "from_jax", "to_jax", "from_metal"]
