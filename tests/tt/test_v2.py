@@ -311,3 +311,30 @@ def test_property_shard_unshard_is_lossless_and_padding_is_device_minus_logical(
     x = tuple(v - 1 for v in ml.logical_shape)
     G, q = ml.locate(*x)
     assert s[G + q] == a[x]
+
+
+def test_empty_intervals_and_map0_as_lit_tests_print_them():
+    ml = tt.parse("#ttcore.metal_layout<logical_shape = 32x256, dim_alignments = 32x32, collapsed_intervals = "
+                  "dense<> : tensor<0x2xi64>, undef, l1, sharded>")
+    assert ml.normalized_intervals == ((0, 1), (1, 2)) and ml.physical_shape == (32, 256)
+    assert "dense<> : tensor<0x2xi64>" in str(ml) and tt.parse(str(ml)) == ml
+    text = ("#ttcore.metal_layout<logical_shape = 256x256, dim_alignments = 32x32, collapsed_intervals = "
+            "dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded, index_map = map(0)>")
+    ml = tt.parse(text)
+    assert ml.attribute() == text and ml.index_affine_map.num_dims == 0
+
+
+def test_todays_ttcore_device_text():
+    text = ("#ttcore.device<workerGrid = #ttcore.grid<8x8, virt_to_physical_map = (d0, d1) -> (0, d0, d1), "
+            "physical_to_virt_map = (d0, d1) -> (0, d0, d1)>, dramGrid = #ttcore.grid<1x12>, l1Map = (d0, d1, d2)[s0]"
+            " -> (0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 * s1 + d2 + s0), "
+            "meshShape = , chipIds = [0]>")
+    dev = unilayout.parse(text)
+    assert isinstance(dev, tt.Device)
+    assert dev == tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(1), (1,))
+    assert dev.grid_shape == (8, 8) and dev.chip_ids == (0,)
+    assert unilayout.parse(str(dev)) == dev
+    older = ("#ttcore.device<workerGrid = #ttcore.grid<8x8, (d0, d1) -> (0, d0, d1)>, l1Map = (d0, d1, d2)[s0] -> "
+             "(0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 * s1 + d2 + s0), "
+             "meshShape = , chipIds = [0]>")
+    assert tt.parse(older) == dev

@@ -267,8 +267,21 @@ class _Parser:
         """'dense<[[a, b], ...]>' ':' 'tensor<Nx2xi64>' -> ((a, b), ...)."""
         self.expect("dense<", "'dense<'")
         pos = self.ws()
-        self.expect("[", "'['")
         pairs = []
+        if self.accept(">"):  # dense<> : tensor<0x2xi64>: no interval, every dim its own
+            self.expect(":", "':' and the intervals' tensor type")
+            tpos = self.ws()
+            self.expect("tensor<", "'tensor<'")
+            n = self.integer("the number of intervals")[0]
+            self.expect("x", "'x'")
+            two = self.integer("2")[0]
+            self.expect("x", "'x'")
+            self.ident("the element type i64")
+            self.expect(">", "'>'")
+            if (n, two) != (0, 2):
+                raise self.error(f"dense<> is empty but its type is tensor<{n}x{two}x...>", tpos)
+            return ()
+        self.expect("[", "'['")
         if self.s.peek() != "[":
             raise self.error("collapsed_intervals must be a 2D array, got rank 1", pos)
         while True:
@@ -388,9 +401,21 @@ class _Parser:
         if any(g < 1 for g in grid):
             raise self.error(f"worker grid {xs(grid)}: every dim must be >= 1", gpos)
         self.expect(",", "',' before the worker grid map")
+        if self.accept("virt_to_physical_map"):  # today's tt-mlir names both directions
+            self.expect("=", "'=' after 'virt_to_physical_map'")
         gmap, mpos = self.affine_map()
+        if self.accept(","):
+            self.expect("physical_to_virt_map", "'physical_to_virt_map'")
+            self.expect("=", "'=' after 'physical_to_virt_map'")
+            self.affine_map()  # the inverse of the worker-grid map: derived, so dropped
         self.expect(">", "'>' to close '#tt.grid<'")
         self.expect(",", "',' after the worker grid")
+        if self.accept("dramGrid"):  # the DRAM bank grid (1x12 on Wormhole): a property of the system, dropped
+            self.expect("=", "'=' after 'dramGrid'")
+            self.expect_dialect("#grid", "'#ttcore.grid<'")
+            self.dims("a DRAM grid dim")
+            self.expect(">", "'>' to close the DRAM grid")
+            self.expect(",", "',' after the DRAM grid")
         for name in ("l1Map", "dramMap"):  # newer tt-mlir prints these; derived from the system, so dropped
             if self.accept(name):
                 self.expect("=", f"'=' after '{name}'")

@@ -477,8 +477,9 @@ class MetalLayoutV2(MetalLayout):
         '#ttcore.metal_layout<logical_shape = 32x32, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded>'
         """
         iv = ", ".join(f"[{a}, {b}]" for a, b in self.collapsed_intervals)
+        iv = f"[{iv}]" if iv else ""  # MLIR prints an empty dense array as dense<>
         parts = [f"logical_shape = {xs(self.logical_shape)}", f"dim_alignments = {xs(self.dim_alignments)}",
-                 f"collapsed_intervals = dense<[{iv}]> : tensor<{len(self.collapsed_intervals)}x2xi64>"]
+                 f"collapsed_intervals = dense<{iv}> : tensor<{len(self.collapsed_intervals)}x2xi64>"]
         if self.show_oob:
             parts.append(self.oob_val)
         parts.append(self.memory_space)
