@@ -32,6 +32,11 @@ __all__ = [
 #: Largest number of points ``equivalent`` tabulates on each side.
 MAX_COMPARE_POINTS = 1 << 24
 
+if "IPython" in __import__("sys").modules:  # inside IPython/Jupyter: values display as pictures (_notebook)
+    from ._notebook import register as _register_notebook
+
+    _register_notebook()
+
 
 def parse(text):
     """Read the text of any family and return its value; the family is detected from the text.

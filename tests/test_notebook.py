@@ -1,0 +1,71 @@
+"""unilayout._notebook: every family's values display as their SVG picture through IPython's formatters."""
+
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+IPython = pytest.importorskip("IPython")
+
+from unilayout import _families, _notebook, affine, cute, linear, tsl, tt  # noqa: E402
+
+VALUES = {
+    "cute": cute.parse("((2,2),2):((4,1),2)"),
+    "swizzle": cute.parse("Sw<2,0,2> o 0 o (4,4):(4,1)"),
+    "bare swizzle": cute.Swizzle(2, 0, 2),
+    "linear": linear.parse("#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 2]], warp = [], block = []}>"),
+    "affine": affine.parse("(d0, d1) -> (d1, d0)"),
+    "tsl": tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"),
+    "metal": tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)),
+    "device": tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2)),
+}
+
+
+@pytest.fixture(scope="module")
+def shell():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    ip = InteractiveShell.instance()
+    assert _notebook.register(ip)
+    return ip
+
+
+def test_types_are_the_registrys():
+    want = {(t.__module__, t.__name__) for f in _families.FAMILIES for t in f.types()}
+    assert set(_notebook.TYPES) == want
+
+
+@pytest.mark.parametrize("name", list(VALUES))
+def test_each_family_formats_as_its_svg(shell, name):
+    from unilayout import viz
+
+    value = VALUES[name]
+    data, _ = shell.display_formatter.format(value)
+    svg = data["image/svg+xml"]
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    kw = {"shape": (8, 8)} if name == "affine" else {}
+    assert svg == viz.to_svg(value, max_cells=_notebook.MAX_CELLS, **kw)
+    assert svg.count('class="cell') + svg.count('class="core') > 0
+    assert "<svg" in data["text/html"] and "text/plain" in data
+
+
+def test_undrawable_values_fall_back_to_text(shell):
+    data, _ = shell.display_formatter.format(tsl.parse("#tsl.tsl<[?, 4] -> (?, 1)>"))
+    assert "image/svg+xml" not in data and "text/plain" in data
+
+
+def test_values_do_not_import_viz():
+    code = ("import sys, unilayout; from unilayout import cute, linear, affine, tsl, tt; "
+            "cute.Layout(4, 1); print('unilayout.viz' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip() == "False"
+
+
+def test_import_inside_ipython_registers():
+    code = ("from IPython.testing.globalipapp import start_ipython; ip = start_ipython(); import unilayout; "
+            "from unilayout import cute; d = ip.display_formatter.formatters['image/svg+xml'].lookup(cute.Layout(4, 1))(cute.Layout(4, 1)); "
+            "print(d.startswith('<svg'))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.stdout.strip().endswith("True"), r.stderr[-2000:]
