@@ -3,6 +3,7 @@
 import pytest
 
 from unilayout import LayoutError, NotRepresentableError
+from unilayout import tt
 from unilayout.tt import CoreRange, MetalLayout, ShardSpec, TTNNLayout
 from unilayout.tt.ttnn import core_ranges
 
@@ -74,7 +75,6 @@ def test_core_ranges_fill_x_or_y_fastest():
         (ML((4, 8, 32), "(d0, d1, d2) -> (d0 + d1 * 4, d2)", (1, 1)), "not TTNN's collapse"),
         (ML.from_collapse((256, 1024), (4, 8), memory_space="dram"), "DRAM allows height or width sharding only"),
         (ML.from_collapse((256, 1024), (4, 8), memory_space="system"), "host"),
-        (ML.from_collapse((256, 1024), (16, 8)), "does not fit the 8x8 worker grid"),
         (ML((8, 64), "(d0, d1) -> (d0 mod 8, d1)", (1, 1)), "not TTNN's collapse"),
     ],
 )
@@ -96,3 +96,21 @@ def test_rank_one_tensor_has_one_row():
 def test_view_is_a_value():
     v = ML.from_collapse((64, 64), (2, 2)).to_ttnn()
     assert isinstance(v, TTNNLayout) and v == ML.from_collapse((64, 64), (2, 2)).to_ttnn() and hash(v)
+
+
+def test_worker_grid_is_checked_only_when_a_device_is_given():
+    ml = ML.from_collapse((128, 1024), (4, 16))  # a valid 4x16 block-sharded TTNN spec
+    v = ml.to_ttnn()
+    assert v.memory_layout == "BLOCK_SHARDED" and v.shard_spec.grid == (CoreRange((0, 0), (15, 3)),)
+    dev = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(1), (1,))
+    with pytest.raises(NotRepresentableError, match="block grid 4x16 does not fit the 8x8 worker grid"):
+        ml.to_ttnn(device=dev)
+    wide = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2))  # 8x16 worker grid
+    assert ml.to_ttnn(device=wide).shard_spec == v.shard_spec
+    with pytest.raises(NotRepresentableError, match="does not fit the 8x8 worker grid"):
+        ML.from_collapse((256, 1024), (16, 8)).to_ttnn(worker_grid=(8, 8))
+    # height sharding over 80 cores: 8 wide, 10 rows without a device; refused on an 8x8 device
+    tall = ML.from_collapse((80 * 32, 64), (80, 1))
+    assert tall.to_ttnn().shard_spec.grid == (CoreRange((0, 0), (7, 9)),)
+    with pytest.raises(NotRepresentableError, match="80 shards need more cores"):
+        tall.to_ttnn(device=dev)

@@ -660,10 +660,12 @@ class MetalLayout:
         """
         return _shard.index_map(self)
 
-    def to_ttnn(self, orientation="row_major", worker_grid=(8, 8)):
-        """The TTNN view of this layout (see ``unilayout.tt.ttnn``).
+    def to_ttnn(self, orientation="row_major", worker_grid=None, device=None):
+        """The TTNN view of this layout (see ``unilayout.tt.ttnn``); a worker grid is checked only when given.
 
         >>> MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_ttnn().shard_shape
         (192, 32)
+        >>> MetalLayout.from_collapse((128, 1024), (4, 16)).to_ttnn().memory_layout
+        'BLOCK_SHARDED'
         """
-        return _ttnn.to_ttnn(self, orientation=orientation, worker_grid=worker_grid)
+        return _ttnn.to_ttnn(self, orientation=orientation, worker_grid=worker_grid, device=device)

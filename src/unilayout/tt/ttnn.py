@@ -138,11 +138,23 @@ def core_ranges(n: int, worker_grid=(8, 8), orientation="row_major") -> tuple:
     return tuple(CoreRange(a, b) for a, b in ranges)
 
 
-def to_ttnn(ml, orientation="row_major", worker_grid=(8, 8)) -> TTNNLayout:
+def _fill_grid(n, worker_grid, orientation):
+    """The grid height/width-sharded cores are filled over: the given one, else 8 wide and as tall as needed."""
+    if worker_grid is not None:
+        return tuple(worker_grid)
+    extra = max(8, -(-n // 8))
+    return (extra, 8) if orientation == "ROW_MAJOR" else (8, extra)
+
+
+def to_ttnn(ml, orientation="row_major", worker_grid=None, device=None) -> TTNNLayout:
     """The ``TTNNLayout`` of ``ml``; ``NotRepresentableError`` when TTNN cannot express it.
 
-    ``worker_grid`` (rows, columns) bounds the cores shards may use (for DRAM
-    sharding pass the DRAM bank grid, e.g. ``(1, 12)``).
+    The cores are checked against a worker grid only when one is given:
+    ``device`` (a ``tt.Device``: its worker grid) or ``worker_grid`` (rows,
+    columns; for DRAM sharding the DRAM bank grid, e.g. ``(1, 12)``). Without
+    either, a block grid of any size is accepted (a 4x16 block-sharded spec
+    is valid TTNN; whether it fits is a property of the device), and height
+    or width shards are filled 8 cores wide.
 
     >>> from unilayout.tt import MetalLayout
     >>> ml = MetalLayout.from_collapse((2, 3, 64, 128), (2, 4))
@@ -150,6 +162,12 @@ def to_ttnn(ml, orientation="row_major", worker_grid=(8, 8)) -> TTNNLayout:
     ShardSpec(grid=(CoreRange(start=(0, 0), end=(1, 3)),), shape=(96, 64), orientation='COL_MAJOR')
     """
     o = _orientation(orientation)
+    if device is not None:
+        if worker_grid is not None:
+            raise LayoutError("to_ttnn: give device or worker_grid, not both")
+        if len(device.grid_shape) != 2:
+            raise NotRepresentableError(f"TTNN places shards on a 2-D worker grid, the device's is {xs(device.grid_shape)}")
+        worker_grid = tuple(device.grid_shape)
     if len(ml.grid) != 2:
         raise NotRepresentableError(f"TTNN needs a 2-D grid, the layout's is {xs(ml.grid)}")
     r = ml.rank
@@ -173,19 +191,20 @@ def to_ttnn(ml, orientation="row_major", worker_grid=(8, 8)) -> TTNNLayout:
         raise NotRepresentableError(f"a host ({space}) tensor is not sharded over cores, got grid {xs(ml.grid)}")
     elif gx == 1 and gy > 1:
         layout = "HEIGHT_SHARDED"
-        spec = ShardSpec(core_ranges(gy, worker_grid, o), ml.shard_shape, o)
+        spec = ShardSpec(core_ranges(gy, _fill_grid(gy, worker_grid, o), o), ml.shard_shape, o)
     elif gy == 1 and gx > 1:
         layout = "WIDTH_SHARDED"
-        spec = ShardSpec(core_ranges(gx, worker_grid, o), ml.shard_shape, o)
+        spec = ShardSpec(core_ranges(gx, _fill_grid(gx, worker_grid, o), o), ml.shard_shape, o)
     else:
         if space == "dram":
             raise NotRepresentableError("DRAM allows height or width sharding only, not a block grid "
                                         f"{xs(ml.grid)}")
         layout = "BLOCK_SHARDED"
         ny, nx = (gy, gx) if o == "ROW_MAJOR" else (gx, gy)
-        wy, wx = worker_grid
-        if ny > wy or nx > wx:
-            raise NotRepresentableError(f"block grid {ny}x{nx} does not fit the {wy}x{wx} worker grid")
+        if worker_grid is not None:
+            wy, wx = worker_grid
+            if ny > wy or nx > wx:
+                raise NotRepresentableError(f"block grid {ny}x{nx} does not fit the {wy}x{wx} worker grid")
         shape = ml.shard_shape if o == "ROW_MAJOR" else (-(-P0 // gx), -(-P1 // gy))
         spec = ShardSpec((CoreRange((0, 0), (nx - 1, ny - 1)),), shape, o)
     return TTNNLayout(
