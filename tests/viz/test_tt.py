@@ -110,6 +110,32 @@ def test_three_d_device_folds():
     assert s.shape == (16, 8) and (s.attrs["chip"][8:] == 1).all()
 
 
+BATCH_DEVICE = "#tt.device<workerGrid = #tt.grid<2x8x8, (d0, d1, d2) -> (d0, d1, d2)>, meshShape = 2x1x1, chipIds = [0, 1]>"
+BATCH_TENSOR = ("tensor<16x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0, d1 * 64 + d2, d3), undef, <2x2x4>, "
+                "memref<8x3x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")
+
+
+def test_batch_over_chips_outlines_each_chip():
+    # The seed's "data parallel over batch": half the batch on each chip, a 2x4 block of cores on each.
+    dev, ml = tt.parse(BATCH_DEVICE), tt.parse(BATCH_TENSOR)
+    s = device_scene(dev, ml)
+    placement = dev.place(ml)
+    held = s.attrs["shard"].astype(bool)
+    assert held.sum() == 16
+    # every held cell is the physical core the placement gives its shard
+    for g in np.ndindex(*ml.grid):
+        chip, y, x = placement.cores[g].tolist()
+        r, c = chip * 8 + y, x  # identity map: logical (chip, y, x) folded to rows
+        assert held[r, c] and s.labels[r, c].endswith("(" + ",".join(map(str, g)) + ")")
+    boxes = [o for o in s.outlines if o[6] == "layout"]
+    assert len(boxes) == 2  # one per chip the shards touch
+    for (x, y, w, h, *_), r0 in zip(sorted(boxes, key=lambda o: o[1]), (0, 8)):
+        bx, by, bw, bh = s.cell_box(r0, 0, r0 + 2, 4)
+        assert abs(x - bx) <= 3 and abs(y - by) <= 3 and abs(w - bw) <= 5 and abs(h - bh) <= 5
+    headers = [t[2] for t in s.texts if t[6] == "header"]
+    assert "1,7" in headers  # folded rows are named by (chip row, core row)
+
+
 def test_png_outputs():
     assert to_png(tt.parse(PADDED))[:8] == b"\x89PNG\r\n\x1a\n"
     assert to_png(tt.parse(DEVICE))[:8] == b"\x89PNG\r\n\x1a\n"

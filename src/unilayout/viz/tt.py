@@ -169,16 +169,21 @@ def _metal_summary(ml, total, max_cells):
 def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
     """A device's logical worker grid: each core labelled with its chip and physical core, coloured by chip.
 
-    With a metal ``layout``, the cores holding its shards are outlined and
-    labelled with the shard's grid coordinate (``Device.place``); the other
-    cores are pale. ``data-index`` is the core's row-major position in the
-    logical grid; ``data-chip``, ``data-y``, ``data-x`` its physical core.
+    Grids of rank 3 and more fold their leading dims into rows, with a gap
+    between the folded blocks (a ``2x8x8`` batch-over-chips grid is two 8x8
+    blocks, one above the other). With a metal ``layout``, each core holding a
+    shard (``Device.place``: shard grid coordinate -> physical core, mapped
+    back to the logical core showing it) is labelled with the shard's grid
+    coordinate, the other cores are pale, and the shards are outlined in red
+    on every chip they touch (one outline per chip and folded block).
+    ``data-index`` is the core's row-major position in the logical grid;
+    ``data-chip``, ``data-y``, ``data-x`` its physical core.
 
     >>> from unilayout import tt
     >>> dev = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2))
     >>> s = device_scene(dev, tt.MetalLayout.from_collapse((256, 1024), (4, 16)))
-    >>> s.labels[3, 15], len([o for o in s.outlines if o[6] == "chip"])
-    ('c1 3,7\\n(3,15)', 2)
+    >>> s.labels[3, 15], len([o for o in s.outlines if o[6] == "chip"]), len([o for o in s.outlines if o[6] == "layout"])
+    ('c1 3,7\\n(3,15)', 2, 2)
     """
     from ..tt import Device
 
@@ -190,6 +195,7 @@ def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
         raise LayoutError(f"device grid {'x'.join(map(str, grid))} has {total:,} cores, more than max_cells={max_cells:,}")
     phys = device.physical_cores().reshape(-1, 3)
     gr, gc = _fold(grid)
+    block = grid[-2] if len(grid) >= 3 else 0  # rows of one folded block
     chip, y, x = (phys[:, k].reshape(gr, gc) for k in range(3))
     labels = np.char.add(np.char.add(np.char.add(np.char.add("c", chip.astype(str)), " "), y.astype(str)),
                          np.char.add(",", x.astype(str)))
@@ -198,16 +204,24 @@ def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
         _check_metal(layout)
         placement = device.place(layout)
         lg = tuple(layout.grid)
-        mask = np.zeros(grid, dtype=bool)
-        mask[tuple(slice(0, g) for g in lg)] = True
-        held = mask.reshape(gr, gc)
-        names = np.array(_core_names(lg), dtype=object)
-        shard_name = np.full(grid, "", dtype=object)
-        shard_name[tuple(slice(0, g) for g in lg)] = names.reshape(lg)
+        where = {tuple(p): k for k, p in enumerate(phys.tolist())}
+        held_flat = np.zeros(total, dtype=bool)
+        shard_name = np.full(total, "", dtype=object)
+        names = _core_names(lg)
+        for name, core in zip(names, placement.cores.reshape(-1, 3).tolist()):
+            k = where.get(tuple(core))
+            if k is not None:
+                held_flat[k] = True
+                shard_name[k] = name
+        held = held_flat.reshape(gr, gc)
         shard_name = shard_name.reshape(gr, gc)
         labels = np.where(held, np.char.add(np.char.add(labels.astype(str), "\n"), shard_name.astype(str)), labels)
     title = f"device {'x'.join(map(str, grid))}, mesh {'x'.join(map(str, device.mesh_shape))}, chips {list(device.chip_ids)}"
-    scene = grid_scene(title, gr, gc, labels=labels.astype(object))
+    row_names = None
+    if len(grid) >= 3:  # rows of a folded grid are named by their leading coordinates
+        row_names = [",".join(map(str, r)) for r in np.indices(grid[:-1]).reshape(len(grid) - 1, -1).T.tolist()]
+    scene = grid_scene(title, gr, gc, labels=labels.astype(object), row_group=block, gap=_GAP if block else 6.0,
+                       row_names=row_names)
     scene.kind = "device"
     scene.attrs["chip"] = chip
     scene.attrs["y"] = y
@@ -218,18 +232,33 @@ def device_scene(device, layout=None, *, max_cells=DEFAULT_MAX_CELLS):
         fill = np.where(held[..., None], fill, pale).astype(np.uint8)
         scene.attrs["shard"] = np.where(held, 1, 0)
     scene.fill = fill
-    for cid in np.unique(chip).tolist():
-        rr, cc = np.nonzero(chip == cid)
-        scene.add_outline(*scene.cell_box(rr.min(), cc.min(), rr.max() + 1, cc.max() + 1), rgb=(0, 0, 0), width=3,
-                          cls="chip")
+    band = np.arange(gr) // block if block else np.zeros(gr, dtype=np.int64)
+    for (rr0, rr1, cc0, cc1) in _boxes(chip, band):
+        scene.add_outline(*scene.cell_box(rr0, cc0, rr1, cc1), rgb=(0, 0, 0), width=3, cls="chip")
     scene.notes = ["colour: chip; label: chip id and physical core (y,x)" + ("" if len(grid) <= 2 else
-                   "; leading grid dims folded into rows")]
+                   f"; leading grid dims folded into rows (blocks of {block} rows)")]
     if held is not None:
-        scene.add_outline(*scene.cell_box(0, 0, int(held.any(axis=1).sum()), int(held.any(axis=0).sum())),
-                          rgb=(200, 0, 0), width=2, cls="layout")
-        scene.notes.append(f"red: the cores holding the shards of {layout.tensor_type()}")
-        scene.notes.append(f"mesh distribution: {placement.distribution}, chips {list(placement.chips)}")
+        for (rr0, rr1, cc0, cc1) in _boxes(np.where(held, chip, -1), band, skip=-1):
+            x0, y0, w, h = scene.cell_box(rr0, cc0, rr1, cc1)
+            scene.add_outline(x0 + 2, y0 + 2, w - 4, h - 4, rgb=(200, 0, 0), width=2, cls="layout")
+        scene.notes.append(f"red: the cores holding the shards of {layout.tensor_type()}, outlined on each chip")
+        scene.notes.append(f"mesh distribution: {placement.distribution}, chips {list(placement.chips)}; "
+                           f"label line 2: the shard's grid coordinate")
     return scene
+
+
+def _boxes(key, band, skip=None):
+    """``(r0, r1, c0, c1)``: the bounding box of each distinct ``key`` within each band of rows (skip ``skip``)."""
+    out = []
+    for b in np.unique(band).tolist():
+        rows = np.nonzero(band == b)[0]
+        sub = key[rows]
+        for v in np.unique(sub).tolist():
+            if skip is not None and v == skip:
+                continue
+            rr, cc = np.nonzero(sub == v)
+            out.append((int(rows[rr.min()]), int(rows[rr.max()]) + 1, int(cc.min()), int(cc.max()) + 1))
+    return out
 
 
 def shard_table(ml) -> str:
