@@ -7,9 +7,10 @@
 'transposed'
 """
 
+from .chains import ChainPlan, chain
 from .choose import GridChoice, collapse_choices, grids
 from .reinterpret import REINTERPRETATIONS, Reinterpretation, reinterpret, reinterpretations, row_major
 from .reshard import ReshardCost, reshard_cost, transfer_table
 
-__all__ = ["GridChoice", "REINTERPRETATIONS", "collapse_choices", "grids", "Reinterpretation", "ReshardCost", "reinterpret", "reinterpretations",
+__all__ = ["ChainPlan", "GridChoice", "chain", "REINTERPRETATIONS", "collapse_choices", "grids", "Reinterpretation", "ReshardCost", "reinterpret", "reinterpretations",
            "reshard_cost", "row_major", "transfer_table"]
