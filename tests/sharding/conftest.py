@@ -6,6 +6,9 @@ with the reason, when the engine is not installed.
 """
 
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))  # helpers_sharding
 
 _FLAG = "--xla_force_host_platform_device_count=8"
 if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):

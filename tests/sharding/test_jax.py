@@ -1,6 +1,5 @@
 """from_jax / to_jax against JAX's own devices_indices_map, on random meshes, shapes and specs."""
 
-import itertools
 import random
 
 import numpy as np
@@ -11,12 +10,10 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
 from unilayout import LayoutError, NotRepresentableError  # noqa: E402
 from unilayout.sharding import Sharding, from_jax, to_jax  # noqa: E402
+from helpers_sharding import random_case  # noqa: E402
 
 DEVS = jax.devices()
 pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
-
-MESH_SHAPES = [(8,), (2, 4), (4, 2), (2, 2, 2), (1, 8), (2, 1, 4), (4,), (2, 2), (2,), (1,)]
-
 
 def boxes_of(named, shape):
     """JAX's answer as {device id: [box]}."""
@@ -26,29 +23,10 @@ def boxes_of(named, shape):
     return out
 
 
-def random_case(rng):
-    ms = rng.choice(MESH_SHAPES)
-    names = tuple("abcd"[: len(ms)])
-    devs = list(DEVS[: int(np.prod(ms))])
-    rng.shuffle(devs)
-    mesh = Mesh(np.array(devs).reshape(ms), names)
-    rank = rng.randint(1, 4)
-    axes = list(names)
-    rng.shuffle(axes)
-    spec = [[] for _ in range(rank)]
-    for a in axes:
-        if rng.random() < 0.7:
-            spec[rng.randrange(rank)].append(a)
-    entries = [None if not e else e[0] if len(e) == 1 and rng.random() < 0.5 else tuple(e) for e in spec]
-    size = dict(zip(names, ms))
-    shape = tuple(int(np.prod([size[a] for a in e])) * rng.randint(1, 3) for e in spec)
-    return mesh, P(*entries), shape
-
-
 def test_random_specs_match_devices_indices_map_and_round_trip():
     rng = random.Random(17)
     for _ in range(300):
-        mesh, spec, shape = random_case(rng)
+        mesh, spec, shape = random_case(rng, DEVS, Mesh, P)
         named = NamedSharding(mesh, spec)
         s = from_jax(named, shape)
         assert s == Sharding(shape, boxes_of(named, shape)), (mesh, spec, shape)

@@ -2,6 +2,8 @@
 
 from .value import Sharding
 from .jax import from_jax, to_jax
+from .hlo import parse_hlo, to_hlo
+from .shardy import parse_shardy, to_shardy
 from .metal import from_metal
 
-__all__ = ["Sharding", "from_jax", "to_jax", "from_metal"]
+__all__ = ["Sharding", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy", "from_metal"]

@@ -1,0 +1,306 @@
+"""XLA HLO sharding text ``{devices=[2,1,4]<=[8] last_tile_dim_replicate}`` <-> ``Sharding``.
+
+Grammar read here (XLA's ``HloSharding::ToString`` forms for one array;
+an optional ``sharding=`` prefix and a trailing ``metadata={...}`` are
+accepted and ignored):
+
+```
+sharding   := '{' body '}'
+body       := 'replicated' | 'maximal' 'device=' INT | 'manual'
+            | 'devices=' '[' INT (',' INT)* ']' assignment subgroups?
+assignment := INT (',' INT)*                      explicit device list
+            | '<=' '[' INT (',' INT)* ']' ('T' '(' INT (',' INT)* ')')?   iota
+subgroups  := 'last_tile_dim_replicate' | 'last_tile_dims=' '{' type (',' type)* '}'
+```
+
+**Meaning.** ``devices=[t0,...,t(r-1)(,R...)]`` is the *tile assignment*:
+an array of device ids of that shape. The first ``r`` dims tile the tensor
+(``r`` = its rank); trailing subgroup dims (``last_tile_dim_replicate``: one;
+``last_tile_dims={replicated, ...}``: one each) hold copies. Dim ``i`` of
+size ``n`` is cut into ``t_i`` tiles of ``c = ceil(n / t_i)``: tile ``k`` is
+``[k*c, min((k+1)*c, n))`` (XLA pads the last tiles, so some may be empty).
+The iota form ``<=[a,b]T(1,0)`` is ``arange(a*b).reshape(a, b).transpose(1, 0)``
+reshaped to the tile assignment's shape.
+
+| text | devices of a 2-dim 8x8 tensor |
+|---|---|
+| ``{devices=[2,1]0,1}`` | 0: rows 0:4, 1: rows 4:8 |
+| ``{devices=[2,1,2]<=[4] last_tile_dim_replicate}`` | 0, 1: rows 0:4; 2, 3: rows 4:8 |
+| ``{devices=[2,2]<=[2,2]T(1,0)}`` | 0: [0:4, 0:4], 2: [0:4, 4:8], 1: [4:8, 0:4], 3: [4:8, 4:8] |
+
+Departures: ``manual`` and ``last_tile_dims={manual}`` (each device holds a
+value of its own, no global boxes) and tuple shardings are refused;
+``{replicated}`` and ``{maximal device=k}`` do not name a device count, so
+``parse_hlo`` takes ``num_devices``.
+
+>>> s = parse_hlo("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", (8, 6))
+>>> s.device_boxes[5], s.num_devices
+([((4, 8), (0, 6))], 8)
+>>> to_hlo(s)
+'{devices=[2,1,4]<=[8] last_tile_dim_replicate}'
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .._text import Scanner
+from ..errors import LayoutError, NotRepresentableError, ParseError
+from ._grid import check_shape, tiles
+from .value import Sharding
+
+__all__ = ["parse_hlo", "to_hlo"]
+
+
+def _int_list(sc: Scanner, open_="[", close="]", what="an integer"):
+    sc.expect(open_)
+    vals = [sc.integer(what=what)]
+    while sc.accept(","):
+        vals.append(sc.integer(what=what))
+    sc.expect(close)
+    return vals
+
+
+def _skip_braced(sc: Scanner):
+    """Skip a balanced ``{...}`` (metadata)."""
+    sc.expect("{")
+    depth, t = 1, sc.text
+    p = sc.pos
+    while p < len(t) and depth:
+        depth += {"{": 1, "}": -1}.get(t[p], 0)
+        p += 1
+    if depth:
+        sc.fail("unbalanced '{' in metadata")
+    sc.pos = p
+
+
+def iota(dims, reshape, perm=None) -> np.ndarray:
+    """The iota tile assignment ``<=[reshape]T(perm)`` laid out as ``dims``.
+
+    >>> iota([2, 2], [2, 2], [1, 0]).tolist()
+    [[0, 2], [1, 3]]
+    """
+    a = np.arange(int(np.prod(reshape)), dtype=np.int64).reshape(reshape)
+    if perm is not None:
+        a = a.transpose(perm)
+    return a.reshape(dims)
+
+
+def _parse(text: str):
+    """-> (kind, dims, assignment array or None, number of subgroup dims, maximal device)."""
+    if not isinstance(text, str):
+        raise LayoutError(f"expected HLO sharding text, got {type(text).__name__}")
+    sc = Scanner(text)
+    sc.skip()
+    if sc.keyword("sharding"):
+        sc.expect("=")
+    sc.expect("{", "'{' to open the HLO sharding")
+    if sc.at("{"):
+        sc.fail("a tuple sharding ({{...}, ...}) shards several arrays: give the sharding of one")
+    start = sc.skip()
+    word = sc.identifier("'replicated', 'maximal', 'manual' or 'devices'")
+    kind, dims, assign, sub, device = word, None, None, 0, None
+    if word == "replicated" or word == "manual":
+        pass
+    elif word == "maximal":
+        if not sc.keyword("device"):
+            sc.expected("'device=' after 'maximal'")
+        sc.expect("=")
+        device = sc.integer(what="a device id")
+    elif word == "devices":
+        sc.expect("=")
+        dims = _int_list(sc, what="a tile count")
+        if any(d < 1 for d in dims):
+            sc.fail(f"tile counts must be >= 1, got {dims}", start)
+        total = int(np.prod(dims))
+        at = sc.skip()
+        if sc.accept("<="):
+            reshape = _int_list(sc, what="an iota dim")
+            perm = None
+            if sc.keyword("T"):
+                perm = _int_list(sc, "(", ")", "a transpose index")
+                if sorted(perm) != list(range(len(reshape))):
+                    sc.fail(f"T{tuple(perm)} is not a permutation of the {len(reshape)} iota dims", at)
+            if int(np.prod(reshape)) != total:
+                sc.fail(f"iota <={reshape} has {int(np.prod(reshape))} devices but the tile assignment {dims} "
+                        f"needs {total}", at)
+            assign = iota(dims, reshape, perm)
+        else:
+            ids = [sc.integer(what="a device id or '<=['")]
+            while sc.accept(","):
+                ids.append(sc.integer(what="a device id"))
+            if len(ids) != total:
+                sc.fail(f"the tile assignment {dims} needs {total} device ids, got {len(ids)}", at)
+            assign = np.asarray(ids, dtype=np.int64).reshape(dims)
+        if len(set(assign.reshape(-1).tolist())) != total:
+            sc.fail("a device id appears twice in the tile assignment", at)
+        while True:
+            at = sc.skip()
+            if sc.keyword("last_tile_dim_replicate"):
+                sub += 1
+            elif sc.keyword("last_tile_dims"):
+                sc.expect("=")
+                sc.expect("{")
+                while True:
+                    k = sc.skip()
+                    t = sc.identifier("a subgroup type")
+                    if t == "manual":
+                        raise NotRepresentableError(
+                            "last_tile_dims={manual}: manual subgroups hold values of their own, not boxes of "
+                            "one global array")
+                    if t != "replicated":
+                        sc.fail(f"unknown subgroup type {t!r} (expected replicated or manual)", k)
+                    sub += 1
+                    if not sc.accept(","):
+                        break
+                sc.expect("}")
+            else:
+                break
+        if sub >= len(dims) + (0 if sub else 1) and sub:
+            sc.fail(f"{sub} subgroup dims but the tile assignment {dims} has only {len(dims)} dims")
+    else:
+        sc.fail(f"unknown HLO sharding {word!r} (expected replicated, maximal, manual or devices)", start)
+    sc.skip()
+    if sc.keyword("metadata"):
+        sc.expect("=")
+        _skip_braced(sc)
+    sc.expect("}", "'}' to close the HLO sharding")
+    sc.expect_end()
+    if kind == "manual":
+        raise NotRepresentableError("{manual}: each device holds a value of its own, not a box of one global array")
+    return kind, dims, assign, sub, device
+
+
+def parse_hlo(text, shape, num_devices=None) -> Sharding:
+    """The ``Sharding`` that HLO sharding ``text`` gives an array of ``shape`` (device keys: HLO device ids).
+
+    ``num_devices`` sets the devices of ``{replicated}`` (0..n-1; default 1)
+    and ``{maximal device=k}`` (default k + 1: devices other than k hold nothing).
+
+    **Post-condition**: ``parse_hlo(to_hlo(s), s.shape) == s`` for what ``to_hlo`` accepts.
+
+    >>> parse_hlo("{devices=[2,2]<=[2,2]T(1,0)}", (8, 8)).device_boxes[2]
+    [((0, 4), (4, 8))]
+    >>> parse_hlo("{replicated}", (4,), num_devices=2).is_fully_replicated
+    True
+    >>> parse_hlo("{devices=[3]0,1}", (4,))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: the tile assignment [3] needs 3 device ids, got 2 at position 12
+      {devices=[3]0,1}
+                  ^
+    """
+    shape = check_shape(shape)
+    kind, dims, assign, sub, device = _parse(text)
+    if kind == "replicated":
+        n = 1 if num_devices is None else int(num_devices)
+        if n < 1:
+            raise LayoutError(f"num_devices must be >= 1, got {num_devices}")
+        full = (tuple((0, v) for v in shape),)
+        return Sharding._trusted(shape, tuple(range(n)), (full,) * n)
+    if kind == "maximal":
+        n = device + 1 if num_devices is None else int(num_devices)
+        if device >= n:
+            raise LayoutError(f"maximal device={device} is not one of the {n} devices")
+        full = (tuple((0, v) for v in shape),)
+        return Sharding._trusted(shape, tuple(range(n)), tuple(full if d == device else () for d in range(n)))
+    tile_dims = dims[:len(dims) - sub]
+    if len(tile_dims) != len(shape):
+        raise LayoutError(
+            f"the tile assignment {dims} tiles {len(tile_dims)} dims ({sub} subgroup dims) but the shape "
+            f"{tuple(shape)} has rank {len(shape)}")
+    if num_devices is not None and int(num_devices) != assign.size:
+        raise LayoutError(f"the tile assignment has {assign.size} devices, not num_devices={num_devices}")
+    coords = np.indices(assign.shape, dtype=np.int64).reshape(len(dims), -1)
+    ids = assign.reshape(-1)
+    lo = np.zeros((ids.size, len(shape)), dtype=np.int64)
+    hi = np.zeros((ids.size, len(shape)), dtype=np.int64)
+    for i, (n, t) in enumerate(zip(shape, tile_dims)):
+        lo[:, i], hi[:, i] = tiles(n, [t], [coords[i]], exact=False)
+    return Sharding._from_arrays(shape, ids, lo, hi)
+
+
+def _iota_text(a: np.ndarray) -> str | None:
+    """``<=[...]`` / ``<=[...]T(...)`` when ``a`` is an iota tile assignment, else None."""
+    flat = a.reshape(-1)
+    n = flat.size
+    if np.array_equal(flat, np.arange(n)):
+        return f"<=[{n}]"
+    dims = [d for d in a.shape]
+    if len(dims) <= 6:
+        for perm in itertools.permutations(range(len(dims))):
+            if list(perm) == sorted(perm):
+                continue
+            reshape = [0] * len(dims)
+            for i, p in enumerate(perm):
+                reshape[p] = dims[i]
+            if np.array_equal(iota(dims, reshape, perm), a):
+                return f"<=[{','.join(map(str, reshape))}]T({','.join(map(str, perm))})"
+    for k in range(2, n):
+        if n % k == 0 and np.array_equal(np.arange(n).reshape(n // k, k).T.reshape(-1), flat):
+            return f"<=[{n // k},{k}]T(1,0)"
+    return None
+
+
+def tile_assignment(s: Sharding, vocabulary: str):
+    """(tile counts per dim, replication R, assignment array of shape tiles (+ (R,) when R > 1)).
+
+    Every device must hold one box, the boxes the ceil tiles of each dim, and
+    each tile the same number of devices (ascending ids within a tile).
+    """
+    from .jax import _single_boxes, _tile_index
+    ids = np.asarray(s.devices, dtype=np.int64)
+    lo, hi = _single_boxes(s, ids, vocabulary)
+    T, t = _tile_index(s, lo, hi, vocabulary, exact=False)
+    flat = np.zeros(ids.size, dtype=np.int64)
+    for k, ti in zip(T, t):
+        flat = flat * k + ti
+    ntiles = int(np.prod(T))
+    counts = np.bincount(flat, minlength=ntiles)
+    if counts.min() != counts.max():
+        lo_t = int(np.argmin(counts))
+        raise NotRepresentableError(
+            f"tiles are held by different numbers of devices ({int(counts.min())} and {int(counts.max())}, e.g. "
+            f"tile {np.unravel_index(lo_t, T)}): {vocabulary} replicates every tile on the same number of devices")
+    R = int(counts[0])
+    order = np.lexsort((ids, flat))
+    assign = ids[order].reshape(tuple(T) + ((R,) if R > 1 else ()))
+    return T, R, assign
+
+
+def to_hlo(sharding) -> str:
+    """HLO sharding text of ``sharding`` (device ids as tile assignment values).
+
+    ``{replicated}`` when every device holds everything, ``{maximal device=k}``
+    when one device does and the rest hold nothing, else a tile assignment
+    (iota form when it is one). Raises ``NotRepresentableError`` naming the
+    difference for partial sums, a device with several boxes or none, tiles
+    that are not XLA's ``ceil(n / t)`` cut (``torch.chunk``'s nested uneven
+    splits), or tiles held by unequal numbers of devices.
+
+    **Post-condition**: ``parse_hlo(to_hlo(s), s.shape, s.num_devices) == s``.
+
+    >>> to_hlo(Sharding((8, 8), {0: [((0, 4), (0, 4))], 2: [((0, 4), (4, 8))], 1: [((4, 8), (0, 4))], 3: [((4, 8), (4, 8))]}))
+    '{devices=[2,2]<=[2,2]T(1,0)}'
+    >>> to_hlo(Sharding((5,), {0: [((0, 2),)], 1: [((2, 3),)], 2: [((3, 4),)], 3: [((4, 5),)]}))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: dim 0 of size 5 is split 2+1+1+1: HLO cuts it into 4 tiles of ceil(5/4) = 2, i.e. 2+2+1+0
+    """
+    if not isinstance(sharding, Sharding):
+        raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
+    s = sharding
+    if s.has_partial:
+        raise NotRepresentableError("partial sums: an HLO sharding has no partial sums (Shardy's unreduced axes do)")
+    full = (tuple((0, v) for v in s.shape),)
+    holders = [d for d, b in zip(s.devices, s._boxes) if b]
+    if all(b == full for b in s._boxes) and s.devices == tuple(range(s.num_devices)):
+        return "{replicated}"
+    if len(holders) == 1 and s.boxes(holders[0]) == full and s.devices == tuple(range(s.num_devices)):
+        return f"{{maximal device={holders[0]}}}"
+    T, R, assign = tile_assignment(s, "HLO")
+    dims = list(T) + ([R] if R > 1 else [])
+    body = _iota_text(assign) or ",".join(map(str, assign.reshape(-1).tolist()))
+    return f"{{devices=[{','.join(map(str, dims))}]{body}{' last_tile_dim_replicate' if R > 1 else ''}}}"

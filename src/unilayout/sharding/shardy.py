@@ -1,0 +1,330 @@
+"""Shardy ``#sdy.sharding<@mesh, [{"x"}, {}]>`` + ``sdy.mesh`` text <-> ``Sharding``.
+
+Grammar read here (the Shardy dialect's attribute syntax):
+
+```
+mesh       := ['sdy.mesh' '@' NAME '='] ['#sdy.mesh' | 'mesh'] '<' '[' axis (',' axis)* ']'
+              (',' 'device_ids' '=' '[' INT (',' INT)* ']')? '>'      (also '<[]>' and '<[], device_ids=[k]>')
+axis       := '"' NAME '"' '=' INT
+sharding   := '#sdy.sharding' '<' ('@' NAME | mesh) ',' '[' dim (',' dim)* ']'
+              (',' 'replicated' '=' axes)? (',' 'unreduced' '=' axes)? '>'
+dim        := '{' (ref (',' ref)*)? (',' '?')? '}' ('p' INT)?      ('{?}' is an open dim)
+ref        := '"' NAME '"' (':' '(' INT ')' INT)?                  sub-axis "x":(pre)size
+axes       := '{' (ref (',' ref)*)? '}'
+```
+
+**Meaning.** The mesh is an array of device ids (``device_ids``, row-major,
+default ``0..n-1``) with named axes. A dim sharded by refs ``a, b, ...``
+(major first) is cut into ``T = |a| * |b| * ...`` tiles of ``ceil(n / T)``
+(as HLO: the last tiles are padded); the device at mesh coordinate ``m``
+holds tile ``(m_a * |b| + m_b) * ...``. A sub-axis ``"x":(p)k`` of an axis
+``x`` of size ``n`` is the middle factor of ``x`` seen as ``p x k x n/(p*k)``:
+its coordinate is ``(m_x // (n / (p*k))) mod k``. Axes named nowhere (or
+in ``replicated``) hold copies; ``unreduced`` axes hold partial sums (every
+device of the sharding is then marked partial). Open dims (``?``) and
+priorities are read and ignored: they guide propagation, not placement.
+
+>>> mesh = 'sdy.mesh @mesh = <["x"=2, "y"=4]>'
+>>> s = parse_shardy('#sdy.sharding<@mesh, [{"x"}, {"y":(2)2}]>', mesh, (8, 8))
+>>> s.device_boxes[3], s.device_boxes[5]
+([((0, 4), (4, 8))], [((4, 8), (4, 8))])
+>>> to_shardy(s)
+('#sdy.sharding<@mesh, [{"d0"}, {"d1"}]>', 'sdy.mesh @mesh = <["d0"=2, "d1"=2, "r"=2], device_ids=[0, 2, 1, 3, 4, 6, 5, 7]>')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._text import Scanner
+from ..errors import LayoutError, NotRepresentableError
+from ._grid import check_shape, tiles
+from .value import Sharding
+
+__all__ = ["parse_shardy", "to_shardy", "parse_mesh"]
+
+
+class Mesh:
+    """A parsed Shardy mesh: axis names and sizes, device ids row-major.
+
+    >>> parse_mesh('<["a"=2, "b"=2], device_ids=[3, 2, 1, 0]>')
+    Mesh(name=None, axes=(('a', 2), ('b', 2)), device_ids=(3, 2, 1, 0))
+    """
+
+    __slots__ = ("name", "axes", "device_ids")
+
+    def __init__(self, name, axes, device_ids):
+        self.name, self.axes, self.device_ids = name, tuple(axes), tuple(device_ids)
+
+    def __repr__(self):
+        return f"Mesh(name={self.name!r}, axes={self.axes!r}, device_ids={self.device_ids!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Mesh) and (self.name, self.axes, self.device_ids) == \
+            (other.name, other.axes, other.device_ids)
+
+    __hash__ = None
+
+
+def _string(sc: Scanner, what="a quoted axis name"):
+    start = sc.skip()
+    if not sc.accept('"'):
+        sc.expected(what)
+    t, p = sc.text, sc.pos
+    end = t.find('"', p)
+    if end < 0:
+        sc.fail("unterminated string", start)
+    sc.pos = end + 1
+    name = t[p:end]
+    if not name:
+        sc.fail("an axis name must not be empty", start)
+    return name
+
+
+def _mesh_body(sc: Scanner, name=None) -> Mesh:
+    sc.expect("<", "'<' to open the mesh")
+    at = sc.expect("[", "'[' to open the mesh axes")
+    axes = []
+    if not sc.accept("]"):
+        while True:
+            k = sc.skip()
+            a = _string(sc)
+            sc.expect("=")
+            n = sc.integer(what="an axis size")
+            if n < 1:
+                sc.fail(f"axis {a!r} has size {n}: sizes are >= 1", k)
+            if any(a == b for b, _ in axes):
+                sc.fail(f"axis {a!r} is named twice", k)
+            axes.append((a, n))
+            if not sc.accept(","):
+                break
+        sc.expect("]")
+    total = int(np.prod([n for _, n in axes])) if axes else 1
+    ids = list(range(total))
+    if sc.accept(","):
+        k = sc.skip()
+        if not sc.keyword("device_ids"):
+            sc.expected("'device_ids'")
+        sc.expect("=")
+        sc.expect("[")
+        ids = []
+        if not sc.accept("]"):
+            ids.append(sc.integer(what="a device id"))
+            while sc.accept(","):
+                ids.append(sc.integer(what="a device id"))
+            sc.expect("]")
+        if len(ids) != total:
+            sc.fail(f"device_ids has {len(ids)} ids but the mesh axes {[n for _, n in axes]} need {total}", k)
+        if len(set(ids)) != len(ids):
+            sc.fail("a device id appears twice in device_ids", k)
+    sc.expect(">", "'>' to close the mesh")
+    del at
+    return Mesh(name, axes, ids)
+
+
+def _mesh(sc: Scanner) -> Mesh:
+    sc.skip()
+    name = None
+    if sc.keyword("sdy.mesh"):
+        sc.expect("@")
+        name = sc.identifier("a mesh name")
+        sc.expect("=")
+    sc.skip()
+    if sc.accept("#sdy.mesh"):
+        pass
+    else:
+        sc.keyword("mesh")
+    return _mesh_body(sc, name)
+
+
+def parse_mesh(text) -> Mesh:
+    """A Shardy mesh from ``sdy.mesh @m = <[...]>``, ``#sdy.mesh<[...]>`` or ``<[...]>`` text.
+
+    >>> parse_mesh('sdy.mesh @mesh = <["x"=2, "y"=4]>').axes
+    (('x', 2), ('y', 4))
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"expected Shardy mesh text, got {type(text).__name__}")
+    sc = Scanner(text)
+    m = _mesh(sc)
+    sc.skip()
+    if sc.at("{"):  # attribute dictionary after the op (stablehlo.mesh = ...): ignored
+        from .hlo import _skip_braced
+        _skip_braced(sc)
+    sc.expect_end()
+    return m
+
+
+def _ref(sc: Scanner, sizes):
+    k = sc.skip()
+    a = _string(sc)
+    if a not in sizes:
+        sc.fail(f"axis {a!r} is not an axis of the mesh ({', '.join(sizes) or 'none'})", k)
+    n = sizes[a]
+    if sc.accept(":"):
+        sc.expect("(")
+        pre = sc.integer(what="a sub-axis pre-size")
+        sc.expect(")")
+        size = sc.integer(what="a sub-axis size")
+        if pre < 1 or size < 1 or n % (pre * size):
+            sc.fail(f"sub-axis {a!r}:({pre}){size} does not divide axis {a!r} of size {n}", k)
+        return (a, pre, size, k)
+    return (a, 1, n, k)
+
+
+def _refs(sc: Scanner, sizes, allow_open=False):
+    sc.expect("{")
+    refs, opened = [], False
+    if not sc.accept("}"):
+        while True:
+            if allow_open and sc.accept("?"):
+                opened = True
+                break
+            refs.append(_ref(sc, sizes))
+            if not sc.accept(","):
+                break
+        sc.expect("}")
+    return refs, opened
+
+
+def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
+    """The ``Sharding`` that ``#sdy.sharding<...>`` over the mesh ``mesh_text`` gives an array of ``shape``.
+
+    ``mesh_text`` may be None when the sharding writes its mesh inline
+    (``#sdy.sharding<mesh<["x"=2]>, [...]>``). Device keys are the mesh's
+    device ids.
+
+    **Post-condition**: ``parse_shardy(*to_shardy(s), s.shape) == s`` for what ``to_shardy`` accepts.
+
+    >>> parse_shardy('#sdy.sharding<@mesh, [{}, {"x"}], replicated={"y"}>', '<["x"=2, "y"=2]>', (2, 4)).device_boxes[2]
+    [((0, 2), (2, 4))]
+    >>> parse_shardy('#sdy.sharding<@mesh, [{"z"}]>', '<["x"=2]>', (4,))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: axis 'z' is not an axis of the mesh (x) at position 23
+      #sdy.sharding<@mesh, [{"z"}]>
+                             ^
+    """
+    shape = check_shape(shape)
+    if not isinstance(sharding_text, str):
+        raise LayoutError(f"expected Shardy sharding text, got {type(sharding_text).__name__}")
+    sc = Scanner(sharding_text)
+    sc.skip()
+    if not sc.accept("#sdy.sharding"):
+        sc.expected("'#sdy.sharding'")
+    sc.expect("<")
+    sc.skip()
+    if sc.accept("@"):
+        ref_name = sc.identifier("a mesh name")
+        if mesh_text is None:
+            sc.fail(f"the sharding names mesh @{ref_name}: give its text (mesh_text)")
+        mesh = parse_mesh(mesh_text) if not isinstance(mesh_text, Mesh) else mesh_text
+        if mesh.name is not None and mesh.name != ref_name:
+            raise LayoutError(f"the sharding names mesh @{ref_name} but the mesh text is @{mesh.name}")
+    else:
+        mesh = _mesh(sc)
+    sizes = dict(mesh.axes)
+    sc.expect(",")
+    at = sc.expect("[", "'[' to open the dim shardings")
+    dims = []
+    if not sc.accept("]"):
+        while True:
+            refs, _ = _refs(sc, sizes, allow_open=True)
+            sc.skip()
+            if sc.at("p") and sc.text[sc.pos + 1:sc.pos + 2].isdigit():
+                sc.pos += 1
+                sc.integer(what="a priority")
+            dims.append(refs)
+            if not sc.accept(","):
+                break
+        sc.expect("]")
+    if len(dims) != len(shape):
+        sc.fail(f"{len(dims)} dim shardings for an array of rank {len(shape)} (shape {tuple(shape)})", at)
+    unreduced = []
+    while sc.accept(","):
+        k = sc.skip()
+        if sc.keyword("replicated"):
+            sc.expect("=")
+            _refs(sc, sizes)
+        elif sc.keyword("unreduced"):
+            sc.expect("=")
+            unreduced += _refs(sc, sizes)[0]
+        else:
+            sc.fail("expected 'replicated=' or 'unreduced='", k)
+    sc.expect(">", "'>' to close the sharding")
+    sc.expect_end()
+    # each mesh axis's factors may be used once
+    used = {}
+    for refs in dims + [unreduced]:
+        for a, pre, size, k in refs:
+            span = (pre, pre * size)  # the factors of axis a this ref takes (sub-axes of one axis must not overlap)
+            for lo_, hi_ in used.get(a, []):
+                if lo_ < span[1] and span[0] < hi_:
+                    sc.fail(f"axis {a!r} is used twice", k)
+            used.setdefault(a, []).append(span)
+    names = [a for a, _ in mesh.axes]
+    msizes = [n for _, n in mesh.axes]
+    coords = np.indices(msizes, dtype=np.int64).reshape(len(msizes), -1) if msizes else np.zeros((0, 1), np.int64)
+    ids = np.asarray(mesh.device_ids, dtype=np.int64)
+    lo = np.zeros((ids.size, len(shape)), dtype=np.int64)
+    hi = np.zeros((ids.size, len(shape)), dtype=np.int64)
+    for i, (n, refs) in enumerate(zip(shape, dims)):
+        ks, cs = [], []
+        for a, pre, size, _ in refs:
+            m = coords[names.index(a)]
+            inner = sizes[a] // (pre * size)
+            ks.append(size)
+            cs.append((m // inner) % size)
+        if not ks:
+            hi[:, i] = n
+            continue
+        lo[:, i], hi[:, i] = tiles(n, ks, cs, exact=False)
+    partial = ids.tolist() if unreduced else ()
+    return Sharding._from_arrays(shape, ids, lo, hi, partial)
+
+
+def to_shardy(sharding, mesh_name="mesh"):
+    """``(sharding_text, mesh_text)``: a Shardy sharding of ``sharding`` and the mesh it names.
+
+    The mesh has one axis ``"d<i>"`` per tiled dim ``i`` and ``"r"`` for the
+    copies of each tile (``"u"``, in ``unreduced``, when the copies are
+    partial sums); ``device_ids`` lists the devices in mesh order. Raises
+    ``NotRepresentableError`` as ``to_hlo`` does (Shardy tiles are HLO's),
+    and for partial sums on only some devices.
+
+    **Post-condition**: ``parse_shardy(*to_shardy(s), s.shape) == s``.
+
+    >>> from unilayout.sharding import Sharding
+    >>> to_shardy(Sharding((4,), {0: [((0, 4),)], 1: [((0, 4),)]}, partial=[0, 1]))
+    ('#sdy.sharding<@mesh, [{}], unreduced={"u"}>', 'sdy.mesh @mesh = <["u"=2]>')
+    """
+    from .hlo import tile_assignment
+    if not isinstance(sharding, Sharding):
+        raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
+    s = sharding
+    flags = list(s.partial.values())
+    if any(flags) and not all(flags):
+        d = next(d for d, p in s.partial.items() if not p)
+        raise NotRepresentableError(
+            f"only some devices hold partial sums (device {d} does not): Shardy's unreduced axes make every "
+            "device of the sharding partial")
+    plain = Sharding._trusted(s.shape, s.devices, s._boxes) if any(flags) else s
+    T, R, assign = tile_assignment(plain, "Shardy")
+    axes, dims = [], []
+    for i, t in enumerate(T):
+        if t > 1:
+            axes.append((f"d{i}", t))
+            dims.append(f'{{"d{i}"}}')
+        else:
+            dims.append("{}")
+    rep = "u" if any(flags) else "r"
+    if R > 1:
+        axes.append((rep, R))
+    elif any(flags):
+        axes.append((rep, 1))
+    ids = assign.reshape(-1).tolist()
+    axes_text = ", ".join(f'"{a}"={n}' for a, n in axes)
+    id_text = "" if ids == list(range(len(ids))) else f", device_ids=[{', '.join(map(str, ids))}]"
+    extra = ', unreduced={"u"}' if any(flags) else ""
+    return (f"#sdy.sharding<@{mesh_name}, [{', '.join(dims)}]{extra}>",
+            f"sdy.mesh @{mesh_name} = <[{axes_text}]{id_text}>")

@@ -1,0 +1,103 @@
+"""parse_hlo / to_hlo: against the HLO text JAX itself produces, round trips, refusals and parse errors."""
+
+import random
+
+import pytest
+
+from unilayout import LayoutError, NotRepresentableError, ParseError
+from unilayout.sharding import Sharding, parse_hlo, to_hlo
+
+
+def test_named_forms():
+    s = parse_hlo("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", (8, 6))
+    assert s.device_boxes[0] == s.device_boxes[3] == [((0, 4), (0, 6))]
+    assert s.device_boxes[4] == [((4, 8), (0, 6))]
+    t = parse_hlo("{devices=[2,4]<=[4,2]T(1,0)}", (4, 8))
+    # iota [4,2] transposed: tile (0, k) holds devices 0,2,4,6 ; tile (1, k) holds 1,3,5,7
+    assert [t.device_boxes[d][0] for d in (0, 2, 4, 6)] == [((0, 2), (2 * k, 2 * k + 2)) for k in range(4)]
+    assert t.device_boxes[1] == [((2, 4), (0, 2))]
+    assert parse_hlo("sharding={devices=[2]1,0 metadata={op_name=\"x\"}}", (4,)).device_boxes == \
+        {0: [((2, 4),)], 1: [((0, 2),)]}
+    m = parse_hlo("{maximal device=2}", (3,))
+    assert m.devices == (0, 1, 2) and m.device_boxes[2] == [((0, 3),)] and m.device_boxes[0] == []
+    assert to_hlo(m) == "{maximal device=2}"
+    assert parse_hlo("{replicated}", (3,), num_devices=4).is_fully_replicated
+    assert to_hlo(parse_hlo("{replicated}", (3,), num_devices=4)) == "{replicated}"
+    sub = parse_hlo("{devices=[2,2]<=[4] last_tile_dims={replicated}}", (4,))
+    assert sub == parse_hlo("{devices=[2,2]<=[4] last_tile_dim_replicate}", (4,))
+
+
+def test_uneven_tiles_are_ceil_tiles():
+    s = parse_hlo("{devices=[4]<=[4]}", (5,))
+    assert [s.local_shape(d) for d in range(4)] == [(2,), (2,), (1,), (0,)]
+    # every uneven (size, tiles) pair below 10: XLA's ceil rule, device by device
+    for n in range(1, 10):
+        for t in range(1, 9):
+            s = parse_hlo(f"{{devices=[{t}]<=[{t}]}}", (n,))
+            c = -(-n // t)
+            for k in range(t):
+                a, z = min(k * c, n), min((k + 1) * c, n)
+                assert s.device_boxes[k] == ([((a, z),)] if z > a else [])
+
+
+def test_against_jax_hlo_text():
+    jax = pytest.importorskip("jax", reason="JAX gives the reference HLO text (pip install 'unilayout[jax]')")
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    from unilayout.sharding import from_jax
+    from helpers_sharding import positions, random_case
+    devs = jax.devices()
+    if len(devs) < 8:
+        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    rng = random.Random(3)
+    for _ in range(300):
+        mesh, spec, shape = random_case(rng, devs, Mesh, P)
+        named = NamedSharding(mesh, spec)
+        text = str(named._to_xla_hlo_sharding(len(shape)))
+        want = from_jax(named, shape).relabel(positions(mesh))
+        got = parse_hlo(text, shape, num_devices=mesh.size)
+        assert got == want, (text, spec, shape)
+        again = to_hlo(got)
+        assert parse_hlo(again, shape, num_devices=mesh.size) == got, (text, again)
+
+
+def test_refusals():
+    with pytest.raises(NotRepresentableError, match=r"split 2\+1\+1\+1: HLO cuts it into 4 tiles of ceil\(5/4\) = 2, i.e. 2\+2\+1\+0"):
+        to_hlo(Sharding((5,), {0: [((0, 2),)], 1: [((2, 3),)], 2: [((3, 4),)], 3: [((4, 5),)]}))
+    with pytest.raises(NotRepresentableError, match="partial sums"):
+        to_hlo(Sharding((2,), {0: [((0, 2),)], 1: [((0, 2),)]}, partial=[0, 1]))
+    with pytest.raises(NotRepresentableError, match="2 separate boxes"):
+        to_hlo(Sharding((4,), {0: [((0, 1),), ((2, 3),)], 1: [((1, 2),), ((3, 4),)]}))
+    with pytest.raises(NotRepresentableError, match="same number of devices"):
+        to_hlo(Sharding((4,), {0: [((0, 2),)], 1: [((2, 4),)], 2: [((0, 2),)]}))
+    with pytest.raises(NotRepresentableError, match="manual"):
+        parse_hlo("{manual}", (4,))
+    with pytest.raises(NotRepresentableError, match="manual"):
+        parse_hlo("{devices=[2,2]<=[4] last_tile_dims={manual}}", (4,))
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("{devices=[3]0,1}", "needs 3 device ids, got 2"),
+    ("{devices=[2]<=[3]}", "has 3 devices but the tile assignment"),
+    ("{devices=[2,2]<=[2,2]T(0,0)}", "not a permutation"),
+    ("{devices=[2]0,0}", "appears twice"),
+    ("{devices=[0]}", "tile counts must be >= 1"),
+    ("{tiled}", "unknown HLO sharding 'tiled'"),
+    ("{devices=[2]<=[2]", "'}' to close"),
+    ("devices=[2]<=[2]}", "'{' to open"),
+    ("{{replicated}}", "tuple sharding"),
+    ("{maximal 3}", "'device=' after 'maximal'"),
+    ("{devices=[2]<=[2] last_tile_dims={odd}}", "unknown subgroup type"),
+])
+def test_parse_errors_have_positions(text, msg):
+    with pytest.raises(ParseError, match=msg) as e:
+        parse_hlo(text, (4,))
+    assert e.value.position is not None
+
+
+def test_rank_and_argument_errors():
+    with pytest.raises(LayoutError, match="tiles 2 dims"):
+        parse_hlo("{devices=[2,1]0,1}", (4,))
+    with pytest.raises(LayoutError, match="expected HLO sharding text"):
+        parse_hlo(3, (4,))
+    with pytest.raises(LayoutError, match="Sharding"):
+        to_hlo("s")
