@@ -10,7 +10,7 @@ family       folder (value types)  text it detects (after leading spaces)       
 ===========  ====================  =================================================  ==========================
 ``tsl``      ``tsl``               ``#tsl.tsl<``, a bare body ``[``                   index box, row-major
 ``linear``   ``linear``            ``#ttg.linear<``, Triton's ``toString`` (`` - ``)   flattened input bits
-``metal``    ``tt``                ``tensor<``, ``#tt.``/``#ttcore.`` (not a device)   logical box, row-major
+``metal``    ``tt``                ``tensor<``, ``#tt.``/``#ttcore.``/``#ttnn.``       logical box, row-major
 ``device``   ``tt``                ``#tt.device<``, ``#ttcore.device<``               worker grid, row-major
 ``affine``   ``affine``            ``affine_map<``, any text holding ``->``           the box ``shape=``
 ``cute``     ``cute``              a digit, ``(``, ``_``, ``Sw``                       1-D coordinates
@@ -261,7 +261,7 @@ _DEVICE_PREFIXES = ("#tt.device", "#ttcore.device")
 
 
 def _metal_detect(body):
-    return body.startswith(("tensor<", "tensor <", "#tt.", "#ttcore.")) and not body.startswith(_DEVICE_PREFIXES)
+    return body.startswith(("tensor<", "tensor <", "#tt.", "#ttcore.", "#ttnn.")) and not body.startswith(_DEVICE_PREFIXES)
 
 
 def _device_detect(body):
