@@ -115,10 +115,41 @@ def test_scene_cells_are_the_holders():
         reg, lane, warp = int(g.get("data-register")), int(g.get("data-lane")), int(g.get("data-warp"))
         assert flat == reg + 8 * (lane + 64 * warp)
         assert label_text(g) == f"T{lane + 64 * warp}:{reg}"
-    # Cell (m, n) holds the element the hardware input maps to.
-    for m, n in [(0, 0), (4, 0), (0, 16), (16, 0), (31, 63), (5, 33)]:
-        hw = {k: int(s.attrs[k][m, n]) for k in ("register", "lane", "warp", "block")}
+    # Every cell holds the element its hardware input maps to, at the tensor coordinate it says.
+    seen = set()
+    for y, x in zip(*np.nonzero(s.drawn)):
+        hw = {k: int(s.attrs[k][y, x]) for k in ("register", "lane", "warp", "block")}
+        m, n = int(s.attrs["dim0"][y, x]), int(s.attrs["dim1"][y, x])
         assert MFMA.apply(hw) == {"dim0": m, "dim1": n}
+        seen.add((m, n))
+    assert len(seen) == 32 * 64
+    # rows of 64 wrap into two bands of 32 columns: dim1 32..63 continues below
+    assert s.shape == (64, 32) and int(s.attrs["dim1"][32, 0]) == 32 and int(s.attrs["dim0"][32, 0]) == 0
+
+
+def test_lanes_have_distinct_colours_and_warps_are_outlined():
+    s = linear_scene(MFMA)
+    for w in range(4):
+        mask = s.attrs["warp"] == w
+        lane_of = {}
+        for lane, rgb in zip(s.attrs["lane"][mask].tolist(), s.fill[mask].tolist()):
+            lane_of.setdefault(lane, set()).add(tuple(rgb))
+        assert len(lane_of) == 64 and all(len(c) == 1 for c in lane_of.values())
+        assert len({next(iter(c)) for c in lane_of.values()}) == 64  # 64 lanes, 64 colours
+    lines = [ln for ln in s.lines if ln[6] == "warp"]
+    assert lines
+    # each warp line separates two cells of different warps
+    for x0, y0, x1, y1, *_ in lines[:200]:
+        if x0 == x1:  # vertical: cells left and right
+            r = int(np.searchsorted(s.row_y, y0, side="right") - 1)
+            c = int(np.searchsorted(s.col_x, x0))
+            assert s.attrs["warp"][r, c - 1] != s.attrs["warp"][r, c]
+        else:
+            r = int(np.searchsorted(s.row_y, y0))
+            c = int(np.searchsorted(s.col_x, x0, side="right") - 1)
+            assert s.attrs["warp"][r - 1, c] != s.attrs["warp"][r, c]
+    svg = to_svg(s)
+    assert svg.count('<line class="warp"') == len(lines)
 
 
 def test_broadcast_shows_first_holder_and_a_note():
@@ -149,7 +180,7 @@ def test_shared_layout_is_labelled_by_input():
 @pytest.mark.parametrize("color", ["thread", "warp", "register", "block", "index"])
 def test_colour_modes(color):
     s = linear_scene(MFMA, color=color)
-    assert s.fill.shape == (32, 64, 3)
+    assert s.fill.shape == (64, 32, 3)
     if color == "warp":
         assert len({tuple(c) for c in s.fill.reshape(-1, 3).tolist()}) == 4
 

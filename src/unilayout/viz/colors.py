@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["PALETTE", "PADDING", "EMPTY", "categorical", "gradient", "text_color", "hex_color"]
+__all__ = ["PALETTE", "PADDING", "EMPTY", "categorical", "distinct", "gradient", "text_color", "hex_color"]
 
 # ColorBrewer "Set3" (12 light, distinct colours): dark text stays readable on every one.
 PALETTE = np.array(
@@ -40,6 +40,44 @@ def categorical(keys) -> np.ndarray:
     """
     keys = np.asarray(keys, dtype=np.int64)
     return PALETTE[np.mod(keys, len(PALETTE))]
+
+
+def distinct(keys, n) -> np.ndarray:
+    """``(N, 3)`` uint8: one of ``n`` distinct light colours for each key ``0 <= key < n`` (keys wrap mod ``n``).
+
+    For ``n <= 12`` this is ``categorical``. Above, hues step by the golden
+    angle (neighbouring keys, such as lanes 5 and 6, get far-apart hues) with
+    two alternating lightness levels, all light enough for black labels:
+    every lane of a 64-lane warp has its own colour.
+
+    >>> c = distinct(np.arange(64), 64)
+    >>> len({tuple(x) for x in c.tolist()}), int(text_color(c).max())
+    (64, 0)
+    >>> distinct([3], 8).tolist() == categorical([3]).tolist()
+    True
+    """
+    keys = np.mod(np.asarray(keys, dtype=np.int64), max(int(n), 1))
+    if n <= len(PALETTE):
+        return PALETTE[keys]
+    k = np.arange(int(n), dtype=np.float64)
+    hue = np.mod(k * 0.618033988749895, 1.0)
+    light = np.where(np.arange(int(n)) % 2 == 0, 0.80, 0.70)
+    sat = np.where(np.arange(int(n)) % 3 == 0, 0.55, 0.75)
+    table = _hsl_to_rgb(hue, sat, light)
+    return table[keys]
+
+
+def _hsl_to_rgb(h, s, l):
+    c = (1 - np.abs(2 * l - 1)) * s
+    hp = h * 6.0
+    x = c * (1 - np.abs(np.mod(hp, 2) - 1))
+    z = np.zeros_like(h)
+    sector = np.minimum(hp.astype(np.int64), 5)
+    r = np.choose(sector, [c, x, z, z, x, c])
+    g = np.choose(sector, [x, c, c, x, z, z])
+    b = np.choose(sector, [z, z, x, c, c, x])
+    m = l - c / 2
+    return np.rint(np.stack([r + m, g + m, b + m], axis=-1) * 255).astype(np.uint8)
 
 
 def gradient(values, lo=None, hi=None) -> np.ndarray:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .colors import categorical, gradient
+from .colors import distinct, gradient
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
 __all__ = ["linear_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
@@ -260,17 +260,63 @@ def shared_hardware_view(layout) -> str:
     return "".join(lines)
 
 
+#: Columns of a linear picture at most before its rows wrap into bands (a readable aspect).
+WRAP_COLUMNS = 32
+
+
+def _band_width(rows, cols, cell_w, cell_h):
+    """Columns per band: halve a long row while the picture stays more than twice as wide as tall."""
+    w = cols
+    while w > WRAP_COLUMNS and w % 2 == 0 and w * cell_w > 2 * rows * (cols // w) * cell_h:
+        w //= 2
+    return w
+
+
+def _wrap(a, width):
+    """``(R, C, ...)`` -> ``(R * C / width, width, ...)``: band ``b`` holds columns ``b*width .. (b+1)*width - 1``."""
+    R, C = a.shape[:2]
+    bands = C // width
+    return a.reshape((R, bands, width) + a.shape[2:]).swapaxes(0, 1).reshape((bands * R, width) + a.shape[2:])
+
+
+def _boundaries(scene, key, rows_per_band, rgb, width, cls):
+    """Lines between neighbouring cells whose ``key`` differs (runs merged), and around each band."""
+    R, C = key.shape
+    cw, ch = scene.cell_w, scene.cell_h
+    for r in range(R):  # vertical lines inside row r
+        diff = np.nonzero(key[r, 1:] != key[r, :-1])[0]
+        for c in diff.tolist():
+            x = scene.col_x[c + 1]
+            scene.add_line(x, scene.row_y[r], x, scene.row_y[r] + ch, rgb, width, cls)
+    for r in range(R - 1):  # horizontal lines between rows r and r+1 of one band
+        if (r + 1) % rows_per_band == 0:
+            continue
+        d = np.concatenate([[False], key[r] != key[r + 1], [False]])
+        starts = np.nonzero(d[1:] & ~d[:-1])[0]
+        ends = np.nonzero(~d[1:] & d[:-1])[0]
+        y = scene.row_y[r + 1]
+        for a, b in zip(starts.tolist(), ends.tolist()):
+            scene.add_line(scene.col_x[a], y, scene.col_x[b - 1] + cw, y, rgb, width, cls)
+    for b0 in range(0, R, rows_per_band):
+        scene.add_outline(*scene.cell_box(b0, 0, min(b0 + rows_per_band, R), C), rgb=rgb, width=width, cls=cls)
+
+
 def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     """The picture of a linear layout's tensor: who holds each element, coloured by ``color``.
 
-    ``color``: ``"thread"`` (lane + warp * lanes), ``"warp"``, ``"register"``,
-    ``"block"`` or ``"index"`` (the flat input). Elements held by several
-    hardware positions show the first; elements held by none are left blank.
+    ``color``: ``"thread"`` (the default: each lane of a warp its own colour,
+    warps outlined in black), ``"warp"``, ``"register"``, ``"block"`` or
+    ``"index"`` (the flat input). Cells are labelled like Triton's tensor
+    view, ``T<thread>:<register>``. Elements held by several hardware
+    positions show the first; elements held by none are left blank. Rows
+    longer than ``WRAP_COLUMNS`` columns wrap into bands stacked below each
+    other (the picture stays about as tall as wide); ``data-<out dim>``
+    attributes give each cell's tensor coordinate.
 
     >>> from unilayout.linear import encodings as E
     >>> s = linear_scene(E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2]))
-    >>> s.shape, s.labels[4, 0], s.count_cells()
-    ((32, 64), 'T16:0', 2048)
+    >>> s.shape, s.count_cells(), s.labels[4, 0], s.labels[32, 0], int(s.attrs["dim1"][32, 0])
+    ((64, 32), 2048, 'T16:0', 'T0:4', 32)
     """
     _check(layout)
     if color not in COLOR_MODES:
@@ -284,10 +330,12 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     cols = sizes[-1]
     rows = first.size // cols
     from .cute import _crop
+    from .picture import CHAR_W, LINE_H
 
     r, c, note = _crop(rows, cols, int(max_cells))
     first = first.reshape(rows, cols)[:r, :c]
     count = count.reshape(rows, cols)[:r, :c]
+    row_i, col_i = np.indices((r, c), dtype=np.int64)
     held = first >= 0
     safe = np.maximum(first, 0)
     digits = _in_digits(layout, safe)
@@ -297,27 +345,60 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     else:
         labels = safe.astype(str)
     labels = np.where(held, labels, "").astype(object)
+    z = np.zeros_like(safe)
+    thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
+    chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size else 1
+    width = _band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
+    bands = c // width
+
+    def wrap(a):
+        return _wrap(a, width) if bands > 1 else a
+
     title = "linear layout " + " x ".join(f"{o}={layout.out_dim_size(o)}" for o in layout.out_dim_names) + " <- " + \
         ", ".join(f"{i}={layout.in_dim_size(i)}" for i in layout.in_dim_names)
-    scene = grid_scene(title, r, c, labels=labels)
+    row_names = None
+    if bands > 1:
+        row_names = list(range(r)) * bands
+    scene = grid_scene(title, r * bands, width, labels=wrap(labels), row_group=r if bands > 1 else 0,
+                       gap=LINE_H + 10 if bands > 1 else 6.0, row_names=row_names)
     scene.kind = "linear"
-    scene.drawn = held
-    scene.index = np.where(held, first, -1)
-    z = np.zeros_like(safe)
+    scene.drawn = wrap(held)
+    scene.index = wrap(np.where(held, first, -1))
     for name in layout.in_dim_names:
-        scene.attrs[name] = np.where(held, digits[name], -1)
-    scene.attrs["holders"] = count
-    thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
-    if color == "index" or (color == "thread" and not distributed):
-        scene.fill = gradient(safe)
-        what = "flat hardware input"
+        scene.attrs[name] = wrap(np.where(held, digits[name], -1))
+    scene.attrs["holders"] = wrap(count)
+    out_names = list(layout.out_dim_names) or ["dim0"]
+    if len(out_names) == 1:
+        coords = [col_i]
     else:
-        key = {"thread": thread, "warp": digits.get("warp", z), "register": digits.get("register", z),
+        lead = np.unravel_index(row_i.reshape(-1), sizes[:-1])
+        coords = [np.asarray(x, dtype=np.int64).reshape(r, c) for x in lead] + [col_i]
+    for name, v in zip(out_names, coords):
+        scene.attrs.setdefault(name, wrap(v))
+    lanes = _size(layout, "lane")
+    if color == "index" or (color == "thread" and not distributed):
+        scene.fill = wrap(gradient(safe))
+        what = "flat hardware input"
+    elif color == "thread":
+        scene.fill = wrap(distinct(digits.get("lane", z), lanes))
+        what = f"lane ({lanes} colours, one per lane of a warp; black lines: warp boundaries)"
+    else:
+        key = {"warp": digits.get("warp", z), "register": digits.get("register", z),
                "block": digits.get("block", z)}[color]
-        scene.fill = categorical(key)
+        scene.fill = wrap(distinct(key, _size(layout, color)))
         what = color
-    notes = [f"colour: {what}; rows: " + ("x".join(layout.out_dim_names[:-1]) or "-") +
-             f", columns: {layout.out_dim_names[-1] if layout.out_dim_names else '-'}"]
+    if distributed and _size(layout, "warp") * _size(layout, "block") > 1:
+        warp_key = np.where(held, digits.get("warp", z) + _size(layout, "warp") * digits.get("block", z), -1)
+        _boundaries(scene, wrap(warp_key), r if bands > 1 else r, (0, 0, 0), 2.5, "warp")
+    for b in range(1, bands):
+        y = scene.row_y[b * r] - (LINE_H + 10) / 2
+        scene.add_text(scene.col_x[0], y, f"{out_names[-1]} {b * width}..{(b + 1) * width - 1}",
+                       rgb=(60, 60, 60), cls="band")
+    notes = [f"colour: {what}; label T<thread>:<register>, thread = lane + warp * {lanes}"
+             if distributed else f"colour: {what}; label: flat input"]
+    notes.append("rows: " + ("x".join(layout.out_dim_names[:-1]) or "-") +
+                 f", columns: {layout.out_dim_names[-1] if layout.out_dim_names else '-'}" +
+                 (f" (rows wrap: {out_names[-1]} {width}.. continues in the band below)" if bands > 1 else ""))
     most = int(count.max()) if count.size else 0
     if most > 1:
         notes.append(f"broadcast: some elements are held by {most} hardware positions (the first is shown)")

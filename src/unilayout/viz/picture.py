@@ -76,6 +76,7 @@ class Scene:
     notes: list = field(default_factory=list)
     kind: str = "layout"
     cell_class: str = "cell"
+    lines: list = field(default_factory=list)  # (x0, y0, x1, y1, rgb, width, cls): boundaries (warps)
 
     @property
     def shape(self):
@@ -97,6 +98,16 @@ class Scene:
     def add_outline(self, x, y, w, h, rgb=(0, 0, 0), width=1.0, cls="outline"):
         """Add a rectangle outline (tiles, cores, chips)."""
         self.outlines.append((float(x), float(y), float(w), float(h), tuple(int(c) for c in rgb), float(width), cls))
+
+    def add_line(self, x0, y0, x1, y1, rgb=(0, 0, 0), width=1.0, cls="line"):
+        """Add a straight line (a boundary between cells, e.g. between two warps).
+
+        >>> s = grid_scene("t", 1, 2)
+        >>> s.add_line(0, 0, 0, 10, width=2, cls="warp")
+        >>> s.lines
+        [(0.0, 0.0, 0.0, 10.0, (0, 0, 0), 2.0, 'warp')]
+        """
+        self.lines.append((float(x0), float(y0), float(x1), float(y1), tuple(int(c) for c in rgb), float(width), cls))
 
     def add_text(self, x, y, text, size=1, anchor="start", rgb=(0, 0, 0), cls="text"):
         """Add a free text; ``y`` is its vertical centre, ``size`` 1 (headers) or 2 (titles, notes)."""

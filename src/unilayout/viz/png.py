@@ -98,6 +98,8 @@ def rasterise(scene, scale=1) -> np.ndarray:
         x1, y1 = int(round((x + ww) * k)) - 1, int(round((y + hh) * k)) - 1
         if x1 >= x0 and y1 >= y0:
             draw.rectangle((x0, y0, x1, y1), outline=tuple(rgb), width=t)
+    for x0, y0, x1, y1, rgb, width, _cls in scene.lines:
+        draw.line((x0 * k, y0 * k, x1 * k, y1 * k), fill=tuple(rgb), width=max(1, int(round(width * k))))
     _labels(draw, scene, k)
     for x, y, s, size, anchor, rgb, _cls in scene.texts:
         f = font(int(round((TITLE_PX if size >= 2 else HEADER_PX) * k)))

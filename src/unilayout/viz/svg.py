@@ -95,6 +95,9 @@ def to_svg(scene) -> str:
             f'<rect class="{cls}" x="{_num(x)}" y="{_num(y)}" width="{_num(ww)}" height="{_num(hh)}" '
             f'fill="none" stroke="{hex_color(rgb)}" stroke-width="{_num(width)}"/>'
         )
+    for x0, y0, x1, y1, rgb, width, cls in scene.lines:
+        out.append(f'<line class="{cls}" x1="{_num(x0)}" y1="{_num(y0)}" x2="{_num(x1)}" y2="{_num(y1)}" '
+                   f'stroke="{hex_color(rgb)}" stroke-width="{_num(width)}"/>')
     for x, y, s, size, anchor, rgb, cls in scene.texts:
         out.append(_text(x, y, s, HEADER_PX if size == 1 else TITLE_PX, anchor, hex_color(rgb), cls))
     for k, note in enumerate(scene.note_lines()):
