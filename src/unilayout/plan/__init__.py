@@ -9,8 +9,10 @@
 
 from .chains import ChainPlan, chain
 from .choose import GridChoice, collapse_choices, grids
+from .cute import CopyCost, cute_copy
 from .reinterpret import REINTERPRETATIONS, Reinterpretation, reinterpret, reinterpretations, row_major
 from .reshard import ReshardCost, reshard_cost, transfer_table
+from .triton import TritonCost, shuffle_rounds, triton_conversion
 
-__all__ = ["ChainPlan", "GridChoice", "chain", "REINTERPRETATIONS", "collapse_choices", "grids", "Reinterpretation", "ReshardCost", "reinterpret", "reinterpretations",
+__all__ = ["ChainPlan", "CopyCost", "GridChoice", "TritonCost", "chain", "cute_copy", "shuffle_rounds", "triton_conversion", "REINTERPRETATIONS", "collapse_choices", "grids", "Reinterpretation", "ReshardCost", "reinterpret", "reinterpretations",
            "reshard_cost", "row_major", "transfer_table"]
