@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from unilayout.linear import LinearLayout
+from unilayout.linear import encodings as E
 
 _ORACLE = r'''
 import json, os, sys
@@ -100,6 +101,54 @@ json.dump(out, sys.stdout)
 sys.stdout.flush()
 os._exit(0)
 '''
+
+
+_TEXT_ORACLE = r'''
+import json, os, sys
+from triton._C.libtriton import ir, gluon_ir
+import triton.experimental.gluon.language._layouts as G
+import triton.experimental.gluon.language.amd._layouts as A
+import triton.experimental.gluon.language.nvidia.blackwell as BW
+ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx)
+elem = {"f16": b.get_half_ty(), "f32": b.get_float_ty(), "i8": b.get_int8_ty()}
+cases = json.load(sys.stdin)
+out = []
+for c in cases:
+    try:
+        layout = eval(c["layout"], {"G": G, "A": A, "BW": BW})
+        attr = layout._to_ir(b)
+        ty = elem[c.get("elem", "f16")]
+        if c["type"] == "dist":
+            text = str(b.get_distributed_ty(ty, c["shape"], attr))
+        elif c["type"] == "shared":
+            text = str(b.get_shared_mem_desc_ty(ty, c["shape"], attr, c["shape"]))
+        else:
+            text = str(b.get_tensor_mem_desc_ty(ty, c["shape"], attr, c["shape"]))
+        res = {"text": text}
+        if c.get("linear"):
+            r = b.to_linear_layout(attr, c["shape"])
+            if hasattr(r, "reg_bases"):
+                res["bases"] = {"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases,
+                                "block": r.block_bases}
+            elif hasattr(r, "offset_bases"):
+                res["bases"] = {"offset": r.offset_bases, "block": r.block_bases}
+            else:
+                res["bases"] = {"row": r.rows, "col": r.cols}
+        out.append(res)
+    except Exception as e:
+        out.append({"error": repr(e)})
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+'''
+
+
+def triton_text_oracle(cases: list) -> list:
+    """``[{"layout": Gluon expr, "shape", "type": dist|shared|tmem, "elem", "linear": bool}]`` ->
+    ``{"text": Triton's printed type, "bases": {in-dim: bases}}`` (or ``{"error"}``), one subprocess."""
+    if not _have_triton():
+        pytest.skip("triton is not installed")
+    return _run(_TEXT_ORACLE, cases)
 
 
 def triton_mlir_print(warps: int, lanes: int, tensors: list) -> list:
@@ -207,3 +256,226 @@ def random_layout(rng: random.Random, *, outs=None, surjective=None, max_in_bits
     for name, size in outs:
         L = L * LinearLayout.identity_1d(size, names[0], name)
     return L
+
+
+# ------------------------------------------------------------------ random encodings
+def _p2(rng, lo, hi):
+    return 1 << rng.randint(lo, hi)
+
+
+def _split(rng, total_log2, rank):
+    parts = [0] * rank
+    for _ in range(total_log2):
+        parts[rng.randrange(rank)] += 1
+    return [1 << x for x in parts]
+
+
+def _unit_bases(rng, rank, count, allow_zero=False, counts=None):
+    counts = counts if counts is not None else [0] * rank
+    out = []
+    for _ in range(count):
+        d = rng.randrange(rank + (1 if allow_zero else 0))
+        v = [0] * rank
+        if d < rank:
+            v[d] = 1 << counts[d]
+            counts[d] += 1
+        out.append(v)
+    return out
+
+
+def random_case(rng, kind):
+    """(gluon constructor text, unilayout encoding object, shape)."""
+    if kind == "blocked":
+        rank = rng.randint(1, 3)
+        spt = [_p2(rng, 0, 2) for _ in range(rank)]
+        tpw = _split(rng, rng.choice([5, 6]), rank)
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        order = list(range(rank))
+        rng.shuffle(order)
+        shape = [_p2(rng, 0, 7) for _ in range(rank)]
+        cga = _unit_bases(rng, rank, rng.randint(1, 2)) if rng.random() < 0.3 else None
+        text = f"G.BlockedLayout({spt},{tpw},{wpc},{order}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.Blocked(spt, tpw, wpc, order, cga), shape
+    if kind == "mma2":
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        instr = [1] * (rank - 2) + [16, 8]
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 2, 7)]
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+        text = f"G.NVMMADistributedLayout([2,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.NvidiaMma([2, 0], wpc, instr, cga), shape
+    if kind == "mma3":
+        wpc = rng.choice([[4, 1], [4, 2], [8, 1], [4, 4]])
+        instr = [16, _p2(rng, 3, 8), 16]
+        shape = [_p2(rng, 4, 8), _p2(rng, 3, 8)]
+        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
+        text = f"G.NVMMADistributedLayout([3,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.NvidiaMma(3, wpc, instr, cga), shape
+    if kind == "dot":
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        op, kw = rng.randint(0, 1), rng.choice([1, 2, 4, 8])
+        instr = [1] * (rank - 2) + [16, 8]
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
+        text = f"G.DotOperandLayout({op}, G.NVMMADistributedLayout([2,0],{wpc},{instr}), {kw})"
+        return text, E.DotOperand(op, E.NvidiaMma([2, 0], wpc, instr), kw), shape
+    if kind == "mfma":
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        mn = rng.choice([16, 32])
+        k = 8 if mn == 32 else 16
+        tr = rng.random() < 0.5
+        tpw = [1] * (rank - 2) + [_p2(rng, 0, 1), _p2(rng, 0, 1)] if rng.random() < 0.5 else None
+        ver = rng.choice([3, 4])
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+        text = (f"A.AMDMFMALayout({ver},[{mn},{mn},{k}],{tr},{wpc}" + (f", tiles_per_warp={tpw}" if tpw else "")
+                + (f", cga_layout={cga})" if cga else ")"))
+        return text, E.AmdMfma(ver, [mn, mn, k], tr, wpc, tiles_per_warp=tpw, cga_layout=cga), shape
+    if kind == "wmma":
+        ver = rng.choice([1, 2, 3])
+        tr = rng.random() < 0.5
+        counts = [0, 0]
+        rb = _unit_bases(rng, 2, rng.randint(0, 2), counts=counts) if rng.random() < 0.5 else None
+        wb = _unit_bases(rng, 2, rng.randint(0, 3), allow_zero=True, counts=counts)
+        instr = [16, 16, 16] if ver < 3 else [16, 16, 32]
+        shape = [_p2(rng, 4, 7), _p2(rng, 4, 7)]
+        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
+        text = (f"A.AMDWMMALayout({ver},{tr},{wb}" + (f", reg_bases={rb}" if rb else "") + f", instr_shape={instr}"
+                + (f", cga_layout={cga})" if cga else ")"))
+        return text, E.AmdWmma(ver, tr, wb, rb, instr, cga), shape
+    if kind == "slice":
+        dim = rng.randint(0, 1)
+        shape = [_p2(rng, 0, 8)]
+        which = rng.choice(["blocked", "mma2", "mfma"])
+        while True:
+            text, parent, pshape = random_case(rng, which)
+            if len(pshape) == 2:
+                break
+        return f"G.SliceLayout({dim}, {text})", E.Slice(dim, parent), shape
+    if kind == "shared":
+        rank = rng.choice([1, 2, 2, 3])
+        vec, pp, mp = _p2(rng, 0, 3), _p2(rng, 0, 3), _p2(rng, 0, 3)
+        order = list(range(rank))
+        rng.shuffle(order)
+        shape = [_p2(rng, 0, 6) for _ in range(rank)]
+        if shape == [1] * rank:
+            shape[0] = 2
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.2 and max(shape) > 1 else None
+        total = 1
+        for x in shape:
+            total *= x
+        if cga and (shape[cga[0].index(1)] == 1 or total < 4):
+            cga = None
+        text = f"G.SwizzledSharedLayout({vec},{pp},{mp},{order}" + (f", cga_layout={cga})" if cga else ")")
+        return text, E.SwizzledShared(vec, pp, mp, order, cga), shape
+    if kind == "mfma_new":  # 64-bit elements, 4x64 and 64x4 instructions, every version
+        rank = rng.choice([2, 2, 3])
+        wpc = _split(rng, rng.randint(0, 3), rank)
+        ver = rng.randint(1, 4)
+        mn, ebw = rng.choice([([32, 32, 4], 64), ([16, 16, 4], 64), ([4, 64, 4], 32), ([64, 4, 4], 32),
+                              ([32, 32, 8], 32), ([16, 16, 16], 32)])
+        tr = True if mn[0] == 64 else rng.random() < 0.5
+        tpw = [1] * (rank - 2) + [_p2(rng, 0, 1), _p2(rng, 0, 1)] if rng.random() < 0.5 else None
+        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 2, 8), _p2(rng, 2, 8)]
+        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+        text = (f"A.AMDMFMALayout({ver},{mn},{tr},{wpc}, element_bitwidth={ebw}"
+                + (f", tiles_per_warp={tpw}" if tpw else "") + (f", cga_layout={cga})" if cga else ")"))
+        return text, E.AmdMfma(ver, mn, tr, wpc, ebw, tpw, cga), shape
+    if kind == "nvmma_shared":
+        for _ in range(100):
+            rank = rng.choice([1, 2, 2, 2, 3])
+            swz = rng.choice([0, 32, 64, 128])
+            ebw = rng.choice([8, 16, 32])
+            fp4 = swz == 128 and ebw == 8 and rng.random() < 0.4
+            tr = rng.random() < 0.3
+            shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 2, 9) for _ in range(min(rank, 2))]
+            cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
+            enc = E.NvmmaShared(swz, ebw, tr, fp4, cga, rank)
+            try:
+                enc.to_linear(shape)
+            except Exception:
+                continue
+            text = (f"G.NVMMASharedLayout({swz},{ebw},rank={rank},transposed={tr},fp4_padded={fp4}"
+                    + (f", cga_layout={cga})" if cga else ")"))
+            return text, enc, shape
+        raise RuntimeError("no valid nvmma_shared case")
+    if kind == "shared_linear":
+        rank = rng.choice([1, 2, 2, 3])
+        shape = [_p2(rng, 0, 4) for _ in range(rank)]
+        units = [[1 << k if j == d else 0 for j in range(rank)] for d in range(rank)
+                 for k in range(shape[d].bit_length() - 1)]
+        if not units:
+            shape[0], units = 2, [[1] + [0] * (rank - 1)]
+        rng.shuffle(units)
+        offset = [list(u) for u in units]
+        for i in range(1, len(offset)):  # swizzle-like: XOR an earlier basis into a later one
+            if rng.random() < 0.3:
+                src = offset[rng.randrange(i)]
+                offset[i] = [a ^ b for a, b in zip(offset[i], src)]
+        nb = rng.randint(0, min(1, len(offset) - 1))
+        block = [offset.pop() for _ in range(nb)]
+        align = 1 << rng.randint(4, 10)
+        text = f"G.SharedLinearLayout({offset}, {block}, alignment={align})"
+        return text, E.SharedLinear(offset, block, align), list(E.SharedLinear(offset, block, align).shape)
+    if kind == "padded_shared":
+        rank = rng.choice([1, 2, 2, 3])
+        shape = [_p2(rng, 0, 5) for _ in range(rank)]
+        intervals = rng.sample([4, 8, 16, 32, 64, 128], rng.randint(1, 2))
+        pairs = [[i, _p2(rng, 0, 3)] for i in intervals]
+        if rng.random() < 0.5:
+            order = list(range(rank))
+            rng.shuffle(order)
+            text = f"G.PaddedSharedLayout.with_identity_for({pairs}, {shape}, {order})"
+            return text, E.PaddedShared(pairs, order, shape), shape
+        units = [[1 << k if j == d else 0 for j in range(rank)] for d in range(rank)
+                 for k in range(shape[d].bit_length() - 1)]
+        rng.shuffle(units)
+        text = f"G.PaddedSharedLayout({pairs}, {units}, [], {shape})"
+        return text, E.PaddedShared(pairs, offset_bases=units, block_bases=[]), shape
+    if kind == "tmem":
+        bm = rng.choice([64, 128])
+        bn = _p2(rng, 0, 8)
+        cs = rng.choice([1, 1, 2])
+        shape = [_p2(rng, 6, 8), _p2(rng, 0, 8)]
+        if bm == 128 and shape[0] < 128:
+            shape[0] = 128
+        cga, two = None, False
+        r = rng.random()
+        if r < 0.15:
+            cga, two = [[1, 0]], rng.random() < 0.5
+            if two and bm == 64 and bn == 1:  # Triton 3.9.0 crashes on this one (empty column basis)
+                bn = 2
+            shape[0] *= 2
+        elif r < 0.3:
+            cga = [[0, 1]]
+            shape[1] = max(shape[1], 2)
+        text = (f"BW.TensorMemoryLayout(({bm},{bn}),{cs}" + (f", cga_layout={cga}" if cga else "")
+                + (", two_ctas=True)" if two else ")"))
+        return text, E.TensorMemory(bm, bn, cs, cga, two), shape
+    if kind == "tmem_scales":
+        shape = [_p2(rng, 5, 8), _p2(rng, 0, 4)]
+        return "BW.TensorMemoryScalesLayout()", E.TensorMemoryScales(), shape
+    if kind == "dot_amd":
+        parent_kind = rng.choice(["mfma", "wmma"])
+        while True:
+            ptext, parent, shape = random_case(rng, parent_kind)
+            if len(shape) == 2:
+                break
+        op, kw = rng.randint(0, 1), rng.choice([4, 8, 16])
+        return f"G.DotOperandLayout({op}, {ptext}, {kw})", E.DotOperand(op, parent, kw), shape
+    raise ValueError(kind)
+
+
+#: Kinds whose layouts unilayout computes and Triton checks (``to_linear`` vs Gluon's conversion).
+LINEAR_KINDS = ["blocked", "mma2", "mma3", "dot", "mfma", "mfma_new", "wmma", "slice", "shared", "nvmma_shared",
+                "shared_linear"]
+#: Kinds checked by their printed text only (Triton has no linear layout for padding; AMD dot operands
+#: are read and printed but their layouts are not computed).
+TEXT_KINDS = LINEAR_KINDS + ["padded_shared", "tmem", "tmem_scales", "dot_amd"]
+#: How Gluon's object is turned into a type, per kind (what the oracle prints).
+TYPE_OF = {k: "dist" for k in TEXT_KINDS}
+TYPE_OF.update({k: "shared" for k in ("shared", "nvmma_shared", "shared_linear", "padded_shared")})
+TYPE_OF.update({k: "tmem" for k in ("tmem", "tmem_scales")})
+
+

@@ -92,128 +92,14 @@ def test_bad_parameters_raise():
         E.blocked([64, 64], [1, 1], [4, 8], [1, 1], [1, 0], cga_layout=[[1, 1]])
 
 
-def _p2(rng, lo, hi):
-    return 1 << rng.randint(lo, hi)
-
-
-def _split(rng, total_log2, rank):
-    parts = [0] * rank
-    for _ in range(total_log2):
-        parts[rng.randrange(rank)] += 1
-    return [1 << x for x in parts]
-
-
-def _unit_bases(rng, rank, count, allow_zero=False, counts=None):
-    counts = counts if counts is not None else [0] * rank
-    out = []
-    for _ in range(count):
-        d = rng.randrange(rank + (1 if allow_zero else 0))
-        v = [0] * rank
-        if d < rank:
-            v[d] = 1 << counts[d]
-            counts[d] += 1
-        out.append(v)
-    return out
-
-
-def _random_case(rng, kind):
-    """(gluon constructor text, unilayout encoding object, shape)."""
-    if kind == "blocked":
-        rank = rng.randint(1, 3)
-        spt = [_p2(rng, 0, 2) for _ in range(rank)]
-        tpw = _split(rng, rng.choice([5, 6]), rank)
-        wpc = _split(rng, rng.randint(0, 3), rank)
-        order = list(range(rank))
-        rng.shuffle(order)
-        shape = [_p2(rng, 0, 7) for _ in range(rank)]
-        cga = _unit_bases(rng, rank, rng.randint(1, 2)) if rng.random() < 0.3 else None
-        text = f"G.BlockedLayout({spt},{tpw},{wpc},{order}" + (f", cga_layout={cga})" if cga else ")")
-        return text, E.Blocked(spt, tpw, wpc, order, cga), shape
-    if kind == "mma2":
-        rank = rng.choice([2, 2, 3])
-        wpc = _split(rng, rng.randint(0, 3), rank)
-        instr = [1] * (rank - 2) + [16, 8]
-        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 2, 7)]
-        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
-        text = f"G.NVMMADistributedLayout([2,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
-        return text, E.NvidiaMma([2, 0], wpc, instr, cga), shape
-    if kind == "mma3":
-        wpc = rng.choice([[4, 1], [4, 2], [8, 1], [4, 4]])
-        instr = [16, _p2(rng, 3, 8), 16]
-        shape = [_p2(rng, 4, 8), _p2(rng, 3, 8)]
-        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
-        text = f"G.NVMMADistributedLayout([3,0],{wpc},{instr}" + (f", cga_layout={cga})" if cga else ")")
-        return text, E.NvidiaMma(3, wpc, instr, cga), shape
-    if kind == "dot":
-        rank = rng.choice([2, 2, 3])
-        wpc = _split(rng, rng.randint(0, 3), rank)
-        op, kw = rng.randint(0, 1), rng.choice([1, 2, 4, 8])
-        instr = [1] * (rank - 2) + [16, 8]
-        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
-        text = f"G.DotOperandLayout({op}, G.NVMMADistributedLayout([2,0],{wpc},{instr}), {kw})"
-        return text, E.DotOperand(op, E.NvidiaMma([2, 0], wpc, instr), kw), shape
-    if kind == "mfma":
-        rank = rng.choice([2, 2, 3])
-        wpc = _split(rng, rng.randint(0, 3), rank)
-        mn = rng.choice([16, 32])
-        k = 8 if mn == 32 else 16
-        tr = rng.random() < 0.5
-        tpw = [1] * (rank - 2) + [_p2(rng, 0, 1), _p2(rng, 0, 1)] if rng.random() < 0.5 else None
-        ver = rng.choice([3, 4])
-        shape = [_p2(rng, 0, 2) for _ in range(rank - 2)] + [_p2(rng, 3, 8), _p2(rng, 3, 8)]
-        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.25 else None
-        text = (f"A.AMDMFMALayout({ver},[{mn},{mn},{k}],{tr},{wpc}" + (f", tiles_per_warp={tpw}" if tpw else "")
-                + (f", cga_layout={cga})" if cga else ")"))
-        return text, E.AmdMfma(ver, [mn, mn, k], tr, wpc, tiles_per_warp=tpw, cga_layout=cga), shape
-    if kind == "wmma":
-        ver = rng.choice([1, 2, 3])
-        tr = rng.random() < 0.5
-        counts = [0, 0]
-        rb = _unit_bases(rng, 2, rng.randint(0, 2), counts=counts) if rng.random() < 0.5 else None
-        wb = _unit_bases(rng, 2, rng.randint(0, 3), allow_zero=True, counts=counts)
-        instr = [16, 16, 16] if ver < 3 else [16, 16, 32]
-        shape = [_p2(rng, 4, 7), _p2(rng, 4, 7)]
-        cga = _unit_bases(rng, 2, 1) if rng.random() < 0.25 else None
-        text = (f"A.AMDWMMALayout({ver},{tr},{wb}" + (f", reg_bases={rb}" if rb else "") + f", instr_shape={instr}"
-                + (f", cga_layout={cga})" if cga else ")"))
-        return text, E.AmdWmma(ver, tr, wb, rb, instr, cga), shape
-    if kind == "slice":
-        dim = rng.randint(0, 1)
-        shape = [_p2(rng, 0, 8)]
-        which = rng.choice(["blocked", "mma2", "mfma"])
-        while True:
-            text, parent, pshape = _random_case(rng, which)
-            if len(pshape) == 2:
-                break
-        return f"G.SliceLayout({dim}, {text})", E.Slice(dim, parent), shape
-    if kind == "shared":
-        rank = rng.choice([1, 2, 2, 3])
-        vec, pp, mp = _p2(rng, 0, 3), _p2(rng, 0, 3), _p2(rng, 0, 3)
-        order = list(range(rank))
-        rng.shuffle(order)
-        shape = [_p2(rng, 0, 6) for _ in range(rank)]
-        if shape == [1] * rank:
-            shape[0] = 2
-        cga = _unit_bases(rng, rank, 1) if rng.random() < 0.2 and max(shape) > 1 else None
-        total = 1
-        for x in shape:
-            total *= x
-        if cga and (shape[cga[0].index(1)] == 1 or total < 4):
-            cga = None
-        text = f"G.SwizzledSharedLayout({vec},{pp},{mp},{order}" + (f", cga_layout={cga})" if cga else ")")
-        return text, E.SwizzledShared(vec, pp, mp, order, cga), shape
-    raise ValueError(kind)
-
-
-KINDS = ["blocked", "mma2", "mma3", "dot", "mfma", "wmma", "slice", "shared"]
 
 
 def test_encodings_match_triton_conversion():
     rng = random.Random(31)
     cases, mine = [], []
-    for kind in KINDS:
+    for kind in H.LINEAR_KINDS:
         for _ in range(60):
-            text, enc, shape = _random_case(rng, kind)
+            text, enc, shape = H.random_case(rng, kind)
             cases.append({"layout": text, "shape": shape})
             mine.append(enc.to_linear(shape))
     got = H.triton_encoding_oracle(cases)

@@ -852,7 +852,7 @@ class NvmmaShared(_Encoding):
     >>> NvmmaShared(128, 16).to_linear([16, 64]).bases[0][1][6:]
     [[1, 8], [2, 16], [4, 32], [8, 0]]
     >>> NvmmaShared.default_for([64, 64], 16)
-    NvmmaShared(swizzle_byte_width=128, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=())
+    NvmmaShared(swizzle_byte_width=128, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=(), rank=None)
     """
 
     swizzle_byte_width: int
@@ -860,10 +860,15 @@ class NvmmaShared(_Encoding):
     transposed: bool = False
     fp4_padded: bool = False
     cga_layout: Sequence[Sequence[int]] | None = None
+    rank: int | None = None
 
     def _normalise(self):
         object.__setattr__(self, "transposed", _bool(self.transposed))
         object.__setattr__(self, "fp4_padded", _bool(self.fp4_padded))
+        # Triton prints the rank only when it is not 2 and no CGA layout implies it: None = implied
+        implied = len(self.cga_layout[0]) if self.cga_layout and isinstance(self.cga_layout[0], tuple) else 2
+        if self.rank == implied:
+            object.__setattr__(self, "rank", None)
 
     @classmethod
     def default_for(cls, shape, element_bitwidth, transposed=False, fp4_padded=False, cga_layout=None):
@@ -889,7 +894,7 @@ class NvmmaShared(_Encoding):
             outer *= x
         if len(shape) < 2 or outer < 8:
             swizzle = 0
-        return cls(swizzle, ebw, transposed, fp4_padded, cga_layout)
+        return cls(swizzle, ebw, transposed, fp4_padded, cga_layout, len(shape))
 
     def _params(self):
         swz = as_int(self.swizzle_byte_width, "swizzle_byte_width")
@@ -924,6 +929,8 @@ class NvmmaShared(_Encoding):
         """
         shape = _shape(shape)
         rank = len(shape)
+        if self.rank is not None and as_int(self.rank, "rank") != rank:
+            raise LayoutError(f"this nvmma_shared layout has rank {self.rank}, not the shape {list(shape)}'s {rank}")
         swz, ebw = self._params()
         names = _dims(rank)
         cga = _cga_layout(self.cga_layout, rank)
@@ -946,11 +953,16 @@ class NvmmaShared(_Encoding):
         if fp4:
             box[contig] //= 2
         if swz == 0:
+            # Row-major over the box; transposed: over the box rotated left (dim0 last), whose
+            # dim k is then tensor dim order[k] (order = [r-1, 0, .., r-2]), as Triton 3.9.0.
+            order = [rank - 1] + list(range(rank - 1)) if transposed else list(range(rank))
+            sizes = box[1:] + box[:1] if transposed else box
             layout = LinearLayout.empty()
-            for d in range(rank - 1, -1, -1):
-                layout = layout * LinearLayout.identity_1d(box[d], "offset", names[d])
-            layout = _grow(layout, names, per_cta)
-            return fit_to_shape(layout, shape, self.cga_layout)
+            for k in range(rank - 1, -1, -1):
+                layout = layout * LinearLayout.identity_1d(sizes[k], "offset", names[order[k]])
+            layout = _grow(layout, [names[d] for d in order] if transposed else names, per_cta if not transposed
+                           else [per_cta[d] for d in order])
+            return fit_to_shape(layout.transpose_outs(names), shape, self.cga_layout)
         if rank < 2:
             raise LayoutError("a swizzled nvmma_shared layout needs rank >= 2")
         collapsed = [1, box[-1]]
@@ -966,7 +978,9 @@ class NvmmaShared(_Encoding):
             )
         layout = _grow(tile, ["dim0", "dim1"], collapsed)
         pre = box[1:] + box[:1] if transposed else list(box)
-        layout = layout.reshape_outs(list(zip(names, pre)))
+        # row-major reshape (Triton's reshapeLayout): the last dim is the fastest
+        layout = layout.transpose_outs(["dim1", "dim0"]).reshape_outs(list(zip(names, pre))[::-1])
+        layout = layout.transpose_outs(names)
         if transposed:
             order = [rank - 1] + list(range(rank - 1))
             vecs = [[v[k] for k in order] for v in layout.bases[0][1]]
@@ -983,6 +997,25 @@ def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
         if have < want:
             layout = layout * LinearLayout.identity_1d(want // have, first, d)
     return layout
+
+
+def _identity_order(vecs, rank):
+    """``(order, shape)`` when ``vecs`` list 1, 2, 4, .. of one dim after another (each dim once), else ``(None, None)``;
+    dims without bases follow, from the last."""
+    order, sizes, k = [], [1] * rank, 0
+    while k < len(vecs):
+        nz = [j for j, e in enumerate(vecs[k]) if e]
+        if len(nz) != 1 or nz[0] in order:
+            return None, None
+        d = nz[0]
+        order.append(d)
+        while k < len(vecs) and [j for j, e in enumerate(vecs[k]) if e] == [d] and vecs[k][d] == sizes[d]:
+            sizes[d] *= 2
+            k += 1
+        if k < len(vecs) and any(vecs[k][j] for j in order[:-1] + [d]) and [j for j, e in enumerate(vecs[k]) if e] == [d]:
+            return None, None
+    order += [d for d in range(rank - 1, -1, -1) if d not in order]
+    return tuple(order), tuple(sizes)
 
 
 def nvmma_shared(shape, swizzle_byte_width, element_bitwidth, transposed=False, fp4_padded=False,
@@ -1072,6 +1105,32 @@ class PaddedShared(_Encoding):
     shape: Sequence[int] | None = None
     offset_bases: Sequence[Sequence[int]] | None = None
     block_bases: Sequence[Sequence[int]] | None = None
+
+    def _normalise(self):
+        """Triton's canonical form: an identity linear part (no blocks) is written ``order``/``shape``,
+        its order listing dims with bases first, then the size-1 dims from the last."""
+        try:
+            if self.offset_bases is not None and not self.block_bases and self.order is None:
+                vecs = [list(_ints(v, "offset basis")) for v in self.offset_bases]
+                if not vecs:
+                    return
+                rank = len(vecs[0])
+                order, sizes = _identity_order(vecs, rank)
+                if order is not None:
+                    for name, value in (("order", order), ("shape", sizes), ("offset_bases", None),
+                                        ("block_bases", None)):
+                        object.__setattr__(self, name, value)
+            elif self.order is not None and self.shape is not None and self.offset_bases is None:
+                shape = _shape(self.shape)
+                order = _order(self.order, len(shape))
+                vecs = [[1 << k if j == d else 0 for j in range(len(shape))] for d in order
+                        for k in range(shape[d].bit_length() - 1)]
+                canon, _ = _identity_order(vecs, len(shape))
+                object.__setattr__(self, "order", canon)
+                if self.block_bases == ():
+                    object.__setattr__(self, "block_bases", None)
+        except LayoutError:
+            return  # offset_layout / to_linear report it
 
     def _pairs(self):
         pairs = []
@@ -1215,7 +1274,12 @@ class TensorMemory(_Encoding):
         bn = min(bn, n)
         rows, cols = [], [[0, 0]] * (cs.bit_length() - 1 + (1 if self.fp4_padded is True else 0))
         cols = [list(c) for c in cols] + [[0, 1 << i] for i in range(bn.bit_length() - 1)]
-        if bm == 64:
+        if bm == 64 and self.two_ctas is True:
+            # two CTAs share an M=128 instruction: 64 rows here, row bit 6 splits the N block in two
+            half = bn // 2
+            rows = [[1 << i, 0] for i in range(6)] + [[0, half]]
+            cols = ([[0, 0]] * (cs.bit_length() - 1) if half else []) + [[0, 1 << i] for i in range(half.bit_length() - 1)]
+        elif bm == 64:
             rows = [[1 << i, 0] for i in range(4)]
             rows.append([64, 0] if m > 64 else [0, bn] if n > bn else [0, 0])
             rows += [[16, 0], [32, 0]]
@@ -1320,7 +1384,7 @@ def parse_module(text: str) -> dict:
     """The ``#name = ...`` encoding lines of a TTGIR dump -> ``{name: encoding}``.
 
     >>> parse_module("#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>")
-    {'s': NvmmaShared(swizzle_byte_width=64, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=())}
+    {'s': NvmmaShared(swizzle_byte_width=64, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=(), rank=None)}
     """
     from .ttgir import parse_module as _parse_module
 

@@ -80,7 +80,8 @@ def _ints(s: Scanner, open_: str, close: str, what: str) -> list:
 
 
 # --- the #ttg.linear attribute ------------------------------------------------------------------
-def _attr(s: Scanner) -> LinearLayout:
+def _attr(s: Scanner, nested: bool = False) -> LinearLayout:
+    """The attribute; ``nested``: inside another attribute (text may follow)."""
     closing = s.accept(_PREFIX)
     if closing:
         s.expect("<")
@@ -119,7 +120,8 @@ def _attr(s: Scanner) -> LinearLayout:
     end_pos = s.expect("}", "',' or '}'")
     if closing:
         s.expect(">")
-    s.expect_end()
+    if not nested:
+        s.expect_end()
     missing = [d for d in IN_DIMS if d not in found]
     if missing:
         s.fail(f"missing in-dims {missing}: #ttg.linear needs register, lane, warp and block", end_pos)

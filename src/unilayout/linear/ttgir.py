@@ -111,12 +111,15 @@ def to_text(enc) -> str:
                 f"order = {_list(enc.order)}{_cga(enc)}}}>")
     if isinstance(enc, E.NvmmaShared):
         fp4 = ", fp4Padded = true" if enc.fp4_padded is True else ""
+        rank = f", rank = {enc.rank}" if enc.rank is not None else ""
         return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {enc.swizzle_byte_width}, transposed = "
-                f"{_scalar(enc.transposed)}, elementBitWidth = {enc.element_bitwidth}{fp4}{_cga(enc)}}}>")
+                f"{_scalar(enc.transposed)}, elementBitWidth = {enc.element_bitwidth}{fp4}{_cga(enc)}{rank}}}>")
     if isinstance(enc, E.PaddedShared):
         pairs = ", ".join(f"{i}:+{p}" for i, p in enc.interval_paddings)
         if enc.offset_bases is None and not enc.block_bases:
             body = f"order = {_list(enc.order)}, shape = {_list(enc.shape)}"
+        elif enc.offset_bases is not None:
+            body = f"offset = {_list(enc.offset_bases)}, block = {_list(enc.block_bases or ())}"
         else:
             L = enc.offset_layout()
             body = f"offset = {_list(L.bases[0][1])}, block = {_list(L.bases[1][1])}"
@@ -290,7 +293,7 @@ def _attr(s: Scanner, aliases):
         from .text import _attr as linear_attr
 
         s.pos = kpos + len(kind)
-        return E.LinearEncoding(linear_attr(s))
+        return E.LinearEncoding(linear_attr(s, nested=True))
     s.expect("<", f"'<' after #{full}")
     fields = _Fields(s, full, s.pos)
     if not s.at(">"):
@@ -313,7 +316,7 @@ def _attr(s: Scanner, aliases):
                 continue
             if s.at(">"):
                 break
-            if s.peek() in "{[":
+            if s.peek() and s.peek() in "{[":
                 continue  # padded_shared: '[pairs] {fields}' has no comma
             s.expected("',' or '>'")
     fields.end = s.expect(">", "'>' to close the attribute")
@@ -368,7 +371,7 @@ def _swizzled_shared(f):
 
 def _nvmma_shared(f):
     return E.NvmmaShared(f.int("swizzlingByteWidth"), f.int("elementBitWidth"), f.bool("transposed", False),
-                         f.bool("fp4Padded", False), f.bases("CGALayout", False))
+                         f.bool("fp4Padded", False), f.bases("CGALayout", False), f.int("rank", False))
 
 
 def _padded_shared(f):
