@@ -31,7 +31,7 @@ def test_block_sharding_row_and_col_major():
     row = ml.to_ttnn()
     assert row.shard_spec == ShardSpec((CoreRange((0, 0), (3, 1)),), (192, 32), "ROW_MAJOR")
     col = ml.to_ttnn("col_major")
-    assert col.shard_spec == ShardSpec((CoreRange((0, 0), (1, 3)),), (96, 64), "COL_MAJOR")
+    assert col.shard_spec == ShardSpec((CoreRange((0, 0), (1, 3)),), (192, 32), "COL_MAJOR")  # height over x
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,7 @@ from .shard import PaddingSummary
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
 from .text import parse, parse_device, parse_tensor
 from .ttnn import CoreRange, ShardSpec, TTNNLayout
+from .ttnn_attrs import MemoryConfig, TTNNTensorLayout
 from .v2 import MetalLayoutV2, default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "MEMORY_SPACES",
     "MetalLayout",
     "MetalLayoutV2",
+    "MemoryConfig",
     "OOB_VALS",
     "PaddingSummary",
     "Placement",
@@ -89,6 +91,7 @@ __all__ = [
     "SystemDesc",
     "TILE_DTYPES",
     "TTNNLayout",
+    "TTNNTensorLayout",
     "address",
     "collapse_groups",
     "collapse_map",

@@ -27,7 +27,9 @@ N x 1              l1, dram             HEIGHT_SHARDED on N cores
 
 Core coordinates are TTNN's ``CoreCoord`` order **(x, y)**. ROW_MAJOR gives
 shards to cores x fastest, COL_MAJOR y fastest (for block sharding
-COL_MAJOR transposes the grid). The spec's ``grid_shape`` formula
+COL_MAJOR lays the grid's shard rows along x: TTNN's
+``create_sharded_memory_config`` splits the height over ``grid.x`` then, so
+the same shards sit on the transposed core rectangle). The spec's ``grid_shape`` formula
 ``[divup(stride[0] // stride[-2], shard[0]), divup(stride[-2], shard[0])]``
 has a typo (the second ``shard[0]`` means ``shard[1]``) and, with PyTorch
 strides, counts the rows of one ``x_0`` slice only; unilayout reports the
@@ -159,7 +161,7 @@ def to_ttnn(ml, orientation="row_major", worker_grid=None, device=None) -> TTNNL
     >>> from unilayout.tt import MetalLayout
     >>> ml = MetalLayout.from_collapse((2, 3, 64, 128), (2, 4))
     >>> to_ttnn(ml, "col_major").shard_spec
-    ShardSpec(grid=(CoreRange(start=(0, 0), end=(1, 3)),), shape=(96, 64), orientation='COL_MAJOR')
+    ShardSpec(grid=(CoreRange(start=(0, 0), end=(1, 3)),), shape=(192, 32), orientation='COL_MAJOR')
     """
     o = _orientation(orientation)
     if device is not None:
@@ -181,7 +183,6 @@ def to_ttnn(ml, orientation="row_major", worker_grid=None, device=None) -> TTNNL
             "columns = the last dim)"
         )
     gy, gx = ml.grid
-    P0, P1 = ml.physical_shape
     space = ml.memory_space
     buffer = {"l1": "L1", "dram": "DRAM"}.get(space, "SYSTEM_MEMORY")
     spec = None
@@ -205,7 +206,7 @@ def to_ttnn(ml, orientation="row_major", worker_grid=None, device=None) -> TTNNL
             wy, wx = worker_grid
             if ny > wy or nx > wx:
                 raise NotRepresentableError(f"block grid {ny}x{nx} does not fit the {wy}x{wx} worker grid")
-        shape = ml.shard_shape if o == "ROW_MAJOR" else (-(-P0 // gx), -(-P1 // gy))
+        shape = ml.shard_shape  # COL_MAJOR lays the grid's rows along x: same shards, transposed rectangle
         spec = ShardSpec((CoreRange((0, 0), (nx - 1, ny - 1)),), shape, o)
     return TTNNLayout(
         shape=ml.logical_shape,

@@ -1,0 +1,424 @@
+"""TTNN's own text: ``#ttnn.ttnn_layout<...>`` on a tensor, and ``#ttnn.memory_config<...>``.
+
+tt-mlir's TTNN dialect prints a tensor's layout as
+
+.. code-block:: text
+
+    tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>,
+        memref<1x2x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<l1>>, <block_sharded>>>
+
+— the collapse map, the grid (optionally with its virtual-to-physical map),
+one shard as a memref in a buffer (``dram``, ``l1``, ``system_memory``), and
+the ``TensorMemoryLayout``. Its semantics are the seed form's (tt-mlir's
+``calculateLogicalShardShapeForSharding``: ``shard = ceilDiv(linear(S - 1) +
+1, grid)``, then tiles), so ``TTNNTensorLayout`` *is* a ``MetalLayout``:
+``locate``, ``shard``, ``unshard``, ``padding_mask`` and pictures apply.
+The one exception is L1 *interleaved* on several cores, whose memref counts
+pages per bank (``calculateLogicalShardShapeForL1Interleaved``: ``1 x
+ceilDiv(tiles, cores)`` tiles); its pages are not a grid split, so data
+methods refuse it (``tt.memory`` gives page addresses).
+
+>>> from unilayout import tt
+>>> L = tt.parse("tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, "
+...              "memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, <block_sharded>>>")
+>>> L.shard_shape, L.memref_shape, L.locate(5, 300)
+((32, 64), (1, 2), ((0, 4), (5, 44)))
+>>> print(L.memory_config())
+#ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (5,0)>]>, <32x64>, <row_major>>>
+
+A ``MemoryConfig`` is TTNN's placement without a shape; ``to_metal(shape)``
+gives the metal layout it means for a tensor, where one exists.
+"""
+
+from __future__ import annotations
+
+from ..affine import AffineMap
+from ..errors import LayoutError, NotRepresentableError
+from ._mlir import xs
+from .collapse import collapse_map
+from .metal import MetalLayout
+from .ttnn import CoreRange, ShardSpec, TTNNLayout, core_ranges
+
+__all__ = ["TTNNTensorLayout", "MemoryConfig", "BUFFER_TYPES", "TTNN_MEMORY_LAYOUTS"]
+
+BUFFER_TYPES = ("dram", "l1", "system_memory", "l1_small", "trace")
+TTNN_MEMORY_LAYOUTS = ("interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded")
+_SPACE = {"dram": "dram", "l1": "l1", "l1_small": "l1", "system_memory": "system", "trace": "dram"}
+_SHARDED = ("height_sharded", "width_sharded", "block_sharded")
+
+
+def _core_range_text(r):
+    return f"#ttnn.core_range<({r.start[0]},{r.start[1]}), ({r.end[0]},{r.end[1]})>"
+
+
+def _ranges(value, what="core_ranges"):
+    if value is None:
+        return None
+    try:
+        out = tuple(r if isinstance(r, CoreRange) else CoreRange(tuple(r[0]), tuple(r[1])) for r in value)
+    except (TypeError, IndexError):
+        raise LayoutError(f"{what} must be CoreRange values or ((x0, y0), (x1, y1)) pairs, got {value!r}") from None
+    for r in out:
+        if len(r.start) != 2 or len(r.end) != 2 or any(int(v) < 0 for v in r.start + r.end):
+            raise LayoutError(f"{what}: {r} must hold two (x, y) coordinates >= 0")
+        if r.end[0] < r.start[0] or r.end[1] < r.start[1]:
+            raise LayoutError(f"{what}: {r} ends before it starts")
+    return out
+
+
+class TTNNTensorLayout(MetalLayout):
+    """A tensor with a ``#ttnn.ttnn_layout``: a ``MetalLayout`` that prints as TTNN text; immutable, ``==`` by value.
+
+    ``TTNNTensorLayout(logical_shape, linear, grid, element_type="bf16",
+    buffer_type="dram", memory_layout="interleaved", tile=None,
+    tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None)``.
+    ``memory_layout`` is None exactly for ``system_memory`` (tt-mlir's
+    verifier). ``grid_map`` is the grid's virtual-to-physical map, carried.
+
+    >>> L = TTNNTensorLayout((64, 128), "(d0, d1) -> (d0, d1)", (2, 4), buffer_type="l1",
+    ...                      memory_layout="block_sharded", tile=(32, 32))
+    >>> print(L)
+    tensor<64x128xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x4>, memref<1x1x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<l1>>, <block_sharded>>>
+    >>> L.to_metal() == MetalLayout.from_collapse((64, 128), (2, 4), element_type="bf16", tile=(32, 32))
+    True
+    """
+
+    __slots__ = ("buffer_type", "memory_layout", "grid_map", "core_ranges", "exact_grid", "interleaved_pages")
+
+    def __init__(self, logical_shape, linear, grid, element_type="bf16", buffer_type="dram",
+                 memory_layout="interleaved", tile=None, tile_dtype=None, grid_map=None, core_ranges=None,
+                 exact_grid=None):
+        if buffer_type not in BUFFER_TYPES:
+            raise LayoutError(f"buffer type {buffer_type!r} is not one of {', '.join(BUFFER_TYPES)}")
+        if memory_layout is not None and memory_layout not in TTNN_MEMORY_LAYOUTS:
+            raise LayoutError(f"memory layout {memory_layout!r} is not one of {', '.join(TTNN_MEMORY_LAYOUTS)}")
+        if buffer_type == "system_memory" and memory_layout is not None:
+            raise LayoutError("Memory layout is not allowed for SystemMemory buffer type.")
+        if buffer_type != "system_memory" and memory_layout is None:
+            raise LayoutError("Memory layout is required for non-SystemMemory buffer type.")
+        if isinstance(grid_map, str):
+            grid_map = AffineMap.parse(grid_map)
+        if grid_map is not None and not isinstance(grid_map, AffineMap):
+            raise LayoutError(f"grid_map must be an AffineMap or its text, got {type(grid_map).__name__}")
+        if exact_grid is not None and not isinstance(exact_grid, bool):
+            raise LayoutError(f"exact_grid must be True, False or None, got {exact_grid!r}")
+        super().__init__(logical_shape, linear, grid, element_type, _SPACE[buffer_type], "undef", tile, tile_dtype)
+        pages = buffer_type == "l1" and memory_layout == "interleaved" and len(self.grid) >= 1 and \
+            any(g > 1 for g in self.grid)
+        s = object.__setattr__
+        if pages:
+            if self.tile is None:
+                raise LayoutError("an L1-interleaved TTNN layout on several cores must be tiled (its memref counts tiles)")
+            phys = self.physical_shape
+            tiles = 1
+            for i, p in enumerate(phys):
+                tiles *= -(-p // self.tile[i - len(phys) + 2]) if i >= len(phys) - 2 else p
+            cores = 1
+            for g in self.grid:
+                cores *= g
+            per = -(-tiles // cores)
+            s(self, "shard_shape", (1,) * (len(self.grid) - 2) + (self.tile[0], per * self.tile[1]))
+        s(self, "buffer_type", buffer_type)
+        s(self, "memory_layout", memory_layout)
+        s(self, "grid_map", grid_map)
+        s(self, "core_ranges", _ranges(core_ranges))
+        s(self, "exact_grid", exact_grid)
+        s(self, "interleaved_pages", pages)
+        s(self, "_hash", hash(self._key()))
+
+    def _key(self):
+        return (self.logical_shape, self.linear, self.grid, self.element_type, self.buffer_type, self.memory_layout,
+                self.tile, self.tile_dtype, self.grid_map, self.core_ranges, self.exact_grid)
+
+    def _fields(self):
+        return dict(logical_shape=self.logical_shape, linear=self.linear, grid=self.grid,
+                    element_type=self.element_type, buffer_type=self.buffer_type, memory_layout=self.memory_layout,
+                    tile=self.tile, tile_dtype=self.tile_dtype, grid_map=self.grid_map,
+                    core_ranges=self.core_ranges, exact_grid=self.exact_grid)
+
+    def __eq__(self, other):
+        return type(other) is TTNNTensorLayout and other._hash == self._hash and other._key() == self._key()
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (_rebuild, (tuple(self._fields().items()),))
+
+    def __repr__(self):
+        f = self._fields()
+        parts = [repr(self.logical_shape), repr(str(self.linear)), repr(self.grid)]
+        defaults = dict(element_type="bf16", buffer_type="dram", memory_layout="interleaved", tile=None,
+                        tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None)
+        for k, d in defaults.items():
+            v = f[k]
+            if v != d:
+                parts.append(f"{k}={str(v) if k == 'grid_map' else v!r}" if k != "grid_map" else f"grid_map={str(v)!r}")
+        return f"TTNNTensorLayout({', '.join(parts)})"
+
+    def replace(self, **changes) -> "TTNNTensorLayout":
+        """A copy with some fields changed (validated again).
+
+        >>> TTNNTensorLayout((64, 64), "(d0, d1) -> (d0, d1)", (1, 1)).replace(buffer_type="l1").memory_space
+        'l1'
+        """
+        fields = self._fields()
+        unknown = set(changes) - set(fields)
+        if unknown:
+            raise LayoutError(f"replace: unknown field(s) {', '.join(sorted(unknown))}")
+        if "tile" in changes and changes["tile"] is None:
+            fields["tile_dtype"] = None
+        fields.update(changes)
+        return TTNNTensorLayout(**fields)
+
+    # --- text ------------------------------------------------------------------------------
+    def memref_type(self) -> str:
+        """The shard's memref in its TTNN buffer.
+
+        >>> TTNNTensorLayout((32, 32), "(d0, d1) -> (d0, d1)", (1, 1), tile=(32, 32), element_type="f32").memref_type()
+        'memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<dram>>'
+        """
+        elem = f"!ttcore.tile<{xs(self.tile)}, {self.tile_dtype}>" if self.tile else self.element_type
+        return f"memref<{xs(self.memref_shape)}x{elem}, #ttnn.buffer_type<{self.buffer_type}>>"
+
+    def attribute(self) -> str:
+        """The ``#ttnn.ttnn_layout<...>`` attribute (one line).
+
+        >>> TTNNTensorLayout((32, 32), "(d0, d1) -> (d0, d1)", (1, 1), buffer_type="system_memory",
+        ...                  memory_layout=None).attribute()
+        '#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #ttnn.buffer_type<system_memory>>>'
+        """
+        grid = xs(self.grid) + (f", {self.grid_map}" if self.grid_map is not None else "")
+        parts = [str(self.linear), f"<{grid}>", self.memref_type()]
+        if self.memory_layout is not None:
+            parts.append(f"<{self.memory_layout}>")
+        if self.core_ranges is not None:
+            parts.append("core_ranges = #ttnn.core_range_set<[" + ", ".join(_core_range_text(r) for r in
+                                                                           self.core_ranges) + "]>")
+        if self.exact_grid is not None:
+            parts.append(f"exactGrid = {'true' if self.exact_grid else 'false'}")
+        return f"#ttnn.ttnn_layout<{', '.join(parts)}>"
+
+    def tensor_type(self) -> str:
+        """``tensor<shape x elem, #ttnn.ttnn_layout<...>>``; ``tt.parse`` reads it back.
+
+        >>> t = TTNNTensorLayout((32, 32), "(d0, d1) -> (d0, d1)", (1, 1))
+        >>> t.tensor_type().startswith("tensor<32x32xbf16, #ttnn.ttnn_layout<")
+        True
+        """
+        return f"tensor<{xs(self.logical_shape)}x{self.element_type}, {self.attribute()}>"
+
+    def __str__(self):
+        """``tensor_type()``: ``tt.parse(str(L)) == L``.
+
+        >>> t = TTNNTensorLayout((32, 32), "(d0, d1) -> (d0, d1)", (1, 1))
+        >>> str(t) == t.tensor_type()
+        True
+        """
+        return self.tensor_type()
+
+    # --- views ---------------------------------------------------------------------------
+    def _refuse_pages(self, what):
+        if self.interleaved_pages:
+            raise NotRepresentableError(
+                f"{what}: an L1-interleaved tensor spreads its {xs(self.memref_shape)}-tile pages round robin over "
+                f"the {xs(self.grid)} banks, not as a grid split (tt.memory gives page addresses)")
+
+    def to_metal(self) -> MetalLayout:
+        """The seed-form ``MetalLayout`` with the same placement (exact; L1-interleaved pages excepted).
+
+        >>> L = TTNNTensorLayout((64, 64), "(d0, d1) -> (d0, d1)", (2, 2), buffer_type="l1",
+        ...                      memory_layout="block_sharded")
+        >>> L.to_metal().attribute()
+        '#tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x2>, memref<32x32xbf16, #tt.memory_space<l1>>>'
+        """
+        self._refuse_pages("to_metal")
+        return MetalLayout(self.logical_shape, self.linear, self.grid, self.element_type, self.memory_space,
+                           "undef", self.tile, self.tile_dtype)
+
+    def memory_config(self, orientation="row_major") -> "MemoryConfig":
+        """The ``#ttnn.memory_config`` that places this tensor (the shard spec from ``core_ranges`` or the grid).
+
+        >>> L = TTNNTensorLayout((256, 64), "(d0, d1) -> (d0, d1)", (8, 1), buffer_type="l1",
+        ...                      memory_layout="height_sharded")
+        >>> L.memory_config().shard_spec
+        ShardSpec(grid=(CoreRange(start=(0, 0), end=(7, 0)),), shape=(32, 64), orientation='ROW_MAJOR')
+        """
+        if self.memory_layout not in _SHARDED:
+            return MemoryConfig(self.buffer_type, self.memory_layout)
+        o = str(orientation).upper()
+        if self.core_ranges is not None:
+            ranges = self.core_ranges
+        elif len(self.grid) != 2:
+            raise NotRepresentableError(f"TTNN shards over a 2-D grid, this layout's is {xs(self.grid)}")
+        elif self.memory_layout == "block_sharded":
+            gy, gx = self.grid if o == "ROW_MAJOR" else self.grid[::-1]
+            ranges = (CoreRange((0, 0), (gx - 1, gy - 1)),)
+        else:
+            n = self.grid[0] if self.memory_layout == "height_sharded" else self.grid[1]
+            ranges = core_ranges(n, (max(8, -(-n // 8)), 8) if o == "ROW_MAJOR" else (8, max(8, -(-n // 8))), o)
+        shape = self.padded_shard_shape
+        if len(shape) != 2:
+            raise NotRepresentableError(f"a TTNN shard spec is 2-D, this shard is {xs(shape)}")
+        return MemoryConfig(self.buffer_type, self.memory_layout, ShardSpec(ranges, shape, o))
+
+    def view(self, orientation="row_major") -> TTNNLayout:
+        """The ``TTNNLayout`` view (shape, PyTorch strides, shard shapes, tile, grid, memory layout, shard spec).
+
+        >>> TTNNTensorLayout((2, 3, 64, 128), "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)", (2, 4),
+        ...                  buffer_type="l1", memory_layout="block_sharded").view().stride
+        (24576, 8192, 128, 1)
+        """
+        cfg = self.memory_config(orientation)
+        return TTNNLayout(shape=self.logical_shape, stride=self.get_stride(), shard_shape=self.shard_shape,
+                          physical_shard_shape=self.padded_shard_shape, tile_shape=self.tile, grid_shape=self.grid,
+                          memory_layout=(self.memory_layout or "interleaved").upper(),
+                          buffer_type=self.buffer_type.upper(), shard_spec=cfg.shard_spec)
+
+    def shard(self, array, out=None):
+        self._refuse_pages("shard")
+        return super().shard(array, out=out)
+
+    def unshard(self, shards, out=None):
+        self._refuse_pages("unshard")
+        return super().unshard(shards, out=out)
+
+    def padding_mask(self):
+        self._refuse_pages("padding_mask")
+        return super().padding_mask()
+
+    def locate(self, *index):
+        self._refuse_pages("locate")
+        return super().locate(*index)
+
+    shard.__doc__ = MetalLayout.shard.__doc__.split("\n\n")[0] + "\n\n(L1-interleaved pages: NotRepresentableError.)"
+    unshard.__doc__ = MetalLayout.unshard.__doc__.split("\n\n")[0]
+    padding_mask.__doc__ = MetalLayout.padding_mask.__doc__.split("\n\n")[0]
+    locate.__doc__ = MetalLayout.locate.__doc__.split("\n\n")[0]
+
+
+def _rebuild(items):
+    return TTNNTensorLayout(**dict(items))
+
+
+class MemoryConfig:
+    """TTNN's ``MemoryConfig``: buffer, memory layout and shard spec, without a tensor shape. Immutable, ``==`` by value.
+
+    ``MemoryConfig(buffer_type, memory_layout=None, shard_spec=None, shard_mode=None)``;
+    ``shard_spec`` is a ``tt.ShardSpec`` (core ranges in TTNN's (x, y), shard
+    (rows, columns) in elements, orientation); ``shard_mode`` is the
+    optional ``physical``/``logical`` of newer prints.
+
+    >>> from unilayout import tt
+    >>> c = tt.parse("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (3,1)>]>, "
+    ...              "<32x64>, <row_major>>>")
+    >>> c.shard_spec.num_cores, c.to_metal((64, 256)).grid
+    (8, (2, 4))
+    """
+
+    __slots__ = ("buffer_type", "memory_layout", "shard_spec", "shard_mode", "_hash")
+
+    def __init__(self, buffer_type, memory_layout=None, shard_spec=None, shard_mode=None):
+        if buffer_type not in BUFFER_TYPES:
+            raise LayoutError(f"buffer type {buffer_type!r} is not one of {', '.join(BUFFER_TYPES)}")
+        if memory_layout is not None and memory_layout not in TTNN_MEMORY_LAYOUTS:
+            raise LayoutError(f"memory layout {memory_layout!r} is not one of {', '.join(TTNN_MEMORY_LAYOUTS)}")
+        if shard_spec is not None:
+            if not isinstance(shard_spec, ShardSpec):
+                raise LayoutError(f"shard_spec must be a tt.ShardSpec, got {type(shard_spec).__name__}")
+            o = str(shard_spec.orientation).upper()
+            if o not in ("ROW_MAJOR", "COL_MAJOR"):
+                raise LayoutError(f"orientation must be row_major or col_major, got {shard_spec.orientation!r}")
+            shape = tuple(int(v) for v in shard_spec.shape)
+            if len(shape) != 2 or min(shape) < 1:
+                raise LayoutError(f"shard shape must be two sizes >= 1, got {shard_spec.shape!r}")
+            shard_spec = ShardSpec(_ranges(shard_spec.grid, "shard spec cores"), shape, o)
+        if memory_layout in _SHARDED and shard_spec is None:
+            raise LayoutError(f"a {memory_layout} memory config needs a shard spec")
+        if shard_mode is not None and shard_mode not in ("physical", "logical"):
+            raise LayoutError(f"shard mode {shard_mode!r} is not physical or logical")
+        for k, v in (("buffer_type", buffer_type), ("memory_layout", memory_layout), ("shard_spec", shard_spec),
+                     ("shard_mode", shard_mode)):
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_hash", hash((buffer_type, memory_layout, shard_spec, shard_mode)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("MemoryConfig is immutable")
+
+    def _key(self):
+        return (self.buffer_type, self.memory_layout, self.shard_spec, self.shard_mode)
+
+    def __eq__(self, other):
+        return type(other) is MemoryConfig and other._key() == self._key()
+
+    def __hash__(self):
+        return self._hash
+
+    def __reduce__(self):
+        return (MemoryConfig, self._key())
+
+    def __repr__(self):
+        return f"MemoryConfig({', '.join(repr(v) for v in self._key())})"
+
+    def __str__(self):
+        """The ``#ttnn.memory_config<...>`` text; ``tt.parse(str(c)) == c``.
+
+        >>> print(MemoryConfig("dram", "interleaved"))
+        #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>
+        """
+        parts = [f"#ttnn.buffer_type<{self.buffer_type}>"]
+        if self.memory_layout is not None:
+            parts.append(f"<{self.memory_layout}>")
+        if self.shard_spec is not None:
+            sp = self.shard_spec
+            inner = [f"<[{', '.join(_core_range_text(r) for r in sp.grid)}]>", f"<{xs(sp.shape)}>",
+                     f"<{sp.orientation.lower()}>"]
+            if self.shard_mode is not None:
+                inner.append(f"<{self.shard_mode}>")
+            parts.append(f"#ttnn.shard_spec<{', '.join(inner)}>")
+        return f"#ttnn.memory_config<{', '.join(parts)}>"
+
+    def to_metal(self, logical_shape, element_type="f32", tile=None, tile_dtype=None) -> MetalLayout:
+        """The metal layout this config gives a tensor of ``logical_shape``, or ``NotRepresentableError`` with the reason.
+
+        TTNN collapses all dims but the last into rows. Interleaved: grid 1x1
+        (pages, not a grid split, in L1 over several banks: refused). Height /
+        width / block sharding: the grid is the core count along rows /
+        columns / the core rectangle (COL_MAJOR block transposes it); the
+        shard spec must be the shard that grid gives (tile-padded when tiled).
+
+        >>> MemoryConfig("dram", "interleaved").to_metal((64, 64)).attribute()
+        '#tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<64x64xf32, #tt.memory_space<dram>>>'
+        >>> c = MemoryConfig("l1", "height_sharded", ShardSpec((CoreRange((0, 0), (7, 0)),), (30, 64), "ROW_MAJOR"))
+        >>> c.to_metal((256, 64))
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.NotRepresentableError: shard spec 30x64 is not the shard 32x64 of 256x64 on grid 8x1
+        """
+        shape = tuple(logical_shape) if hasattr(logical_shape, "__iter__") else (logical_shape,)
+        rank = len(shape)
+        linear = collapse_map(shape, 2)
+        space = _SPACE[self.buffer_type]
+        lay = self.memory_layout
+        if lay is None or lay in ("interleaved", "single_bank"):
+            if lay == "interleaved" and self.buffer_type == "l1":
+                raise NotRepresentableError("L1-interleaved pages go round robin over the L1 banks: not a grid split")
+            return MetalLayout(shape, linear, (1, 1), element_type, space, "undef", tile, tile_dtype)
+        sp = self.shard_spec
+        n = sp.num_cores
+        if lay == "height_sharded":
+            grid = (n, 1)
+        elif lay == "width_sharded":
+            grid = (1, n)
+        else:
+            if len(sp.grid) != 1:
+                raise NotRepresentableError(f"block sharding over {len(sp.grid)} core ranges is not one grid")
+            r = sp.grid[0]
+            gx, gy = r.end[0] - r.start[0] + 1, r.end[1] - r.start[1] + 1
+            grid = (gy, gx) if sp.orientation == "ROW_MAJOR" else (gx, gy)
+        ml = MetalLayout(shape, linear, grid, element_type, space, "undef", tile, tile_dtype)
+        if ml.padded_shard_shape != sp.shape:
+            raise NotRepresentableError(f"shard spec {xs(sp.shape)} is not the shard {xs(ml.padded_shard_shape)} of "
+                                        f"{xs(shape)} on grid {xs(grid)}")
+        del rank
+        return ml

@@ -1,0 +1,81 @@
+"""tt.ttnn_attrs: TTNNTensorLayout (a metal layout printed as TTNN text) and MemoryConfig."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from unilayout import tt
+from unilayout.errors import LayoutError, NotRepresentableError
+from unilayout.tt import CoreRange, MetalLayout, ShardSpec
+from unilayout.tt.ttnn_attrs import MemoryConfig, TTNNTensorLayout
+
+ML = MetalLayout
+
+
+def test_a_ttnn_tensor_is_the_seed_form_layout_with_ttnn_text():
+    L = TTNNTensorLayout((2, 3, 64, 128), "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)", (2, 4),
+                         element_type="f32", buffer_type="l1", memory_layout="block_sharded", tile=(32, 32))
+    ml = ML.from_collapse((2, 3, 64, 128), (2, 4), tile=(32, 32))
+    assert L.to_metal() == ml
+    assert L.memref_shape == ml.memref_shape == (6, 1)
+    a = np.random.default_rng(0).random((2, 3, 64, 128)).astype(np.float32)
+    assert np.array_equal(L.shard(a), ml.shard(a))
+    assert np.array_equal(L.unshard(L.shard(a)), a)
+    assert L.locate(1, 1, 6, 100) == ((1, 3), (70, 4))
+    assert L.view() == ml.to_ttnn()._replace(buffer_type="L1")
+
+
+def test_ttnn_shard_shape_is_ceildiv_then_tiles_as_tt_mlir_computes_it():
+    # calculateLogicalShardShapeForSharding: ceilDiv(physical, grid); tt-mlir's comment: 65x65 on 8x8 -> 9x9
+    L = TTNNTensorLayout((65, 65), "(d0, d1) -> (d0, d1)", (8, 8), buffer_type="l1", memory_layout="block_sharded")
+    assert L.shard_shape == (9, 9) and L.memref_shape == (9, 9)
+    assert TTNNTensorLayout((65, 65), "(d0, d1) -> (d0, d1)", (8, 8), buffer_type="l1", memory_layout="block_sharded",
+                            tile=(32, 32)).memref_shape == (1, 1)
+
+
+def test_l1_interleaved_memref_follows_tt_mlirs_examples():
+    # calculateLogicalShardShapeForL1Interleaved on 8x8: 1x1024 -> 1x1, 512x512 -> 1x4, 32x2049 -> 1x2 (tiles)
+    for shape, memref in (((1, 1024), (1, 1)), ((512, 512), (1, 4)), ((32, 2049), (1, 2))):
+        L = TTNNTensorLayout(shape, "(d0, d1) -> (d0, d1)", (8, 8), buffer_type="l1", memory_layout="interleaved",
+                             tile=(32, 32))
+        assert L.memref_shape == memref, shape
+        with pytest.raises(NotRepresentableError, match="round robin"):
+            L.shard(np.zeros(shape))
+
+
+def test_memory_config_of_a_layout_and_back():
+    L = TTNNTensorLayout((256, 64), "(d0, d1) -> (d0, d1)", (8, 1), buffer_type="l1", memory_layout="height_sharded")
+    c = L.memory_config()
+    assert c == MemoryConfig("l1", "height_sharded", ShardSpec((CoreRange((0, 0), (7, 0)),), (32, 64), "ROW_MAJOR"))
+    assert c.to_metal((256, 64), "bf16", ) == L.to_metal()
+    block = TTNNTensorLayout((64, 256), "(d0, d1) -> (d0, d1)", (2, 4), buffer_type="l1", memory_layout="block_sharded")
+    assert block.memory_config().shard_spec.grid == (CoreRange((0, 0), (3, 1)),)
+    assert block.memory_config().to_metal((64, 256), "bf16") == block.to_metal()
+    assert MemoryConfig("dram", "interleaved").to_metal((64, 64)).grid == (1, 1)
+    with pytest.raises(NotRepresentableError, match="L1-interleaved pages"):
+        MemoryConfig("l1", "interleaved").to_metal((64, 64))
+    two = ShardSpec((CoreRange((0, 0), (7, 0)), CoreRange((0, 1), (3, 1))), (32, 32), "ROW_MAJOR")
+    with pytest.raises(NotRepresentableError, match="2 core ranges is not one grid"):
+        MemoryConfig("l1", "block_sharded", two).to_metal((64, 64))
+    # COL_MAJOR block: height over grid.x
+    col = MemoryConfig("l1", "block_sharded", ShardSpec((CoreRange((0, 0), (1, 3)),), (192, 32), "COL_MAJOR"))
+    assert col.to_metal((384, 128)).grid == (2, 4)
+
+
+def test_value_rules_and_semantics():
+    with pytest.raises(LayoutError, match="Memory layout is required for non-SystemMemory"):
+        TTNNTensorLayout((4, 4), "(d0, d1) -> (d0, d1)", (1, 1), buffer_type="l1", memory_layout=None)
+    with pytest.raises(LayoutError, match="buffer type 'hbm'"):
+        TTNNTensorLayout((4, 4), "(d0, d1) -> (d0, d1)", (1, 1), buffer_type="hbm")
+    with pytest.raises(LayoutError, match="needs a shard spec"):
+        MemoryConfig("l1", "height_sharded")
+    a = TTNNTensorLayout((64, 64), "(d0, d1) -> (d0, d1)", (2, 2), buffer_type="l1", memory_layout="block_sharded",
+                         core_ranges=[((0, 0), (1, 1))], exact_grid=True)
+    assert a == pickle.loads(pickle.dumps(a)) and hash(a) == hash(tt.parse(str(a)))
+    assert a != a.to_metal() and a.replace(exact_grid=None) != a
+    assert eval(repr(a), {"TTNNTensorLayout": TTNNTensorLayout, "CoreRange": CoreRange}) == a
+    c = MemoryConfig("dram", "interleaved")
+    assert c == pickle.loads(pickle.dumps(c)) and eval(repr(c), {"MemoryConfig": MemoryConfig}) == c
+    with pytest.raises(AttributeError):
+        c.buffer_type = "l1"

@@ -1,0 +1,98 @@
+"""tt.ttnn_text: TTNN's printed layouts and memory configs, from tt-mlir lit tests, read and printed back."""
+
+import pytest
+
+import unilayout
+from unilayout import tt
+from unilayout.errors import ParseError
+from unilayout.tt import CoreRange, ShardSpec
+from unilayout.tt.ttnn_attrs import MemoryConfig, TTNNTensorLayout
+
+# (tensor type as the lit tests write it, expected memref shape) -- the memref is tt-mlir's, checked against ours
+LIT_TENSORS = [
+    ("tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, "
+     "<block_sharded>, core_ranges = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (5,0)>]>>>", (1, 2)),
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1, (d0, d1) -> (0, d0, d1)>, "
+     "memref<1x1x!ttcore.tile<32x32, f32>, #l1>, <block_sharded>>>", (1, 1)),
+    ("tensor<128x512xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<4x16x!ttcore.tile<32x32, bf16>, "
+     "#dram>, <interleaved>>>", (4, 16)),
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1, virt_to_physical_map = (d0, d1) -> (0, d0, d1), "
+     "physical_to_virt_map = (d0, d1, d2) -> (d1, d2)>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>, <block_sharded>>>",
+     (1, 1)),
+    ("tensor<32x8xui16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x8xui16, #l1>, <interleaved>>>", (32, 8)),
+    ("tensor<12x64x64xbf16, #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 64 + d1, d2), <1x1>, "
+     "memref<24x2x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>>", (24, 2)),
+    ("tensor<1x4xi32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x4xi32, #dram>, <interleaved>>>", (1, 4)),
+    ("tensor<1x784xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>, "
+     "<interleaved>>>", (1, 1)),
+]
+
+
+@pytest.mark.parametrize("text, memref", LIT_TENSORS)
+def test_lit_ttnn_tensors_parse_check_their_memref_and_round_trip(text, memref):
+    L = unilayout.parse(text)
+    assert isinstance(L, TTNNTensorLayout)
+    assert L.memref_shape == memref
+    assert tt.parse(str(L)) == L and unilayout.parse(str(L)) == L
+    # printing resolves the buffer alias; otherwise the text is the same
+    canon = text.replace("#l1>", "#ttnn.buffer_type<l1>>").replace("#dram>", "#ttnn.buffer_type<dram>>")
+    if "virt_to_physical_map" not in text:
+        assert str(L) == canon
+
+
+def test_l1_interleaved_counts_pages_per_bank():
+    # calculateLogicalShardShapeForL1Interleaved: tensor<32x2049xbf16> -> 65 tiles over 64 cores -> 1x2 tiles
+    L = tt.parse("tensor<32x2049xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, "
+                 "memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>>")
+    assert L.interleaved_pages and L.memref_shape == (1, 2)
+    with pytest.raises(unilayout.NotRepresentableError, match="round robin"):
+        L.to_metal()
+    with pytest.raises(ParseError, match=r"memref 1x1 does not match 1x2 in 32x32 tiles = pages per bank"):
+        tt.parse("tensor<32x2049xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, "
+                 "memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>>")
+
+
+MEMORY_CONFIGS = [
+    ("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (0,0)>]>, <32x32>, "
+     "<row_major>>>", MemoryConfig("l1", "block_sharded", ShardSpec((CoreRange((0, 0), (0, 0)),), (32, 32), "ROW_MAJOR"))),
+    ("#ttnn.memory_config<#dram, <width_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0, 0), (11, 0)>]>, <32x32>, "
+     "<row_major>>>", MemoryConfig("dram", "width_sharded", ShardSpec((CoreRange((0, 0), (11, 0)),), (32, 32), "ROW_MAJOR"))),
+    ("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (7,0)>]>, <32x32>, "
+     "<row_major>, <physical>>>", MemoryConfig("l1", "block_sharded", ShardSpec((CoreRange((0, 0), (7, 0)),), (32, 32),
+                                                                             "ROW_MAJOR"), "physical")),
+    ("#ttnn.memory_config<#dram, <interleaved>>", MemoryConfig("dram", "interleaved")),
+    ("#ttnn.memory_config<#ttnn.buffer_type<system_memory>>", MemoryConfig("system_memory")),
+]
+
+
+@pytest.mark.parametrize("text, value", MEMORY_CONFIGS)
+def test_lit_memory_configs(text, value):
+    c = unilayout.parse(text)
+    assert c == value
+    assert tt.parse(str(c)) == c
+
+
+@pytest.mark.parametrize(
+    "text, message, needle",
+    [
+        ("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1xf32, #dram>, <interleaved>>", "needs its tensor",
+         "#ttnn"),
+        ("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#core_range]>, <32x32>, <row_major>>>",
+         "alias #core_range is defined elsewhere", "#core_range"),
+        ("#ttnn.memory_config<#hbm, <interleaved>>", "expected a buffer type", "#hbm"),
+        ("#ttnn.memory_config<#l1, <diagonal_sharded>>", "memory layout 'diagonal_sharded' is not one of",
+         "diagonal"),
+        ("#ttnn.memory_config<#l1, <block_sharded>>", "needs a shard spec", "#ttnn"),
+        ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #dram>, "
+         "<interleaved>>>", r"memref 1x2 does not match 1x1 in 32x32 tiles", "memref"),
+        ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>, "
+         "<interleaved>>>", "Memory layout is not allowed for SystemMemory", "#ttnn"),
+        ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #dram>, <interleaved>>>",
+         "memref element type bf16 does not match the tensor's f32", "bf16, #dram"),
+        ("#ttnn.shard_spec<<[#ttnn.core_range<(0,0), (0,0)>]>, <32x32>, <row_major>>", "is not read here", "#ttnn"),
+    ],
+)
+def test_bad_ttnn_text_is_a_positioned_parse_error(text, message, needle):
+    with pytest.raises(ParseError, match=message) as e:
+        tt.parse(text)
+    assert e.value.position == text.index(needle), text[e.value.position:]
