@@ -55,12 +55,14 @@ def test_unknown_family_name_lists_the_known_ones():
     ("tensor<4xf32, #tt.metal_layout<...>>", "metal"), ("#tt.device<...>", "device"),
     ("#ttcore.device<...>", "device"), ("affine_map<(d0) -> (d0)>", "affine"), ("(d0) -> (d0)", "affine"),
     ("8:1", "cute"), ("(4,2)", "cute"), ("_8:_1", "cute"), ("Sw<1,0,1>", "cute"),
+    ("#ttg.blocked<{}>", "linear"), ("tensor<8xf16, #ttg.blocked<{}>>", "linear"),
+    ("!ttg.memdesc<8xf16, #ttg.nvmma_shared<{}>>", "linear"), ("#b = #ttg.blocked<{}>\ntensor<8xf16, #b>", "linear"),
 ])
 def test_detect_picks_the_family_of_each_text_form(text, fam):
     assert _families.detect(text).name == fam
 
 
-@pytest.mark.parametrize("text", ["", "   ", "hello", "#ttg.blocked<{}>", "{}", "-> oops"[3:]])
+@pytest.mark.parametrize("text", ["", "   ", "hello", "#tttg.blocked<{}>", "{}", "-> oops"[3:]])
 def test_detect_finds_no_family_in_other_text(text):
     assert _families.detect(text) is None
 

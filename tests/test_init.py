@@ -104,7 +104,7 @@ def test_parse_round_trips_printed_forms():
         ("hello", 0),
         ("  {1, 2}", 2),
         ("#foo<1>", 0),
-        ("#ttg.blocked<{sizePerThread = [1, 1]}>", 0),
+        ("#ttg.blocked<{sizePerThread = [1, 1]}>", 37),  # Triton's text: the missing field, at the closing '>'
         ("(2,3):(1,", 9),
         ("  (2,3):(1,", 11),
         ("(d0) -> (d0 +)", 13),

@@ -9,7 +9,8 @@ family, or a text form of one, is a record (or a ``detect`` clause) here.
 family       folder (value types)  text it detects (after leading spaces)             index_map domain order
 ===========  ====================  =================================================  ==========================
 ``tsl``      ``tsl``               ``#tsl.tsl<``, a bare body ``[``                   index box, row-major
-``linear``   ``linear``            ``#ttg.linear<``, Triton's ``toString`` (`` - ``)   flattened input bits
+``linear``   ``linear``            ``#ttg.``/``#ttng.`` texts, Triton ``tensor<..>``,    flattened input bits
+                                   ``!ttg.memdesc<``, alias lines, ``toString``
 ``metal``    ``tt``                ``tensor<``, ``#tt.``/``#ttcore.``/``#ttnn.``       logical box, row-major
 ``device``   ``tt``                ``#tt.device<``, ``#ttcore.device<``               worker grid, row-major
 ``affine``   ``affine``            ``affine_map<``, any text holding ``->``           the box ``shape=``
@@ -41,7 +42,7 @@ __all__ = ["Family", "FAMILIES", "family_of", "record", "detect", "parse", "inde
 #: What ``parse`` says when text belongs to no family.
 EXPECTED = (
     "expected a layout: CuTe 'shape:stride' or 'Sw<B,M,S> o 0 o shape:stride', an affine map "
-    "'(d0, ..) -> (..)' or 'affine_map<..>', '#tsl.tsl<..>', '#ttg.linear<{..}>', "
+    "'(d0, ..) -> (..)' or 'affine_map<..>', '#tsl.tsl<..>', '#ttg.linear<{..}>', 'tensor<64x64xf16, #ttg.blocked<..>>', "
     "'tensor<..., #tt.metal_layout<..>>' or '#tt.device<..>'"
 )
 
@@ -146,14 +147,26 @@ def _linear_types():
     return (LinearLayout,)
 
 
+_LINEAR_TEXTS = ("#ttg.linear", "- ", "where out dims", "(empty layout")
+_TRITON_TEXTS = ("#ttg.", "#triton_gpu.", "#ttng.", "!ttg.memdesc")
+
+
 def _linear_parse(text):
     from . import linear
 
-    return linear.parse(text)
+    if text.lstrip().startswith(_LINEAR_TEXTS) and not text.lstrip().startswith("#ttg.linear_"):
+        return linear.parse(text)
+    from .linear import ttgir
+
+    return ttgir.layout(text)  # Triton's tensor types, encodings and alias lines
 
 
 def _linear_detect(body):
-    return body.startswith(("#ttg.linear", "- ", "where out dims", "(empty layout"))
+    if body.startswith(_LINEAR_TEXTS) or body.startswith(_TRITON_TEXTS):
+        return True
+    triton = any(t in body for t in _TRITON_TEXTS[:3])
+    # a Triton tensor type, or '#alias = #ttg...' lines above one
+    return triton and (body.startswith("tensor") or (body.startswith("#") and "=" in body.split("\n", 1)[0]))
 
 
 def _linear_index_map(x, shape):
@@ -383,13 +396,6 @@ def parse(text):
         raise ParseError(f"empty text: {EXPECTED}", text, at)
     fam = detect(text)
     if fam is None:
-        body = text[at:]
-        if body.startswith(("#ttg.", "#triton_gpu.")):
-            name = body.split("<", 1)[0]
-            raise ParseError(
-                f"{name} is not read here: write it as #ttg.linear<{{...}}> (or build it with unilayout.linear.encodings)",
-                text, at,
-            )
         raise ParseError(EXPECTED, text, at)
     try:
         return fam.parse(text)

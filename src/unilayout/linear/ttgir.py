@@ -546,6 +546,14 @@ def layout(text: str) -> LinearLayout:
         if line.strip() and not _ALIAS.match(line) and not line.strip().startswith("//"):
             s = Scanner(text, sum(len(x) for x in lines[:i]))
             if line.lstrip().startswith(_DIALECTS):
+                start = sum(len(x) for x in lines[:i])
+                aliases = parse_module(text[:start]) if i else {}
+                try:
+                    enc = parse(text[start:], aliases)
+                except ParseError as e:
+                    raise ParseError(e.message, text, e.position + start) from None
+                if isinstance(enc, (E.SharedLinear, E.LinearEncoding)):
+                    return enc.to_linear()  # the bases fix the shape
                 s.skip()
                 kind = line.strip().split("<", 1)[0]
                 s.fail(f"{kind} needs a tensor shape: write tensor<SHAPExT, {kind}<...>>")
