@@ -128,7 +128,7 @@ def _cute_picture(x, *, color=None, tv=None, element_bytes=4, max_cells, **rest)
         if color not in (None, "thread"):
             raise LayoutError("a thread-value picture is coloured by thread")
         return draw.tv_scene(x, tuple(tv), max_cells=max_cells)
-    return draw.layout_scene(x, color or "index", element_bytes=element_bytes, max_cells=max_cells)
+    return draw.layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells)
 
 
 def _cute_box(x):
