@@ -67,6 +67,7 @@ from __future__ import annotations
 from .collapse import collapse_groups, collapse_map, normalize_intervals
 from .device import Device, Placement, pipeline
 from .memory import Address, address, page_bytes, tile_bytes
+from .ndshard import NdShardSpec, block_sharded, create_sharded_memory_config, height_sharded, sharded_across_dims, width_sharded
 from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
 from .shard import PaddingSummary
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
@@ -82,6 +83,7 @@ __all__ = [
     "MEMORY_SPACES",
     "MetalLayout",
     "MetalLayoutV2",
+    "NdShardSpec",
     "MemoryConfig",
     "OOB_VALS",
     "PaddingSummary",
@@ -93,10 +95,13 @@ __all__ = [
     "TTNNLayout",
     "TTNNTensorLayout",
     "address",
+    "block_sharded",
+    "create_sharded_memory_config",
     "collapse_groups",
     "collapse_map",
     "default_intervals",
     "grid_aware_alignments",
+    "height_sharded",
     "normalize_and_flatten",
     "normalize_intervals",
     "optimal_grid",
@@ -105,5 +110,7 @@ __all__ = [
     "parse_device",
     "parse_tensor",
     "pipeline",
+    "sharded_across_dims",
     "tile_bytes",
+    "width_sharded",
 ]
