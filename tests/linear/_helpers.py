@@ -125,6 +125,9 @@ for c in cases:
         else:
             text = str(b.get_tensor_mem_desc_ty(ty, c["shape"], attr, c["shape"]))
         res = {"text": text}
+        if c.get("views"):
+            res["hw"] = layout.format_hardware_view(c["shape"])
+            res["tv"] = layout.format_tensor_view(c["shape"])
         if c.get("linear"):
             r = b.to_linear_layout(attr, c["shape"])
             if hasattr(r, "reg_bases"):

@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from unilayout import LayoutError
+from unilayout import LayoutError, NotRepresentableError
+from unilayout.linear import analysis as A
 from unilayout.linear import LinearLayout, divide_left, identity_1d
 from unilayout.linear import encodings as E
 from unilayout.linear.analysis import (
@@ -232,3 +233,45 @@ def test_optimal_shared_layout_is_conflict_free_and_vectorised():
     with pytest.raises(LayoutError, match="same tensor"):
         optimal_shared_layout(E.blocked([32, 32], [1, 1], [1, 32], [1, 1], [1, 0]),
                               E.blocked([32, 64], [1, 1], [1, 32], [1, 1], [1, 0]))
+
+
+def _padded_conflicts_by_hand(reg, padded, bitwidth):
+    """vec=1: the first phase of lanes (register 0, warp 0), each element's padded address from the table."""
+    table = padded.address_table([s for _, s in reg.out_dims])
+    phase = min(reg.in_dim_size("lane"), 32 * 4 * 8 // bitwidth)
+    banks = {}
+    for lane in range(phase):
+        at = reg.apply({"register": 0, "lane": lane, "warp": 0, "block": 0})
+        addr = int(table[tuple(at[d] for d in reg.out_dim_names)])
+        word = addr * bitwidth // 8 // 4
+        banks.setdefault(word % 32, set()).add(word)
+    return max(len(w) for w in banks.values()) - 1
+
+
+def test_padded_bank_conflicts_match_the_addresses_counted_by_hand():
+    import random
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        rows, cols = 1 << rng.randint(3, 6), 1 << rng.randint(3, 6)
+        tpw = [1 << rng.randint(0, 5)]
+        tpw.append(32 // tpw[0])
+        reg = E.blocked([rows, cols], [1, 1], tpw, [1, 1], rng.choice([[0, 1], [1, 0]]))
+        pairs = [[1 << rng.randint(2, 7), 1 << rng.randint(0, 3)]]
+        padded = E.PaddedShared(pairs, rng.choice([[0, 1], [1, 0]]), shape=[rows, cols])
+        bitwidth = rng.choice([16, 32])
+        assert A.bank_conflicts(reg, padded, bitwidth=bitwidth, vec=1) == _padded_conflicts_by_hand(reg, padded, bitwidth)
+        checked += 1
+    assert checked == 60
+
+
+def test_padding_and_swizzling_side_by_side():
+    reg = E.blocked([32, 32], [1, 1], [32, 1], [1, 1], [0, 1])  # lane i holds row i: a column read
+    plain = E.swizzled_shared([32, 32], 1, 1, 1, [1, 0])
+    swizzled = E.swizzled_shared([32, 32], 1, 1, 32, [1, 0])
+    padded = E.PaddedShared([[32, 1]], [1, 0], shape=[32, 32])
+    got = [A.bank_conflicts(reg, s, vec=1) for s in (plain, swizzled, padded)]
+    assert got == [31, 0, 0]
+    with pytest.raises(NotRepresentableError, match="not linear"):
+        A.bank_conflicts_formula(reg, padded)

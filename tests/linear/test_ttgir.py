@@ -150,3 +150,27 @@ def test_malformed_text_is_a_positioned_parse_error(text, message, at):
 def test_to_text_refuses_other_values():
     with pytest.raises(LayoutError, match="expected an encoding value"):
         T.to_text("blocked")
+
+
+def test_show_prints_triton_tensor_and_hardware_views(capsys):
+    """``unilayout show 'tensor<..., #ttg...>'`` holds Triton's own views (``triton-tensor-layout``'s
+    ``getLayoutStr``, reached through Gluon) verbatim."""
+    from unilayout.cli import main
+
+    rng = random.Random(3)
+    cases = []
+    for kind in ("blocked", "mma2", "mfma", "slice", "shared", "nvmma_shared"):
+        for _ in range(2):
+            while True:
+                text, enc, shape = H.random_case(rng, kind)
+                size = 1
+                for x in shape:
+                    size *= x
+                if size <= 256:
+                    break
+            cases.append(({"layout": text, "shape": shape, "type": H.TYPE_OF[kind], "views": True}, enc))
+    got = H.triton_text_oracle([c for c, _ in cases])
+    for (case, enc), want in zip(cases, got):
+        assert main(["show", _type_text(case["type"] == "dist" and "blocked" or "shared", case["shape"], "f16", enc)]) == 0
+        out = capsys.readouterr().out
+        assert want["hw"].strip() in out and want["tv"].strip() in out, case

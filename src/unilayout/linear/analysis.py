@@ -21,10 +21,10 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple, Sequence
 
-from ..errors import LayoutError
+from ..errors import LayoutError, NotRepresentableError
 from . import gf2
 from .algebra import divide_left
-from .encodings import SwizzledShared
+from .encodings import PaddedShared, SwizzledShared
 from .._ints import as_int, as_pow2
 from .layout import LinearLayout
 
@@ -259,14 +259,15 @@ def _offset_of(cvt: LinearLayout, name: str) -> list[int]:
     return [v[j] for v in _bases_of(cvt, name)]
 
 
-def _phase_setup(reg, shared, bitwidth, vec, num_banks, bank_bytes):
+def _phase_setup(reg, shared, bitwidth, vec, num_banks, bank_bytes, max_elems=None):
     cvt = _shared_cvt(reg, shared)
     bitwidth = as_pow2(bitwidth, "bitwidth")
     num_banks = as_pow2(num_banks, "num_banks")
     bank_bytes = as_pow2(bank_bytes, "bank_bytes")
     wavefront_bits = num_banks * bank_bytes * 8
     if vec is None:
-        found = largest_vectorisation(cvt, bitwidth, max_bits=min(128, wavefront_bits))
+        bits = min(128, wavefront_bits) if max_elems is None else min(128, wavefront_bits, max_elems * bitwidth)
+        found = largest_vectorisation(cvt, bitwidth, max_bits=max(bits, bitwidth))
         width, cvt = found.width, found.layout
     else:
         width = as_pow2(vec, "vec")
@@ -278,7 +279,7 @@ def _phase_setup(reg, shared, bitwidth, vec, num_banks, bank_bytes):
     return cvt, width, phase, bitwidth, num_banks, bank_bytes
 
 
-def bank_conflicts(reg: LinearLayout, shared: LinearLayout, bitwidth: int = 32, vec: int | None = None,
+def bank_conflicts(reg: LinearLayout, shared, bitwidth: int = 32, vec: int | None = None,
                    num_banks: int = 32, bank_bytes: int = 4) -> int:
     """Extra wavefronts per shared-memory access of a distributed -> shared copy (0 = conflict-free).
 
@@ -302,9 +303,28 @@ def bank_conflicts(reg: LinearLayout, shared: LinearLayout, bitwidth: int = 32, 
     7
     >>> bank_conflicts(reg, E.swizzled_shared([32, 32], 4, 1, 8, [1, 0]))  # XOR swizzle
     0
+
+    ``shared`` may also be a ``PaddedShared`` encoding (over ``reg``'s shape):
+    the same count on padded addresses (``offset + sum(floor(offset/interval)*padding)``),
+    vectors no wider than the smallest interval, so a padded and a swizzled
+    layout compare side by side:
+
+    >>> bank_conflicts(reg, E.PaddedShared([[32, 1]], [1, 0], shape=[32, 32]), vec=1)  # one word per row
+    0
+    >>> bank_conflicts(reg, E.PaddedShared([[32, 4]], [1, 0], shape=[32, 32]))     # 4-word rows: 16 B pad
+    0
     """
-    cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
-                                                                      bank_bytes)
+    pads = None
+    if isinstance(shared, PaddedShared):
+        shape = [s for _, s in reg.out_dims]
+        pads = [(i.bit_length() - 1, p.bit_length() - 1) for i, p in shared._pairs()]
+        smallest = min(1 << i for i, _ in pads)
+        shared = shared.offset_layout(shape)
+        cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
+                                                                          bank_bytes, max_elems=smallest)
+    else:
+        cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
+                                                                          bank_bytes)
     reg_off = _offset_of(cvt, "register")[: width.bit_length() - 1]
     lane_off = _offset_of(cvt, "lane")[: phase.bit_length() - 1]
     words_by_bank: dict[int, set] = {}
@@ -318,6 +338,8 @@ def bank_conflicts(reg: LinearLayout, shared: LinearLayout, bitwidth: int = 32, 
             for i, o in enumerate(reg_off):
                 if j >> i & 1:
                     off ^= o
+            if pads:
+                off += sum((off >> li) << lp for li, lp in pads)
             word = (off * bitwidth // 8) // bank_bytes
             words_by_bank.setdefault(word % num_banks, set()).add(word)
     return max(len(w) for w in words_by_bank.values()) - 1
@@ -338,6 +360,9 @@ def bank_conflicts_formula(reg: LinearLayout, shared: LinearLayout, bitwidth: in
     >>> bank_conflicts_formula(reg, E.swizzled_shared([32, 32], 1, 1, 1, [1, 0]), vec=1)
     31
     """
+    if isinstance(shared, PaddedShared):
+        raise NotRepresentableError("bank_conflicts_formula: padded addresses are not linear over GF(2); "
+                                    "use bank_conflicts, which counts them")
     cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
                                                                       bank_bytes)
     reg_off = _offset_of(cvt, "register")[: width.bit_length() - 1]
