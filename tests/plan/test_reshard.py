@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from unilayout import LayoutError, tt
 from unilayout.plan import reshard_cost, transfer_table
-from unilayout.plan.reinterpret import reinterpret
+from unilayout.plan.regrid import reinterpret
 
 
 def brute(src, dst, src_dev, dst_dev, eb):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .reinterpret import Reinterpretation, reinterpretations
+from .regrid import Reinterpretation, reinterpretations
 from .reshard import _check_fits, _price, transfer_table
 
 __all__ = ["ChainPlan", "chain"]

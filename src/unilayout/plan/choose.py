@@ -169,7 +169,7 @@ class GridChoice:
         """
         if self._device is None:
             base = self._spec[4]
-            from .reinterpret import reinterpret, row_major
+            from .regrid import reinterpret, row_major
 
             if self.placement == "physical":
                 dev = base

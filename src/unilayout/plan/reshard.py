@@ -31,7 +31,7 @@ Example: a 64x64 f32 tensor on a 2x2 grid, resharded to width sharding
 >>> dev = tt.Device((2, 2), "(d0, d1) -> (0, d0, d1)")
 >>> src = tt.MetalLayout.from_collapse((64, 64), (2, 2))
 >>> dst = tt.MetalLayout.from_collapse((64, 64), (1, 4))
->>> from unilayout.plan.reinterpret import reinterpret
+>>> from unilayout.plan.regrid import reinterpret
 >>> c = reshard_cost(src, dst, dev, dst_device=reinterpret(dev, "extra_wide").device)
 >>> c.local_bytes, c.on_chip_bytes, c.chip_to_chip_bytes, c.transfers, c.max_send_bytes
 (4096, 12288, 0, 6, 4096)
@@ -69,7 +69,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .._ints import as_positive
-from .reinterpret import Reinterpretation, reinterpretations
+from .regrid import Reinterpretation, reinterpretations
 
 __all__ = ["ReshardCost", "reshard_cost", "transfer_table"]
 
