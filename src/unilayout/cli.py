@@ -501,8 +501,8 @@ def _parser():
     q.add_argument("--format", choices=["svg", "png", "html"],
                    help="format written to standard output with -o - (default svg)")
     q.add_argument("--scale", type=int, default=1, help="PNG magnification, an integer 1..16 (default 1)")
-    q.add_argument("--color", choices=["index", "thread", "bank", "warp", "register", "block"],
-                   help="cell colours (CuTe: index, thread, bank; linear: thread, warp, register, block, index)")
+    q.add_argument("--color", choices=["index", "swizzle", "thread", "bank", "warp", "register", "block"],
+                   help="cell colours (CuTe: index, swizzle, thread, bank; linear: thread, warp, register, block, index)")
     q.add_argument("--tv", metavar="MxN", help="draw a CuTe (thread, value) layout over an M x N tile")
     q.add_argument("--shape", help="box for an affine map, or the shape resolving a dynamic TSL, e.g. 8x8")
     q.add_argument("--place", metavar="TENSOR", help="with a device: a tensor<..., #tt.metal_layout> to place on it")

@@ -3,7 +3,11 @@
 ``layout_scene(L)`` draws rows = mode 0 and columns = the other modes (rank 1
 as one row), exactly the cells of CuTe's ``print_layout``: cell ``(m, n)``
 shows ``L(m, n)`` and has ``data-index = m + M*n``, its 1-D coordinate.
-Colours: ``"index"`` (a ramp over the values), ``"thread"`` or ``"bank"``.
+Colours: ``"index"`` (a ramp over the values; the default), ``"swizzle"``
+(the default for a swizzled layout: each cell coloured by its swizzled unit
+``(offset >> M) mod 2^B``, so every row shows the XOR permutation of its
+units), ``"thread"`` or ``"bank"``. Rows are ``m`` (mode 0), columns ``n``
+(the other modes), named on the axes; cells are at least 34x26 units.
 For the last two, coordinates ``32k .. 32k+31`` form one warp-wide access
 (thread ``t`` reads coordinate ``32k+t``); ``"bank"`` colours each cell by its
 shared-memory bank (``offset * element_bytes // bank_bytes mod num_banks``)
@@ -24,12 +28,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .colors import categorical, gradient
-from .picture import DEFAULT_MAX_CELLS, grid_scene
+from .colors import categorical, distinct, gradient
+from .picture import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
 
 __all__ = ["layout_scene", "tv_scene", "offset_bank_conflicts", "swizzle_layout", "COLOR_MODES"]
 
-COLOR_MODES = ("index", "thread", "bank")
+COLOR_MODES = ("index", "swizzle", "thread", "bank")
 
 
 def swizzle_layout(sw):
@@ -127,7 +131,21 @@ def offset_bank_conflicts(offsets, element_bytes=4, bank_bytes=4, num_banks=32, 
     return bank, ways
 
 
-def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_banks=32, max_cells=DEFAULT_MAX_CELLS):
+def _swizzle_of(layout):
+    from .. import cute
+
+    if isinstance(layout, cute.ComposedLayout) and isinstance(layout.outer, cute.Swizzle):
+        return layout.outer
+    return None
+
+
+def _axes(layout):
+    if layout.rank <= 1:
+        return ("", "n (mode 0)")
+    return ("m", "n (mode 1)" if layout.rank == 2 else "n (modes 1.., 1-D order)")
+
+
+def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks=32, max_cells=DEFAULT_MAX_CELLS):
     """The picture of a CuTe ``Layout`` or ``ComposedLayout`` as ``print_layout``'s grid.
 
     Cells beyond ``max_cells`` are cropped (top-left block kept) with a note.
@@ -141,8 +159,13 @@ def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_ba
 
     if not _is_cute(layout):
         raise LayoutError(f"layout_scene: expected a cute.Layout or cute.ComposedLayout, got {type(layout).__name__}")
+    sw = _swizzle_of(layout)
+    if color is None:
+        color = "swizzle" if sw is not None else "index"
     if color not in COLOR_MODES:
         raise LayoutError(f"unknown colour mode {color!r}: expected one of {', '.join(COLOR_MODES)}")
+    if color == "swizzle" and sw is None:
+        raise LayoutError(f"colour 'swizzle' needs a swizzled layout (Sw<B,M,S> o offset o layout), got {layout}")
     rows, cols = _grid_shape(layout)
     r, c, note = _crop(rows, cols, int(max_cells))
     idx = (np.arange(r, dtype=np.int64)[:, None] + rows * np.arange(c, dtype=np.int64)[None, :])
@@ -152,16 +175,24 @@ def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_ba
     if layout.rank >= 2:
         row_group = _first_leaf_group(layout.shape[0])
         col_group = _first_leaf_group(layout.shape[1]) if layout.rank == 2 else 0
-    scene = grid_scene(str(layout), r, c, labels=labels, row_group=row_group, col_group=col_group)
-    scene.index = idx
-    scene.attrs["value"] = values
+    attrs = {"value": values}
     notes = []
+    conflict = None
+    cell_h = 26.0
     if color == "index":
-        scene.fill = gradient(values, values.min(), values.max()).reshape(r, c, 3)
+        fill = gradient(values, values.min(), values.max()).reshape(r, c, 3)
         notes.append("colour: offset (light = low, dark = high)")
+    elif color == "swizzle":
+        units = 1 << sw.bits
+        unit = (values >> sw.base) & (units - 1)
+        attrs["unit"] = unit
+        fill = distinct(unit, units)
+        notes.append(f"colour: swizzled unit (offset >> {sw.base}) mod {units} of {1 << sw.base} elements; "
+                     f"{sw} XORs offset bits {sw.base}..{sw.base + sw.bits - 1} with bits "
+                     f"{sw.base + abs(sw.shift)}..{sw.base + abs(sw.shift) + sw.bits - 1}, so each row permutes the units")
     elif color == "thread":
-        scene.attrs["thread"] = idx % 32
-        scene.fill = categorical(idx % 32)
+        attrs["thread"] = idx % 32
+        fill = distinct(idx % 32, 32)
         notes.append("colour: thread t = 1-D coordinate mod 32 (coordinates 32k..32k+31 are one warp access)")
     else:
         # Whole accesses only: evaluate every coordinate of the accesses the picture touches.
@@ -172,22 +203,42 @@ def layout_scene(layout, color="index", *, element_bytes=4, bank_bytes=4, num_ba
         bank, ways = offset_bank_conflicts(_values(layout, coords), element_bytes, bank_bytes, num_banks)
         pos = np.searchsorted(coords, idx)
         bank_rc, ways_rc = bank[pos], ways[pos]
-        scene.attrs["bank"] = bank_rc
-        scene.attrs["ways"] = ways_rc
+        attrs["bank"] = bank_rc
+        attrs["ways"] = ways_rc
         labels = np.char.add(np.char.add(values.astype(str), "\nb"), bank_rc.astype(str)).astype(object)
-        fresh = grid_scene(str(layout), r, c, labels=labels, row_group=row_group, col_group=col_group)
-        fresh.index, fresh.attrs = scene.index, scene.attrs
-        scene = fresh
-        scene.fill = categorical(bank_rc)
-        rr, cc = np.nonzero(ways_rc > 1)
-        for y, x in zip(rr[:4096].tolist(), cc[:4096].tolist()):
-            scene.add_outline(*scene.cell_box(y, x, y + 1, x + 1), rgb=(200, 0, 0), width=2, cls="conflict")
+        cell_h = 34.0
+        fill = categorical(bank_rc)
+        conflict = ways_rc > 1
         g = coords // 32
         conflicted = int(np.unique(g[ways > 1]).size)
         notes.append(f"colour: bank ({element_bytes}-byte elements, {num_banks} banks of {bank_bytes} bytes); "
                      "one access = coordinates 32k..32k+31")
         notes.append(f"worst access {int(ways.max())}-way; {conflicted} of {groups.size} accesses shown conflict "
-                     "(red outlines)")
+                     "(red outlines on the cells whose bank serves several words of their access)")
+    # Long rows wrap into bands of columns stacked below each other (a readable aspect).
+    chars = int(np.char.str_len(values.astype(str)).max()) if values.size else 1
+    width = band_width(r, c, max(34.0, 8.0 * chars + 8.0), cell_h) if note is None and col_group == 0 else c
+    bands = c // width
+    scene = grid_scene(str(layout), r * bands, width, labels=wrap_bands(labels, width), row_group=row_group,
+                       col_group=col_group, axes=_axes(layout), min_cell_w=34.0, cell_h=cell_h,
+                       row_names=list(range(r)) * bands if bands > 1 else None, gap=6.0)
+    if bands > 1:
+        scene.row_y = scene.row_y + (np.arange(r * bands) // r) * 20.0
+        for b in range(1, bands):
+            scene.add_text(scene.col_x[0], scene.row_y[b * r] - 10, f"n {b * width}..{(b + 1) * width - 1}",
+                           rgb=(60, 60, 60), cls="band")
+        scene.texts = [t for t in scene.texts if not (t[6] == "header" and t[4] == "end")]
+        for y, name in zip(scene.row_y.tolist(), list(range(r)) * bands):
+            scene.add_text(scene.col_x[0] - 4, y + scene.cell_h / 2, name, anchor="end", rgb=(90, 90, 90),
+                           cls="header")
+        notes.append(f"rows wrap: columns n {width}.. continue in the bands below")
+    scene.index = wrap_bands(idx, width)
+    scene.fill = wrap_bands(fill, width)
+    scene.attrs.update({k: wrap_bands(v, width) for k, v in attrs.items()})
+    if conflict is not None:
+        rr, cc = np.nonzero(wrap_bands(conflict, width))
+        for y, x in zip(rr[:4096].tolist(), cc[:4096].tolist()):
+            scene.add_outline(*scene.cell_box(y, x, y + 1, x + 1), rgb=(200, 0, 0), width=2, cls="conflict")
     if note:
         notes.append(note)
     scene.notes = notes

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .colors import distinct, gradient
-from .picture import DEFAULT_MAX_CELLS, grid_scene
+from .picture import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
 
 __all__ = ["linear_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
            "COLOR_MODES"]
@@ -260,25 +260,6 @@ def shared_hardware_view(layout) -> str:
     return "".join(lines)
 
 
-#: Columns of a linear picture at most before its rows wrap into bands (a readable aspect).
-WRAP_COLUMNS = 32
-
-
-def _band_width(rows, cols, cell_w, cell_h):
-    """Columns per band: halve a long row while the picture stays more than twice as wide as tall."""
-    w = cols
-    while w > WRAP_COLUMNS and w % 2 == 0 and w * cell_w > 2 * rows * (cols // w) * cell_h:
-        w //= 2
-    return w
-
-
-def _wrap(a, width):
-    """``(R, C, ...)`` -> ``(R * C / width, width, ...)``: band ``b`` holds columns ``b*width .. (b+1)*width - 1``."""
-    R, C = a.shape[:2]
-    bands = C // width
-    return a.reshape((R, bands, width) + a.shape[2:]).swapaxes(0, 1).reshape((bands * R, width) + a.shape[2:])
-
-
 def _boundaries(scene, key, rows_per_band, rgb, width, cls):
     """Lines between neighbouring cells whose ``key`` differs (runs merged), and around each band."""
     R, C = key.shape
@@ -309,7 +290,7 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     ``"index"`` (the flat input). Cells are labelled like Triton's tensor
     view, ``T<thread>:<register>``. Elements held by several hardware
     positions show the first; elements held by none are left blank. Rows
-    longer than ``WRAP_COLUMNS`` columns wrap into bands stacked below each
+    longer than ``picture.WRAP_COLUMNS`` columns wrap into bands stacked below each
     other (the picture stays about as tall as wide); ``data-<out dim>``
     attributes give each cell's tensor coordinate.
 
@@ -348,11 +329,11 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     z = np.zeros_like(safe)
     thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
     chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size else 1
-    width = _band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
+    width = band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
     bands = c // width
 
     def wrap(a):
-        return _wrap(a, width) if bands > 1 else a
+        return wrap_bands(a, width) if bands > 1 else a
 
     title = "linear layout " + " x ".join(f"{o}={layout.out_dim_size(o)}" for o in layout.out_dim_names) + " <- " + \
         ", ".join(f"{i}={layout.in_dim_size(i)}" for i in layout.in_dim_names)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "grid_scene", "positions", "CHAR_W", "LINE_H", "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX",
+__all__ = ["Scene", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H", "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX",
            "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
 #: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
@@ -171,6 +171,36 @@ class Scene:
         return float(bottom + _MARGIN + LINE_H * 1.5 * k + LINE_H * 0.75)
 
 
+#: Columns of a picture at most before its rows wrap into bands (a readable aspect).
+WRAP_COLUMNS = 32
+
+
+def band_width(rows, cols, cell_w, cell_h):
+    """Columns per band of a ``rows x cols`` grid: halve a long row while the picture is over twice as wide as tall.
+
+    >>> band_width(32, 64, 46, 22), band_width(8, 128, 34, 26), band_width(4, 20, 26, 22)
+    (32, 32, 20)
+    """
+    w = cols
+    while w > WRAP_COLUMNS and w % 2 == 0 and w * cell_w > 2 * rows * (cols // w) * cell_h:
+        w //= 2
+    return w
+
+
+def wrap_bands(a, width):
+    """``(R, C, ...)`` -> ``(R * C // width, width, ...)``: band ``b`` holds columns ``b*width .. (b+1)*width - 1``.
+
+    >>> wrap_bands(np.arange(8).reshape(2, 4), 2).tolist()
+    [[0, 1], [4, 5], [2, 3], [6, 7]]
+    """
+    a = np.asarray(a)
+    R, C = a.shape[:2]
+    if width >= C:
+        return a
+    bands = C // width
+    return a.reshape((R, bands, width) + a.shape[2:]).swapaxes(0, 1).reshape((bands * R, width) + a.shape[2:])
+
+
 def positions(n: int, size: float, origin: float, group: int = 0, gap: float = 0.0) -> np.ndarray:
     """Start of each of ``n`` cells of ``size``, with ``gap`` extra after every ``group`` cells.
 
@@ -183,12 +213,19 @@ def positions(n: int, size: float, origin: float, group: int = 0, gap: float = 0
 
 
 def grid_scene(title, rows, cols, *, labels=None, row_group=0, col_group=0, gap=6.0, headers=True,
-               row_names=None, col_names=None, cell_h=None, min_cell_w=26.0, origin=(0.0, 0.0)) -> Scene:
+               row_names=None, col_names=None, cell_h=None, min_cell_w=26.0, origin=(0.0, 0.0),
+               axes=None) -> Scene:
     """A ``rows x cols`` grid of cells under a title, sized so that every label fits.
 
     ``labels``: array-like of str of shape ``(rows, cols)``; cells default to
     ``index`` = row-major position, drawn, light grey. ``row_group`` /
     ``col_group`` put a ``gap`` after every that many rows / columns.
+    ``axes=(row title, column title)`` names the axes: the column title
+    above the column numbers, the row title at the corner above the row
+    numbers (texts of class ``"axis"``).
+
+    >>> [t[2] for t in grid_scene("t", 2, 2, axes=("m", "n (mode 1)")).texts if t[6] == "axis"]
+    ['n (mode 1)', 'm']
 
     >>> s = grid_scene("t", 2, 2, labels=[["T0\\nV0", "T1\\nV0"], ["T0\\nV1", "T1\\nV1"]])
     >>> s.cell_h
@@ -216,7 +253,7 @@ def grid_scene(title, rows, cols, *, labels=None, row_group=0, col_group=0, gap=
     if cell_h is None:
         cell_h = 22.0 if lines <= 1 else 6.0 + LINE_H * lines
     left = _MARGIN + origin[0] + (_HEADER * 0.6 * (len(str(max(rows - 1, 0))) + 1) if headers else 0.0)
-    top = _MARGIN + origin[1] + _TITLE_H + (_HEADER if headers else 0.0)
+    top = _MARGIN + origin[1] + _TITLE_H + (_HEADER if headers else 0.0) + (_HEADER + 2 if axes else 0.0)
     row_y = positions(rows, cell_h, top, row_group, gap)
     col_x = positions(cols, cell_w, left, col_group, gap)
     scene = Scene(
@@ -233,4 +270,9 @@ def grid_scene(title, rows, cols, *, labels=None, row_group=0, col_group=0, gap=
             scene.add_text(left - 4, row_y[r] + cell_h / 2, name, anchor="end", rgb=(90, 90, 90), cls="header")
         for c, name in zip(range(cols), cn):
             scene.add_text(col_x[c] + cell_w / 2, top - _HEADER / 2, name, anchor="middle", rgb=(90, 90, 90), cls="header")
+    if axes:
+        y = top - (_HEADER if headers else 0.0) - _HEADER / 2 - 2
+        mid = (col_x[0] + col_x[-1] + cell_w) / 2 if cols else left
+        scene.add_text(mid, y, axes[1], anchor="middle", rgb=(40, 40, 40), cls="axis")
+        scene.add_text(left - 4, y, axes[0], anchor="end", rgb=(40, 40, 40), cls="axis")
     return scene
