@@ -208,3 +208,28 @@ def test_every_device_round_trips_through_str(rows, cols, mesh, data):
                                                    min_size=len(mesh), max_size=len(mesh))))
     dev = tt.Device((rows, cols), "(d0, d1) -> (0, d0, d1)", mesh, ids, topo)
     assert tt.parse(str(dev)) == dev and unilayout.parse(str(dev)) == dev
+
+
+def test_parse_module_reads_every_tt_layout_of_a_dump_aliases_included():
+    dump = """#dram = #ttnn.buffer_type<dram>
+#l1 = #ttnn.buffer_type<l1>
+#any_device = #ttcore.device<workerGrid = #ttcore.grid<8x8, (d0, d1) -> (0, d0, d1)>, l1Map = (d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 * s1 + d2 + s0), meshShape = , chipIds = [0]>
+#layout = #ttcore.metal_layout<logical_shape = 3x43x7, dim_alignments = 1x32x32, collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, undef, l1>
+#ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+module attributes {ttcore.device = #any_device} {
+  func.func @f(%arg0: tensor<3x43x7xf32>, %arg1: tensor<32x32xf32, #ttnn_layout>) -> tensor<6x1x32x32xf32, #layout> {
+    %0 = d2m.empty() : tensor<6x1x32x32xf32, #layout>
+    %1 = d2m.empty() : tensor<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.metal_layout<logical_shape = 32x32, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded>>
+    return %0 : tensor<6x1x32x32xf32, #layout>
+  }
+}
+"""
+    m = tt.parse_module(dump)
+    assert set(m) == {"#any_device", "#layout", "tensor<32x32xf32, #ttnn_layout>", "tensor<6x1x32x32xf32, #layout>",
+                      "tensor<1x1x1x1x!ttcore.tile<32x32, f32>, " + dump.split("tensor<1x1x1x1x!ttcore.tile<32x32, f32>, ")[1].split(">>\n")[0] + ">>"}
+    assert isinstance(m["#any_device"], tt.Device)
+    assert m["tensor<6x1x32x32xf32, #layout>"].device_shape == (6, 1, 32, 32)
+    assert m["tensor<6x1x32x32xf32, #layout>"].logical_shape == m["#layout"].logical_shape == (3, 43, 7)
+    assert m["tensor<32x32xf32, #ttnn_layout>"].buffer_type == "dram"
+    with pytest.raises(ParseError, match="does not match the device shape"):
+        tt.parse_module(dump.replace("tensor<6x1x32x32xf32, #layout>", "tensor<6x1x32x31xf32, #layout>", 1))

@@ -71,7 +71,7 @@ from .ndshard import NdShardSpec, block_sharded, create_sharded_memory_config, h
 from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
 from .shard import PaddingSummary
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
-from .text import parse, parse_device, parse_tensor
+from .text import parse, parse_device, parse_module, parse_tensor
 from .ttnn import CoreRange, ShardSpec, TTNNLayout
 from .ttnn_attrs import MemoryConfig, TTNNTensorLayout
 from .v2 import MetalLayoutV2, default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
@@ -108,6 +108,7 @@ __all__ = [
     "page_bytes",
     "parse",
     "parse_device",
+    "parse_module",
     "parse_tensor",
     "pipeline",
     "sharded_across_dims",

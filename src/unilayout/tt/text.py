@@ -45,7 +45,7 @@ from ..errors import LayoutError, ParseError
 from .device import TOPOLOGIES, Device
 from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type, xs
 
-__all__ = ["parse", "parse_tensor", "parse_device"]
+__all__ = ["parse", "parse_tensor", "parse_device", "parse_module"]
 
 _DIALECTS = ("tt", "ttcore")
 
@@ -519,3 +519,82 @@ def parse(text: str):
     if t.startswith("tensor", pos):
         return parse_tensor(text)
     p.s.expected("'tensor<' or '#tt.device<'", pos)
+
+
+_LAYOUT_HEADS = ("#ttcore.metal_layout<", "#tt.metal_layout<", "#ttnn.ttnn_layout<", "#ttnn.memory_config<",
+                 "#ttcore.device<", "#tt.device<")
+
+
+def _close(text, start):
+    """Index just past the '>' matching the '<' at ``start`` (arrows '->' and '>=' do not count)."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == "<":
+            depth += 1
+        elif c == ">" and text[i - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise ParseError("unclosed '<'", text, start)
+
+
+def parse_module(text: str) -> dict:
+    """Every tt layout in an IR dump: ``{alias or tensor type text: value}``.
+
+    Alias lines ``#name = #ttcore.metal_layout<...>`` (and ``#ttnn.memory_config``,
+    ``#ttcore.device``) give ``"#name"`` entries; every ``tensor<...>`` whose
+    encoding is a tt layout — written inline or as one of those aliases (a
+    ``#ttnn.ttnn_layout`` alias included) — gives an entry keyed by its text
+    as written. Each distinct text is parsed once. Tensors without a tt
+    encoding are skipped; a bad layout raises its ``ParseError`` (positions
+    in the text with aliases substituted).
+
+    >>> m = parse_module('''
+    ... #l = #ttcore.metal_layout<logical_shape = 64x64, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded>
+    ... %0 = d2m.empty() : tensor<2x2x32x32xf32, #l>
+    ... %1 = "ttir.abs"(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32>
+    ... ''')
+    >>> sorted(m), m["tensor<2x2x32x32xf32, #l>"].grid
+    (['#l', 'tensor<2x2x32x32xf32, #l>'], (2, 2))
+    """
+    import re
+
+    check_text(text, "IR text")
+    aliases, out = {}, {}
+    for m in re.finditer(r"^[ \t]*(#[\w.$-]+)[ \t]*=[ \t]*", text, re.M):
+        k = m.end()
+        head = next((h for h in _LAYOUT_HEADS if text.startswith(h, k)), None)
+        if head is not None:
+            aliases[m.group(1)] = text[k:_close(text, k + len(head) - 1)]
+    for name, body in aliases.items():
+        if not body.startswith("#ttnn.ttnn_layout"):
+            out[name] = parse(body)
+    cache = {}
+    i = text.find("tensor<")
+    while i >= 0:
+        end = _close(text, i + len("tensor"))
+        t = text[i:end]
+        depth, comma = 0, -1
+        for j in range(7, len(t) - 1):
+            c = t[j]
+            if c == "<":
+                depth += 1
+            elif c == ">" and t[j - 1] != "-":
+                depth -= 1
+            elif c == "," and depth == 0:
+                comma = j
+                break
+        enc = t[comma + 1:-1].strip() if comma >= 0 else ""
+        body = None
+        if enc in aliases:
+            body = t[:comma + 1] + " " + aliases[enc] + ">"
+        elif enc.startswith(_LAYOUT_HEADS):
+            body = t
+        if body is not None and t not in out:
+            if body not in cache:
+                cache[body] = parse_tensor(body)
+            out[t] = cache[body]
+        i = text.find("tensor<", end if body is not None else i + 7)
+    return out
