@@ -273,14 +273,16 @@ def tv_scene(tv, tiler, *, max_cells=DEFAULT_MAX_CELLS):
     nt = cute.size(tv[0])
     owned = thr >= 0
     labels = np.where(owned, np.char.add(np.char.add("T", thr.astype(str)), np.char.add("\nV", val.astype(str))), "")
-    scene = grid_scene(f"TV layout {tv} over tile {rows}x{cols}", r, c, labels=labels.astype(object))
+    scene = grid_scene(f"TV layout {tv} over tile {rows}x{cols}", r, c, labels=labels.astype(object),
+                       axes=("m", "n"), min_cell_w=34.0)
     scene.drawn = owned
     scene.index = np.where(owned, thr + nt * val, -1)
     scene.attrs["thread"] = thr
     scene.attrs["value"] = val
-    scene.fill = categorical(np.maximum(thr, 0))
+    scene.fill = distinct(np.maximum(thr, 0), min(nt, 64))
     scene.kind = "tv"
-    scene.notes = [f"{nt} threads x {cute.size(tv[1])} values; colour: thread; cell (m, n) shows its first owner"]
+    scene.notes = [f"{nt} threads x {cute.size(tv[1])} values; cell (m, n) shows its first owner T<thread> V<value>; "
+                   f"colour: thread ({min(nt, 64)} colours" + (", repeating every 64 threads)" if nt > 64 else ")")]
     if not owned.all():
         scene.notes.append(f"{int((~owned).sum())} elements are owned by no thread (blank)")
     if note:
