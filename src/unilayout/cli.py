@@ -6,6 +6,7 @@
     unilayout render TEXT -o FILE.svg|png|html|- [--scale K] [--color ...] [--tv MxN] [--place TENSOR] [--shape 8x8]
     unilayout serve [--port N]
     unilayout tour [-o DIR]
+    unilayout plan grids|reshard|chain|convert ...   (see unilayout.plan.command)
 
 ``python -m unilayout`` is the same command. ``--shape`` gives an affine
 map its box and fills in a dynamic TSL's ``?`` values (``TiledStridedLayout.resolve``).
@@ -523,6 +524,10 @@ def _parser():
     q.add_argument("--format", choices=["svg", "png", "both"], default="both")
     q.add_argument("--scale", type=int, default=1, help="PNG magnification, an integer 1..16 (default 1)")
     q.set_defaults(run=_cmd_tour)
+
+    from .plan import command as _plan_command  # `unilayout plan ...`: lives with the planner (unilayout.plan)
+
+    _plan_command.add_parser(sub)
     return p
 
 
