@@ -160,3 +160,24 @@ def test_shard_grid():
     assert text.splitlines()[1].split() == ["0", "18x32", "+14,+0", "18x31", "+14,+1"]
     rank3 = shard_grid(tt.MetalLayout.from_collapse((16, 3, 64, 128), (2, 2, 4), [(1, -1)]))
     assert len(rank3.splitlines()) == 5 and rank3.splitlines()[4].startswith("1,1")
+
+
+def test_metal_picture_names_logical_rows_columns_and_core_extents():
+    ml = tt.parse("tensor<11x10xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x3>, "
+                  "memref<6x4xf32, #tt.memory_space<l1>>>>")
+    s = metal_scene(ml)
+    rows = [t for t in s.texts if t[6] == "axis" and t[4] == "end"]
+    cols = [t for t in s.texts if t[6] == "axis" and t[4] != "end"]
+    assert sorted(int(t[2]) for t in rows) == list(range(11)) and sorted(int(t[2]) for t in cols) == list(range(10))
+    for x, y, text, *_ in rows:
+        r = int(np.argmin(np.abs(s.row_y + s.cell_h / 2 - y)))
+        data = s.index[r][s.index[r] >= 0]
+        assert (data // 10 == int(text)).all()
+    for x, y, text, *_ in cols:
+        c = int(np.argmin(np.abs(s.col_x + s.cell_w / 2 - x)))
+        data = s.index[:, c][s.index[:, c] >= 0]
+        assert (data % 10 == int(text)).all()
+    names = [t[2] for t in s.texts if t[6] == "core-name"]
+    assert "(1,2) r6..10 c8..9" in names  # the last core holds rows 6..10, columns 8..9
+    wide = metal_scene(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)))
+    assert "core (2,1): rows 36..52, cols 32..62" in [t[2] for t in wide.texts if t[6] == "core-name"]

@@ -105,8 +105,14 @@ def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
     shape_txt = "x".join(str(s) for s in ml.logical_shape)
     title = f"metal layout {shape_txt} {ml.element_type} on grid " + "x".join(str(g) for g in grid)
     kw = {} if show else {"min_cell_w": 10.0, "cell_h": 10.0}
+    last = int(ml.logical_shape[-1])
+    lead_shape = tuple(ml.logical_shape[:-1]) or (1,)
+    lrow = np.where(pad, -1, logical // last)  # logical row (leading dims, row-major) of each data cell
+    lcol = np.where(pad, -1, logical % last)
+    digits = len(str(max(int(np.prod(lead_shape)) - 1, 0))) + (2 if len(lead_shape) > 1 else 0)
     scene = grid_scene(title, rows, cols, labels=text, row_group=sr, col_group=sc, gap=_GAP, headers=False,
-                       origin=(0.0, 10.0), **kw)
+                       origin=(7.0 * digits + 6.0, 24.0), **kw)
+    scene.row_y = scene.row_y + (np.arange(rows) // max(sr, 1)) * 18.0  # room for each core row's name
     scene.kind = "metal"
     scene.index = np.where(pad, -1, logical)
     scene.padding = pad
@@ -129,16 +135,52 @@ def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
         for j in range(gc):
             x, y, w, h = scene.cell_box(i * sr, j * sc, (i + 1) * sr, (j + 1) * sc)
             scene.add_outline(x - 1, y - 1, w + 2, h + 2, rgb=(0, 0, 0), width=2, cls="shard")
-            scene.add_text(x, y - 6, f"core {names[i * gc + j]}", rgb=(60, 60, 60), cls="core-name")
+            block = (slice(i * sr, (i + 1) * sr), slice(j * sc, (j + 1) * sc))
+            data = ~pad[block]
+            forms = [f"core {names[i * gc + j]}: padding only", f"{names[i * gc + j]} padding"]
+            if data.any():
+                r0, r1 = _row_name(int(lrow[block][data].min()), lead_shape), _row_name(int(lrow[block][data].max()), lead_shape)
+                c0, c1 = int(lcol[block][data].min()), int(lcol[block][data].max())
+                forms = [f"core {names[i * gc + j]}: rows {r0}..{r1}, cols {c0}..{c1}",
+                         f"{names[i * gc + j]} r{r0}..{r1} c{c0}..{c1}"]
+            fits = [f for f in forms if len(f) * 6.2 <= w + _GAP - 4] or [names[i * gc + j]]
+            scene.add_text(x, y - 18, fits[0], rgb=(40, 40, 40), cls="core-name")
+    _logical_ticks(scene, lrow, lcol, lead_shape, step=1 if show else 8)
     summary = _padding_summary(ml)
     tile = f", tiles {ml.tile[0]}x{ml.tile[1]} (outlined)" if ml.is_tilized else ""
     scene.notes = [
         f"shard {'x'.join(map(str, ml.shard_shape))}, padded {'x'.join(map(str, pshard))}{tile}; "
-        f"colour: core; grey: padding ({summary.total:,} of {total:,} slots)",
+        f"colour: core; grey: padding ({summary.total:,} of {total:,} slots); numbers left and above: "
+        f"logical row and column" + ("" if show else " (every 8th)"),
     ]
     if not show:
         scene.notes.append("labels omitted (more than 1,024 cells); data-index holds each element's logical index")
     return scene
+
+
+def _row_name(r, lead_shape):
+    if len(lead_shape) == 1:
+        return str(r)
+    return "(" + ",".join(str(int(v)) for v in np.unravel_index(r, lead_shape)) + ")"
+
+
+def _logical_ticks(scene, lrow, lcol, lead_shape, step):
+    """Logical row numbers left of the picture rows and column numbers above the picture columns (class "axis").
+
+    A picture row gets a number when all its data cells hold the same logical row (and that row is a
+    multiple of ``step``, or starts a shard); likewise for columns.
+    """
+    rows, cols = lrow.shape
+    for y in range(rows):
+        vals = lrow[y][lrow[y] >= 0]
+        if vals.size and (vals == vals[0]).all() and (int(vals[0]) % step == 0):
+            scene.add_text(scene.col_x[0] - 5, scene.row_y[y] + scene.cell_h / 2, _row_name(int(vals[0]), lead_shape),
+                           anchor="end", rgb=(90, 90, 90), cls="axis")
+    for x in range(cols):
+        vals = lcol[:, x][lcol[:, x] >= 0]
+        if vals.size and (vals == vals[0]).all() and (int(vals[0]) % step == 0):
+            scene.add_text(scene.col_x[x] + scene.cell_w / 2, scene.row_y[0] - 6, str(int(vals[0])),
+                           anchor="middle" if step == 1 else "start", rgb=(90, 90, 90), cls="axis")
 
 
 def _metal_summary(ml, total, max_cells):
