@@ -10,7 +10,13 @@ Run: ``python bench/tt.py`` (``--quick`` for 4096x4096). Prints, in one run:
    arrays, with their bandwidth relative to ``np.copyto`` (target: >= 0.5x),
    and ``shard(a)`` allocating its output (compared with ``a.copy()``, which
    pays the same first-touch page faults);
-3. one padded layout (8191x8190 on 7x9, tiled) for comparison.
+3. one padded layout (8191x8190 on 7x9, tiled) for comparison;
+4. the v2 ``#ttcore.metal_layout`` (``MetalLayoutV2``): the same tensor on 8x8
+   in 32x32 tiles, and 8191x8190 with tt-mlir's grid-aware alignments
+   (padded to 8192x8192 by alignment), shard/unshard against ``np.copyto``
+   (target: >= 0.5x, like the seed form);
+5. ``tt.parse_module`` on a generated 2,000-line TTIR/TTNN dump (alias
+   lines, v2 layouts inline and aliased, TTNN layouts, a device): target < 0.5 s.
 
 Bandwidth ratio = copyto time / unilayout time (same bytes moved). Times are
 the best of several repetitions (wall clock, one thread).
@@ -24,7 +30,8 @@ import time
 
 import numpy as np
 
-from unilayout.tt import MetalLayout
+from unilayout import tt
+from unilayout.tt import MetalLayout, MetalLayoutV2
 
 
 def best(fn, reps):
@@ -56,7 +63,8 @@ def main(argv=None):
     print(f"  {'a.copy() (floor when allocating)':<44}{t_fresh * 1e3:9.1f} ms  {a.nbytes / t_fresh / 1e9:6.1f} GB/s")
     ok = True
     cases = [("scalar", MetalLayout.from_collapse((n, n), (8, 8))),
-             ("tiled 32x32", MetalLayout.from_collapse((n, n), (8, 8), tile=(32, 32)))]
+             ("tiled 32x32", MetalLayout.from_collapse((n, n), (8, 8), tile=(32, 32))),
+             ("v2 tiled 32x32", MetalLayoutV2((n, n), (8, 8), (32, 32), [(0, 1), (1, 2)], tile=(32, 32)))]
     for name, ml in cases:
         buf = ml.shard(a)
         back = np.empty_like(a)
@@ -83,7 +91,54 @@ def main(argv=None):
           f"{buf.nbytes / b.nbytes:.3f}x the bytes):")
     print(f"  {'  shard(b, out=buf)':<44}{t_sh * 1e3:9.1f} ms  {t_copy * (b.nbytes / a.nbytes) / t_sh:6.2f}x copyto")
     print(f"  {'  unshard(buf, out=back)':<44}{t_un * 1e3:9.1f} ms  {t_copy * (b.nbytes / a.nbytes) / t_un:6.2f}x copyto")
+    v2 = tt.MetalLayout.from_v2((m, m - 1), (8, 8), tile=(32, 32))
+    buf = v2.shard(b)
+    t_sh = best(lambda: v2.shard(b, out=buf), reps)
+    t_un = best(lambda: v2.unshard(buf, out=back), reps)
+    assert np.array_equal(back, b)
+    same = t_copy * (b.nbytes / a.nbytes)
+    print(f"  v2 {m}x{m - 1}, from_v2 on 8x8 tiled (alignments {'x'.join(map(str, v2.dim_alignments))}, device "
+          f"{'x'.join(map(str, v2.device_shape))}):")
+    for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
+        ratio = same / t
+        ok &= ratio >= 0.5
+        target = "   ok (target >= 0.5x)" if ratio >= 0.5 else "   BELOW 0.5x target"
+        print(f"  {label:<44}{t * 1e3:9.1f} ms  {ratio:6.2f}x copyto{target}")
+    dump = make_dump(2000)
+    t_parse = best(lambda: tt.parse_module(dump), 5)
+    found = tt.parse_module(dump)
+    target = "   ok (target < 0.5 s)" if t_parse < 0.5 else "   ABOVE 0.5 s target"
+    ok &= t_parse < 0.5
+    print(f"  {'parse_module, 2,000-line dump':<44}{t_parse * 1e3:9.1f} ms  {len(found)} layouts "
+          f"({len(set(map(id, found.values())))} distinct){target}")
     return 0 if ok else 1
+
+
+def make_dump(lines):
+    """A TTIR/TTNN-style module of ``lines`` lines: aliases, then ops whose tensor types carry tt layouts."""
+    rng = np.random.default_rng(1)
+    head = ["#dram = #ttnn.buffer_type<dram>", "#l1 = #ttnn.buffer_type<l1>",
+            "#any_device = #ttcore.device<workerGrid = #ttcore.grid<8x8, (d0, d1) -> (0, d0, d1)>, l1Map = (d0, d1, "
+            "d2)[s0] -> (0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 * s1 + d2 + "
+            "s0), meshShape = , chipIds = [0]>"]
+    tensors = []
+    for i in range(40):
+        shape = (int(rng.integers(1, 9)), int(rng.integers(1, 300)), int(rng.integers(1, 300)))
+        ml = tt.MetalLayout.from_v2(shape, (8, 8), tile=(32, 32))
+        head.append(f"#layout{i} = {ml.attribute()}")
+        tensors.append(f"tensor<{'x'.join(map(str, ml.device_shape))}x!ttcore.tile<32x32, f32>, #layout{i}>")
+        tensors.append(str(ml))  # inline
+    for i in range(20):
+        r, c = int(rng.integers(1, 40)) * 32, int(rng.integers(1, 40)) * 32
+        head.append(f"#ttnn_layout{i} = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, "
+                    f"memref<{r // 32}x{c // 32}x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>")
+        tensors.append(f"tensor<{r}x{c}xbf16, #ttnn_layout{i}>")
+    body = ["module attributes {ttcore.device = #any_device} {", "  func.func @main() {"]
+    while len(head) + len(body) < lines - 2:
+        k = len(body)
+        a, b = tensors[int(rng.integers(len(tensors)))], tensors[int(rng.integers(len(tensors)))]
+        body.append(f'    %{k} = "d2m.to_layout"(%{k - 1}, %x) : ({a}, tensor<64x64xf32>) -> {b}')
+    return "\n".join(head + body + ["  }", "}"])
 
 
 if __name__ == "__main__":

@@ -74,9 +74,42 @@ def _c_strides(shape):
     return tuple(reversed(out))
 
 
+def _extent(ml) -> tuple:
+    """The data's extent in physical space, ``linear(S - 1) + 1``.
+
+    It is ``physical_shape`` for the seed form; the v2 form's physical shape
+    may be larger (alignment pads a group's end), and the slots past the
+    extent are padding like the grid's. Data moves through an array of this
+    shape, so alignment padding costs no extra pass.
+    """
+    ext = ml._cache.get("extent")
+    if ext is None:
+        ext = ml._cache["extent"] = tuple(v + 1 for v in ml.linear(*(s - 1 for s in ml.logical_shape)))
+    return ext
+
+
+def _info(ml):
+    """``(offset, strides)`` of the flat index into the extent array when every result is linear, else None."""
+    key = "extent_info"
+    if key not in ml._cache:
+        from ._mlir import _linear_terms
+
+        terms = [_linear_terms(r) for r in ml.linear.results]
+        if any(t is None for t in terms):
+            ml._cache[key] = None
+        else:
+            pst = _c_strides(_extent(ml))
+            strides = [0] * ml.rank
+            for (_, coef), ps in zip(terms, pst):
+                for d, c in coef.items():
+                    strides[d] += c * ps
+            ml._cache[key] = (sum(c * ps for (c, _), ps in zip(terms, pst)), tuple(strides))
+    return ml._cache[key]
+
+
 def _is_dense(ml) -> bool:
-    info = ml._linear_info()
-    if info is None or info[0] != 0 or math.prod(ml.physical_shape) != ml.volume:
+    info = _info(ml)
+    if info is None or info[0] != 0 or math.prod(_extent(ml)) != ml.volume:
         return False
     return all(st == cs for st, cs, n in zip(info[1], _c_strides(ml.logical_shape), ml.logical_shape) if n > 1)
 
@@ -89,7 +122,7 @@ def _pieces(ml):
     """
     g = len(ml.grid)
     out = []
-    for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape)):
+    for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape)):
         full, rem = divmod(P, s)
         cores = [(0, full, s)] if full else []
         if rem:
@@ -128,7 +161,7 @@ def _views(ml, phys, out):
     """
     g = len(ml.grid)
     tiled = ml.tile is not None
-    pst = _c_strides(ml.physical_shape)
+    pst = _c_strides(_extent(ml))
     pflat, oflat = phys.reshape(-1), out.reshape(-1)
     pis, ois = phys.itemsize, out.itemsize
     ost = [st // ois for st in _tile_view(ml, out).strides]
@@ -166,7 +199,7 @@ def _as_runs(view):
 
 def _logical_view(ml, phys):
     """A strided view of ``phys`` with the logical shape (maps without div/mod)."""
-    offset, strides = ml._linear_info()
+    offset, strides = _info(ml)
     its = phys.itemsize
     return as_strided(phys.reshape(-1)[offset:], shape=ml.logical_shape,
                       strides=[st * its if n > 1 else 0 for st, n in zip(strides, ml.logical_shape)])
@@ -201,7 +234,7 @@ def _fill_padding(ml, out, fill):
     """Fill grid and tile padding of ``out`` (slots outside the physical extent) with basic-slice slabs."""
     g = len(ml.grid)
     full = slice(None)
-    for i, (P, s, n) in enumerate(zip(ml.physical_shape, ml.shard_shape, ml.grid)):
+    for i, (P, s, n) in enumerate(zip(_extent(ml), ml.shard_shape, ml.grid)):
         used = -(-P // s)
         slabs = []
         if used < n:  # whole cores without data
@@ -234,10 +267,10 @@ def _to_shards(ml, a, out, fill):
     if math.prod(out.shape) != ml.volume:
         _fill_padding(ml, _tile_view(ml, out), fill)
     if _is_dense(ml):
-        phys = np.ascontiguousarray(a).reshape(ml.physical_shape)
+        phys = np.ascontiguousarray(a).reshape(_extent(ml))
     else:
-        phys = _alloc(ml.physical_shape, out.dtype, "shard", fill)
-        if ml._linear_info() is not None:
+        phys = _alloc(_extent(ml), out.dtype, "shard", fill)
+        if _info(ml) is not None:
             _logical_view(ml, phys)[...] = a
         else:
             phys.reshape(-1)[ml._flat_physical().reshape(-1)] = a.reshape(-1)
@@ -281,13 +314,13 @@ def unshard(ml, shards, out=None) -> np.ndarray:
     ml.check_injective()
     result = _check_out(out, ml.logical_shape, s.dtype, "unshard")
     dense = _is_dense(ml)
-    phys = result.reshape(ml.physical_shape) if dense else _alloc(ml.physical_shape, s.dtype, "unshard")
+    phys = result.reshape(_extent(ml)) if dense else _alloc(_extent(ml), s.dtype, "unshard")
     if not s.flags.c_contiguous:
         s = np.ascontiguousarray(s)
     for ov, pv in _views(ml, phys, s):
         np.copyto(pv, ov)
     if not dense:
-        if ml._linear_info() is not None:
+        if _info(ml) is not None:
             np.copyto(result, _logical_view(ml, phys))
         else:
             np.copyto(result, phys.reshape(-1)[ml._flat_physical()])
@@ -339,7 +372,7 @@ def padding_summary(ml) -> PaddingSummary:
     """
     G = np.indices(ml.grid, dtype=np.int64)
     extent = np.stack(
-        [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape))], axis=-1
+        [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape))], axis=-1
     )
     padding = np.asarray(ml.padded_shard_shape, dtype=np.int64) - extent
     mask = padding_mask(ml)
