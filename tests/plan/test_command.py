@@ -1,0 +1,83 @@
+"""`unilayout plan`: each subcommand against the API, JSON in the one schema, pictures, errors, the help examples."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from unilayout import plan, tt
+from unilayout.cli import main
+
+A = "tensor<256x256xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x8>, memref<32x32xf32, #tt.memory_space<l1>>>>"
+AT = "tensor<256x256xf32, #tt.metal_layout<(d0, d1) -> (d1, d0), undef, <8x8>, memref<32x32xf32, #tt.memory_space<l1>>>>"
+DEV8 = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
+
+
+def run(capsys, *argv):
+    status = main(["plan", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_grids_table_and_json(capsys):
+    status, out, _ = run(capsys, "grids", "53x63", "--top", "0")
+    g = plan.grids((53, 63), DEV8)
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 1 + len(g)
+    assert lines[1].split()[1] == "x".join(map(str, g[0].grid))
+    status, out, _ = run(capsys, "grids", "16x3x64x128", "--mesh", "2x1x1", "--collapse", "1:-1", "--json", "--top", "3")
+    d = json.loads(out)
+    assert d["schema"] == "unilayout/1" and d["command"] == "plan" and d["what"] == "grids"
+    assert d["grids"][0]["grid"] == [2, 8, 8] and d["grids"][0]["cores_used"] == 128
+    assert tt.parse(d["grids"][0]["layout"]).grid == (2, 8, 8)
+
+
+def test_reshard_reports_the_transpose(capsys, tmp_path):
+    status, out, err = run(capsys, "reshard", A, AT, "-o", str(tmp_path / "t.png"))
+    assert status == 0 and "reinterpretation:   transposed" in out and "moved_bytes:        0" in out
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+    status, out, _ = run(capsys, "reshard", A, AT, "--no-reinterpret", "--json")
+    d = json.loads(out)
+    want = plan.reshard_cost(tt.parse(A), tt.parse(AT), DEV8, reinterpret=False)
+    assert d["moved_bytes"] == want.moved_bytes and d["transfers"] == want.transfers and d["reinterpretation"] is None
+
+
+def test_chain(capsys):
+    status, out, _ = run(capsys, "chain", "--op", A, "--op", A, "--op", AT)
+    assert status == 0 and "total moved: 0 bytes" in out and "transposed" in out
+    status, out, _ = run(capsys, "chain", "--op", A, "--op", f"{A}; {AT}", "--no-reinterpret", "--json")
+    d = json.loads(out)
+    assert d["choices"] == [0, 0] and d["total_bytes"] == 0 and len(d["edge_costs"][0][0]) == 2
+
+
+def test_convert(capsys):
+    status, out, _ = run(capsys, "convert", "(8,8):(8,1)", "(8,8):(8,1)", "--bits", "16", "--json")
+    assert status == 0 and json.loads(out)["vector"] == 8
+    blocked = "tensor<32x32xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]}>>"
+    other = "tensor<32x32xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>>"
+    status, out, _ = run(capsys, "convert", blocked, other, "--bits", "16")
+    assert status == 0 and "level:           lane" in out
+
+
+def test_errors_exit_2(capsys, tmp_path):
+    assert run(capsys, "grids", "53x0")[0] == 2
+    assert run(capsys, "grids", "8x8", "--device", A)[0] == 2
+    assert run(capsys, "reshard", A, "(4,4):(4,1)")[0] == 2
+    assert run(capsys, "convert", A, "(4,4):(4,1)")[0] == 2
+    status, _, err = run(capsys, "grids", "8x8", "-o", str(tmp_path / "x.txt"))
+    assert status == 2 and ".svg or .png" in err
+    status, _, err = run(capsys, "grids", "8x8", "--collapse", "zero")
+    assert status == 2 and "--collapse" in err and "Traceback" not in err
+
+
+def test_help_examples_run(tmp_path):
+    from unilayout.plan.command import _EXAMPLES
+
+    text = _EXAMPLES.replace("\\\n", " ")
+    lines = [ln.strip().split("  #")[0].strip() for ln in text.splitlines()[1:]]
+    assert len(lines) == 4
+    for line in lines:
+        cmd = line.replace("unilayout ", f"{sys.executable} -m unilayout ", 1)
+        r = subprocess.run(cmd, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, (line, r.stderr)
