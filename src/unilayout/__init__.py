@@ -160,7 +160,7 @@ def equivalent(a, b, shape=None) -> bool:
 
 def __getattr__(name):
     # Families are imported on first use so `import unilayout` stays cheap.
-    if name in ("cute", "linear", "affine", "tsl", "tt", "convert", "viz", "distributed"):
+    if name in ("cute", "linear", "affine", "tsl", "tt", "convert", "viz", "distributed", "plan"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
