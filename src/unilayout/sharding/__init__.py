@@ -4,6 +4,8 @@ from .value import Sharding
 from .jax import from_jax, to_jax
 from .hlo import parse_hlo, to_hlo
 from .shardy import parse_shardy, to_shardy
+from .dtensor import from_dtensor, to_dtensor
 from .metal import from_metal
 
-__all__ = ["Sharding", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy", "from_metal"]
+__all__ = ["Sharding", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy",
+           "from_dtensor", "to_dtensor", "from_metal"]
