@@ -291,7 +291,27 @@ class TTNNTensorLayout(MetalLayout):
         self._refuse_pages("locate")
         return super().locate(*index)
 
+    def padding_summary(self):
+        self._refuse_pages("padding_summary")
+        return super().padding_summary()
+
+    def index_map(self):
+        self._refuse_pages("index_map")
+        return super().index_map()
+
+    def logical_index(self, grid_coord, shard_coord):
+        self._refuse_pages("logical_index")
+        return super().logical_index(grid_coord, shard_coord)
+
+    def to_tiles(self, shards):
+        self._refuse_pages("to_tiles")
+        return super().to_tiles(shards)
+
     shard.__doc__ = MetalLayout.shard.__doc__.split("\n\n")[0] + "\n\n(L1-interleaved pages: NotRepresentableError.)"
+    padding_summary.__doc__ = MetalLayout.padding_summary.__doc__.split("\n\n")[0]
+    index_map.__doc__ = MetalLayout.index_map.__doc__.split("\n\n")[0]
+    logical_index.__doc__ = MetalLayout.logical_index.__doc__.split("\n\n")[0]
+    to_tiles.__doc__ = MetalLayout.to_tiles.__doc__.split("\n\n")[0]
     unshard.__doc__ = MetalLayout.unshard.__doc__.split("\n\n")[0]
     padding_mask.__doc__ = MetalLayout.padding_mask.__doc__.split("\n\n")[0]
     locate.__doc__ = MetalLayout.locate.__doc__.split("\n\n")[0]
