@@ -174,11 +174,11 @@ def _linear_index_map(x, shape):
     return x.index_map()
 
 
-def _linear_picture(x, *, color=None, max_cells, **rest):
+def _linear_picture(x, *, color=None, max_cells, labels=True, **rest):
     from .viz import linear as draw
 
     _only_options("linear", rest)
-    return draw.linear_scene(x, color or "thread", max_cells=max_cells)
+    return draw.linear_scene(x, color or "thread", max_cells=max_cells, labels=labels)
 
 
 def _linear_box(x):
