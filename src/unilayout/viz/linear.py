@@ -282,7 +282,7 @@ def _boundaries(scene, key, rows_per_band, rgb, width, cls):
         scene.add_outline(*scene.cell_box(b0, 0, min(b0 + rows_per_band, R), C), rgb=rgb, width=width, cls=cls)
 
 
-def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
+def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=True):
     """The picture of a linear layout's tensor: who holds each element, coloured by ``color``.
 
     ``color``: ``"thread"`` (the default: each lane of a warp its own colour,
@@ -292,7 +292,8 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     positions show the first; elements held by none are left blank. Rows
     longer than ``picture.WRAP_COLUMNS`` columns wrap into bands stacked below each
     other (the picture stays about as tall as wide); ``data-<out dim>``
-    attributes give each cell's tensor coordinate.
+    attributes give each cell's tensor coordinate. ``labels=False`` leaves the
+    cells unlabelled (huge pictures: the explorer's canvas shows details on hover).
 
     >>> from unilayout.linear import encodings as E
     >>> s = linear_scene(E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2]))
@@ -321,14 +322,16 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS):
     safe = np.maximum(first, 0)
     digits = _in_digits(layout, safe)
     distributed = _is_distributed(layout)
-    if distributed:
-        labels = _hw_label(layout, safe.reshape(-1)).reshape(r, c)
+    want_labels = labels
+    if not want_labels:
+        labels = np.full((r, c), "", dtype=object)
+    elif distributed:
+        labels = np.where(held, _hw_label(layout, safe.reshape(-1)).reshape(r, c), "").astype(object)
     else:
-        labels = safe.astype(str)
-    labels = np.where(held, labels, "").astype(object)
+        labels = np.where(held, safe.astype(str), "").astype(object)
     z = np.zeros_like(safe)
     thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
-    chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size else 1
+    chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size and want_labels else 1
     width = band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
     bands = c // width
 
