@@ -41,7 +41,7 @@ def _type_text(kind, shape, elem, enc):
 
 
 def test_printed_attributes_match_triton_and_read_back():
-    cases = _cases(13, 25)
+    cases = _cases(13, H.per_kind(25))
     got = H.triton_text_oracle([c for _, c, _ in cases])
     checked = 0
     for (kind, case, enc), want in zip(cases, got):
@@ -56,7 +56,7 @@ def test_printed_attributes_match_triton_and_read_back():
 
 
 def test_tensor_memory_layouts_match_triton():
-    cases = [(k, c, e) for k, c, e in _cases(7, 40) if k in ("tmem", "tmem_scales")]
+    cases = [(k, c, e) for k, c, e in _cases(7, H.per_kind(40)) if k in ("tmem", "tmem_scales")]
     got = H.triton_text_oracle([c for _, c, _ in cases])
     checked = 0
     for (kind, case, enc), want in zip(cases, got):

@@ -436,9 +436,13 @@ class DotOperand(_Encoding):
         ('lane', [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]])
         """
         parent = self.parent
+        if isinstance(parent, AmdMfma):
+            return _mfma_dot(self, _shape(shape))
+        if isinstance(parent, AmdWmma):
+            return _wmma_dot(self, _shape(shape))
         if not isinstance(parent, NvidiaMma):
             raise LayoutError(
-                f"DotOperand: only NVIDIA MMA parents are supported, got {type(parent).__name__}"
+                f"DotOperand: the parent must be an NVIDIA MMA, AMD MFMA or AMD WMMA layout, got {type(parent).__name__}"
             )
         shape = _shape(shape)
         rank = len(shape)
@@ -470,6 +474,89 @@ class DotOperand(_Encoding):
                 warps = warps * LinearLayout.identity_1d(wpc[d], "warp", names[d])
         warps = warps.transpose_outs(cta.out_dim_names)
         return fit_to_shape(cta * warps, shape, parent.cga_layout)
+
+
+def _dot_common(dot, shape):
+    rank = len(shape)
+    if rank not in (2, 3):
+        raise LayoutError(f"dot operand layouts have rank 2 or 3, got shape {list(shape)}")
+    idx = as_int(dot.operand_index, "operand_index")
+    if idx not in (0, 1):
+        raise LayoutError(f"operand_index must be 0 (A) or 1 (B), got {idx}")
+    kw = _pow2s([dot.k_width], "k_width")[0]
+    names = _dims(rank)
+    k_idx, nonk_idx = (rank - 1, rank - 2) if idx == 0 else (rank - 2, rank - 1)
+    return rank, idx, kw, names, k_idx, nonk_idx
+
+
+def _mfma_dot(dot, shape) -> LinearLayout:
+    """MFMA operand A (M x K) or B (K x N): ``k_width`` registers along K, lanes along the
+    non-K dim (M or N of the instruction) then K, register repeats along K over the whole K,
+    ``tiles_per_warp`` along non-K; warps as the parent's (Triton ``mfmaDotToLinearLayout``)."""
+    parent = dot.parent
+    rank, idx, kw, names, k_idx, nonk_idx = _dot_common(dot, shape)
+    instr = _pow2s(parent.instr_shape, "instr_shape")
+    m, n = instr[0], instr[1]
+    wpc = _pow2s(parent.warps_per_cta, "warps_per_cta", rank)
+    tpw = _pow2s(parent.tiles_per_warp, "tiles_per_warp", rank)
+    nonk = m if idx == 0 else n
+    dim_k, dim_nk = names[k_idx], names[nonk_idx]
+    one = LinearLayout.identity_1d
+    tile = one(kw, "register", dim_k) * one(nonk, "lane", dim_nk) * one(64 // nonk, "lane", dim_k)
+    k_tile = 64 // nonk * kw
+    if ((m, n) == (64, 4) and idx == 0) or ((m, n) == (4, 64) and idx == 1):
+        tile = tile * one(16, "register", dim_k)
+        k_tile *= 16
+    if shape[k_idx] > k_tile:
+        tile = tile * one(shape[k_idx] // k_tile, "register", dim_k)
+    tile = (tile * one(tpw[nonk_idx], "register", dim_nk)).transpose_outs([dim_k, dim_nk])
+    if rank == 3:
+        tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0])
+    warps = identity_standard_nd("warp", wpc, list(range(rank - 1, -1, -1))).transpose_outs(tile.out_dim_names)
+    return fit_to_shape(tile * warps, shape, parent.cga_layout)
+
+
+def _wmma_dot(dot, shape) -> LinearLayout:
+    """WMMA operand A or B: ``k_width`` registers along K, 16 lanes along non-K, the other lanes
+    along K (v1: duplicated, v2/v3: further K), register repeats up to the instruction's K; warps
+    as the parent's with their K component dropped (broadcast), in tile units."""
+    parent = dot.parent
+    rank, idx, kw, names, k_idx, nonk_idx = _dot_common(dot, shape)
+    instr = _pow2s(parent.instr_shape, "instr_shape")
+    version = as_int(parent.version, "WMMA version")
+    nonk = instr[0] if idx == 0 else instr[1]
+    depth = 32 // nonk
+    dim_k, dim_nk = names[k_idx], names[nonk_idx]
+    one = LinearLayout.identity_1d
+    tile = one(kw, "register", dim_k) * one(nonk, "lane", dim_nk)
+    tile = tile * (LinearLayout.zeros_1d(depth, "lane", dim_k) if version == 1 else one(depth, "lane", dim_k))
+    tile = tile * one(max(1, instr[2] // (depth * kw)), "register", dim_k)
+    if rank == 3:
+        tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0])
+    scale = [1] * (rank - 2) + [instr[0], instr[1]]
+
+    def tiles(vecs, what):  # the parent's bases in tile units, K dropped (broadcast along K)
+        out = []
+        for b in vecs or ():
+            v = [e * f for e, f in zip(_ints(b, what, rank), scale)]
+            v[k_idx] = 0
+            out.append(v)
+        return out
+
+    tile = tile.transpose_outs(names)
+    regs = [list(v) for v in tile.bases[0][1]] + [v for v in tiles(parent.reg_bases, "reg basis") if any(v)]
+    lanes = [list(v) for v in tile.bases[1][1]]
+    warps = tiles(parent.warp_bases, "warp basis")
+    sizes = [1] * rank
+    for v in regs + lanes + warps:
+        for j, e in enumerate(v):
+            sizes[j] = max(sizes[j], 1 << e.bit_length())
+    order = [names[k_idx], names[nonk_idx]] + names[: rank - 2]
+    cta = LinearLayout({"register": regs, "lane": lanes, "warp": warps}, list(zip(names, sizes)),
+                       require_surjective=False).transpose_outs(order)
+    # the CTAs broadcast along K too: each holds the whole K
+    cga = [[0 if j == k_idx else e for j, e in enumerate(_ints(v, "cga basis", rank))] for v in parent.cga_layout or ()]
+    return fit_to_shape(cta, shape, cga)
 
 
 def dot_operand(shape, operand_index, parent, k_width) -> LinearLayout:
@@ -960,8 +1047,8 @@ class NvmmaShared(_Encoding):
             layout = LinearLayout.empty()
             for k in range(rank - 1, -1, -1):
                 layout = layout * LinearLayout.identity_1d(sizes[k], "offset", names[order[k]])
-            layout = _grow(layout, [names[d] for d in order] if transposed else names, per_cta if not transposed
-                           else [per_cta[d] for d in order])
+            grow = order if transposed else order[::-1]  # Triton grows in the layout's own out-dim order
+            layout = _grow(layout, [names[d] for d in grow], [per_cta[d] for d in grow])
             return fit_to_shape(layout.transpose_outs(names), shape, self.cga_layout)
         if rank < 2:
             raise LayoutError("a swizzled nvmma_shared layout needs rank >= 2")
