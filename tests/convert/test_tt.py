@@ -136,3 +136,35 @@ def test_device_to_affine():
         device_to_affine(dev)
     with pytest.raises(LayoutError):
         device_to_affine(cute.Layout(2, 1))
+
+
+def test_metal_form_between_seed_v2_and_ttnn_where_exact():
+    import numpy as np
+
+    from unilayout import tt
+    from unilayout.convert import metal_form
+    from unilayout.errors import NotRepresentableError
+
+    v1 = tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4), tile=(32, 32))
+    v2 = metal_form(v1, "v2")
+    ttnn = metal_form(v1, "ttnn")
+    assert isinstance(v2, tt.MetalLayoutV2) and isinstance(ttnn, tt.TTNNTensorLayout)
+    for other in (v2, ttnn):
+        assert np.array_equal(other.index_map(), v1.index_map())
+        assert metal_form(other, "v1") == v1
+        assert unilayout_parse(str(other)) == other
+    assert metal_form(ttnn, "v2") == v2
+    with pytest.raises(NotRepresentableError, match="v1 cannot pad a group's end"):
+        metal_form(tt.MetalLayout.from_v2((3, 43, 7), (1, 1)), "v1")
+    # tile padding inside each 18x32 shard: v2's shards are whole tiles
+    with pytest.raises(NotRepresentableError, match="not a whole number of 32x32 tiles"):
+        metal_form(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)), "v2")
+    assert metal_form(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)), "ttnn").memref_shape == (1, 1)
+    with pytest.raises(NotRepresentableError, match="2-D grid"):
+        metal_form(tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 2, 4), [(1, -1)]), "ttnn")
+
+
+def unilayout_parse(text):
+    import unilayout
+
+    return unilayout.parse(text)

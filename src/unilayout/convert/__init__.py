@@ -63,12 +63,12 @@ from .cute_affine import cute_to_affine, linear_to_affine
 from .cute_linear import MAX_SWIZZLE_BITS, cute_to_linear, linear_to_cute
 from .to_tsl import cute_to_tsl, linear_to_tsl
 from .tsl import tsl_to_affine, tsl_to_cute, tsl_to_linear
-from .tt import ShardLayout, device_to_affine, metal_to_affine, metal_to_cute
+from .tt import ShardLayout, device_to_affine, metal_form, metal_to_affine, metal_to_cute
 
 __all__ = [
     "cute_to_linear", "linear_to_cute", "cute_to_affine", "linear_to_affine", "tsl_to_affine", "tsl_to_cute",
     "cute_to_tsl", "tsl_to_linear", "linear_to_tsl", "affine_to_cute", "affine_to_tsl", "affine_to_linear",
-    "metal_to_affine", "metal_to_cute", "ShardLayout", "device_to_affine", "convert_to", "family_of", "FAMILIES",
+    "metal_to_affine", "metal_to_cute", "metal_form", "ShardLayout", "device_to_affine", "convert_to", "family_of", "FAMILIES",
     "MAX_POINTS", "MAX_SWIZZLE_BITS",
 ]
 

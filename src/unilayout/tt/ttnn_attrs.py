@@ -126,6 +126,30 @@ class TTNNTensorLayout(MetalLayout):
         s(self, "interleaved_pages", pages)
         s(self, "_hash", hash(self._key()))
 
+    @staticmethod
+    def from_metal(ml) -> "TTNNTensorLayout":
+        """The TTNN text form of a metal layout with the same placement, or ``NotRepresentableError`` why not.
+
+        The memory layout is the one ``to_ttnn`` names (TTNN's collapse and a
+        2-D grid are needed); a v2 layout goes through ``to_v1()``.
+
+        >>> print(TTNNTensorLayout.from_metal(MetalLayout.from_collapse((64, 128), (2, 4), tile=(32, 32))).attribute())
+        #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x4>, memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<l1>>, <block_sharded>>
+        """
+        if not isinstance(ml, MetalLayout):
+            raise LayoutError(f"from_metal: expected a MetalLayout, got {type(ml).__name__}")
+        if isinstance(ml, TTNNTensorLayout):
+            return ml
+        if hasattr(ml, "to_v1") and type(ml) is not MetalLayout:
+            ml = ml.to_v1()
+        view = ml.to_ttnn()
+        if ml.memory_space in ("system", "mmio"):
+            buffer, layout = "system_memory", None
+        else:
+            buffer, layout = ml.memory_space, view.memory_layout.lower()
+        return TTNNTensorLayout(ml.logical_shape, ml.linear, ml.grid, ml.element_type, buffer, layout, ml.tile,
+                                ml.tile_dtype)
+
     def _key(self):
         return (self.logical_shape, self.linear, self.grid, self.element_type, self.buffer_type, self.memory_layout,
                 self.tile, self.tile_dtype, self.grid_map, self.core_ranges, self.exact_grid)
