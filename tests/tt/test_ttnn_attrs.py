@@ -79,3 +79,21 @@ def test_value_rules_and_semantics():
     assert c == pickle.loads(pickle.dumps(c)) and eval(repr(c), {"MemoryConfig": MemoryConfig}) == c
     with pytest.raises(AttributeError):
         c.buffer_type = "l1"
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 70), st.integers(1, 70), st.integers(1, 4), st.integers(1, 4),
+       st.sampled_from(["l1", "dram"]), st.booleans())
+def test_property_ttnn_form_round_trips_and_places_as_the_seed_form(b, h, w, gy, gx, space, tiled):
+    ml = MetalLayout.from_collapse((b, h, w), (gy, gx), memory_space=space, tile=(32, 32) if tiled else None)
+    try:
+        L = TTNNTensorLayout.from_metal(ml)
+    except NotRepresentableError:
+        assert space == "dram" and gy > 1 and gx > 1  # DRAM allows height or width sharding only
+        return
+    assert tt.parse(str(L)) == L and L.to_metal() == ml
+    assert np.array_equal(L.index_map(), ml.index_map())
