@@ -1,0 +1,48 @@
+"""plan.panel: the explorer panel's answers are JSON and agree with grids / reshard_cost."""
+
+import json
+
+import pytest
+
+from unilayout import LayoutError, plan, tt
+from unilayout.plan.panel import answer
+
+DEV8 = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
+
+
+def test_rows_are_the_ranked_grids_and_json():
+    a = answer({"shape": [16, 3, 64, 128], "mesh": [2, 1, 1], "collapse": [[1, -1]], "top": 5, "tile": [32, 32]})
+    json.dumps(a)
+    two = tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (2, 1, 1))
+    g = plan.grids((16, 3, 64, 128), two, collapse=[(1, -1)], tile=(32, 32))
+    assert a["count"] == len(g)
+    assert [r["grid"] for r in a["grids"]] == [list(c.grid) for c in g[:5]]
+    assert a["grids"][0]["bytes_per_core"] == g[0].bytes_per_core
+    assert tt.parse(a["layout"]) == g[0].layout
+    assert a["svg"].count('class="cell') == 128
+
+
+def test_reshard_into_the_chosen_layout():
+    src = tt.MetalLayout.from_collapse((53, 63), (3, 2))
+    a = answer({"shape": "53x63", "choice": 1, "reshard_from": str(src)})
+    chosen = plan.grids((53, 63), DEV8)[1]
+    want = plan.reshard_cost(src, chosen.layout, DEV8)
+    assert a["reshard"]["moved_bytes"] == want.moved_bytes and a["reshard"]["transfers"] == want.transfers
+    # a virtual choice is priced on its own device view
+    v = answer({"shape": "53x63", "choice": 0, "reshard_from": str(src)})
+    best = plan.grids((53, 63), DEV8)[0]
+    assert v["reshard"]["moved_bytes"] == plan.reshard_cost(src, best.layout, DEV8, dst_device=best.device).moved_bytes
+
+
+@pytest.mark.parametrize("body,match", [
+    ({}, "shape"),
+    ({"shape": "53xq"}, "integers"),
+    ({"shape": [4, 4], "device": "(4,4):(4,1)"}, "device"),
+    ({"shape": [4, 4], "choice": 10 ** 6}, "past"),
+    ({"shape": [4, 4], "collapse": "0:1"}, "collapse"),
+    ({"shape": [4, 4], "reshard_from": "(4,4):(4,1)"}, "reshard_from"),
+    ([1, 2], "JSON object"),
+])
+def test_bad_requests_are_layout_errors(body, match):
+    with pytest.raises(LayoutError, match=match):
+        answer(body)
