@@ -146,6 +146,33 @@ os._exit(0)
 '''
 
 
+_TMEM_REG_ORACLE = r'''
+import json, os, sys
+import triton.experimental.gluon.language as gl
+import triton.experimental.gluon.language.nvidia.blackwell as BW
+from triton._C.libtriton.gluon_ir import compute_tmem_reg_layout
+out = []
+for c in json.load(sys.stdin):
+    try:
+        ty = {16: gl.float16, 32: gl.float32}[c["bits"]]
+        r = compute_tmem_reg_layout(ty, c["shape"], c["shape"], BW.TensorMemoryLayout(tuple(c["block"]), c["cs"]),
+                                    c["warps"], "32x32b")
+        out.append({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases})
+    except Exception as e:
+        out.append({"error": repr(e)})
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+'''
+
+
+def triton_tmem_reg_oracle(cases: list) -> list:
+    """``[{"block": [M, N], "cs", "shape", "warps", "bits"}]`` -> Gluon's 32x32b TMEM register layouts."""
+    if not _have_triton():
+        pytest.skip("triton is not installed")
+    return _run(_TMEM_REG_ORACLE, cases)
+
+
 def triton_text_oracle(cases: list) -> list:
     """``[{"layout": Gluon expr, "shape", "type": dist|shared|tmem, "elem", "linear": bool}]`` ->
     ``{"text": Triton's printed type, "bases": {in-dim: bases}}`` (or ``{"error"}``), one subprocess."""

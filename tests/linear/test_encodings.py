@@ -118,3 +118,21 @@ def test_seed_simplified_mfma_tile_is_the_real_tile():
               * identity_1d(64 // 16, "lane", "dim0"))
     mfma = E.amd_mfma([16, 16], 3, [16, 16, 16], False, [1, 1])
     assert mfma.sublayout(["register", "lane"], ["dim0", "dim1"]) == simple
+
+
+def test_tensor_memory_register_layouts_match_triton():
+    rng = random.Random(17)
+    cases = []
+    for _ in range(H.per_kind(80)):
+        bm, bn, cs = rng.choice([64, 128]), 1 << rng.randint(3, 8), rng.choice([1, 1, 2])
+        bits = 16 if cs == 2 or rng.random() < 0.3 else 32
+        shape = [max(1 << rng.randint(6, 8), bm), 1 << rng.randint(3, 8)]
+        cases.append({"block": [bm, bn], "cs": cs, "shape": shape, "warps": rng.choice([4, 4, 8, 16]), "bits": bits})
+    got = H.triton_tmem_reg_oracle(cases)
+    for case, want in zip(cases, got):
+        assert "error" not in want, (case, want)
+        L = E.TensorMemory(*case["block"], case["cs"]).reg_layout(case["shape"], case["warps"],
+                                                                 element_bitwidth=case["bits"])
+        assert {n: b for n, b in L.bases if n != "block"} == want, case
+    with pytest.raises(NotRepresentableError, match="16x64b"):
+        E.TensorMemory(128, 64).reg_layout([128, 64], instr_variant="16x64b")

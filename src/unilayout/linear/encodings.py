@@ -1391,6 +1391,44 @@ class TensorMemory(_Encoding):
                             [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
 
 
+    def reg_layout(self, shape: Sequence[int], num_warps: int = 4, instr_variant: str = "32x32b",
+                   element_bitwidth: int = 32) -> LinearLayout:
+        """The register layout of a ``tmem.load``/``tmem.store`` with the ``32x32b`` message
+        (Gluon ``get_reg_layout``): warp ``w`` of each group of four reads TMEM rows
+        ``32 (w % 4) ..`` one lane per row, registers walk the columns.
+
+        From this encoding's layout: lanes take row bits 0-4, warps row bits 5-6, registers
+        the non-zero column bases; warps beyond four take the last column bases, and a lane
+        whose row is undefined (blockM 64 with nothing to fill it) the last one left, keeping
+        the registers that share one 32-bit column (``32 / element_bitwidth`` elements).
+
+        >>> TensorMemory(128, 64).reg_layout([128, 64], num_warps=8).bases[2]
+        ('warp', [[32, 0], [64, 0], [0, 32]])
+        """
+        if instr_variant != "32x32b":
+            raise NotRepresentableError(f"tensor memory message {instr_variant!r} is not modelled: "
+                                        "unilayout gives the 32x32b register layout")
+        nw = as_pow2(as_int(num_warps, "num_warps"), "num_warps")
+        if nw < 4:
+            raise LayoutError(f"num_warps must be at least 4 (one warp per 32 TMEM lanes), got {nw}")
+        T = self.to_linear(shape)
+        rows, cols, block = (dict(T.bases)[n] for n in ("row", "col", "block"))
+        regs = [v for v in cols if any(v)]
+        extra = nw.bit_length() - 3
+        if extra > len(regs):
+            raise LayoutError(f"{nw} warps need {extra} column bits to split, but the layout has {len(regs)}")
+        split = regs[len(regs) - extra:] if extra else []
+        regs = regs[: len(regs) - extra]
+        ebw = as_pow2(as_int(element_bitwidth, "element_bitwidth"), "element_bitwidth")
+        keep = max(0, (32 // ebw).bit_length() - 1)
+        lanes = [list(v) for v in rows[:5]]
+        for i, v in enumerate(lanes):  # a lane on an undefined row (blockM 64) takes the last column bit
+            if not any(v) and len(regs) > keep:
+                lanes[i] = regs.pop()
+        return LinearLayout({"register": regs, "lane": lanes, "warp": rows[5:7] + split, "block": block},
+                            T.out_dims, require_surjective=False)
+
+
 @dataclass(frozen=True)
 class TensorMemoryScales(_Encoding):
     """Triton's ``#ttng.tensor_memory_scales_encoding<>``: MMA scale factors in TMEM.
