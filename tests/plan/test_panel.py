@@ -40,7 +40,8 @@ def test_reshard_into_the_chosen_layout():
     ({"shape": [4, 4], "device": "(4,4):(4,1)"}, "device"),
     ({"shape": [4, 4], "choice": 10 ** 6}, "past"),
     ({"shape": [4, 4], "collapse": "0:1"}, "collapse"),
-    ({"shape": [4, 4], "reshard_from": "(4,4):(4,1)"}, "reshard_from"),
+    ({"shape": [4, 4], "reshard_from": "(4,4):(4,1)"}, "tensor<"),
+    ({"shape": [4, 4], "reshard_from": "#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>"}, "reshard_from"),
     ([1, 2], "JSON object"),
 ])
 def test_bad_requests_are_layout_errors(body, match):
