@@ -11,8 +11,9 @@ path                body                                                        
                     [[0, -1]], "alignments": null, "tile": [32, 32],            its ``tensor<...>``
                     "oob_val": "undef"}``
 ``/api/algebra``    ``{"a": "4:2", "b": "16", "op": "complement"}``             ``a``, ``b``, ``result`` views, links
-``/api/encodings``  ``{"shape": [32, 32], "a": {"kind": "blocked", "params":    ``a``, ``b`` views, the levels a
-                    {...}}, "b": {...}}``                                       conversion crosses, links
+``/api/encodings``  ``{"shape": [32, 32], "a": {"kind": "blocked", "params":    ``a``, ``b`` views, their attribute
+                    {...}}, "b": {...}}``                                       texts ``a_text``/``b_text``, the
+                                                                                levels a conversion crosses, links
 ==================  ==========================================================  ====================================
 
 ``links`` lists ``[view, key, view, key]``: cells of the two views whose
@@ -230,7 +231,13 @@ def _param(value, key):
                        field=key)
 
 
+#: The encoding value class of each kind (its ``str()`` is Triton's attribute text).
+_ENCODING_CLASSES = {"blocked": "Blocked", "nvidia_mma": "NvidiaMma", "amd_mfma": "AmdMfma",
+                     "swizzled_shared": "SwizzledShared"}
+
+
 def _encoding(spec, shape, key):
+    """``(LinearLayout, attribute text)`` of the encoding ``spec`` (kind and parameters) for ``shape``."""
     from ..linear import encodings as E
 
     if not isinstance(spec, dict):
@@ -252,7 +259,8 @@ def _encoding(spec, shape, key):
                            field=key)
     kw = {k: _param(v, k) for k, v in params.items()}
     try:
-        return getattr(E, kind)(shape, **kw)
+        enc = getattr(E, _ENCODING_CLASSES[kind])(**kw)
+        return enc.to_linear(shape), str(enc)
     except TypeError as exc:  # a missing parameter
         raise RequestError(f"{kind}: {exc}".replace(f"{kind}() ", ""), field=key) from None
     except LayoutError as exc:
@@ -264,10 +272,11 @@ def _encodings(body):
     from ..linear import analysis
 
     shape = _ints(body.get("shape"), "shape")
-    a = _encoding(body.get("a"), shape, "a")
-    out = {"a": layout_view(a), "b": None, "levels": None, "level": None, "notes": [], "links": []}
+    a, a_text = _encoding(body.get("a"), shape, "a")
+    out = {"a": layout_view(a), "b": None, "levels": None, "level": None, "notes": [], "links": [], "a_text": a_text,
+           "b_text": None}
     if body.get("b") not in (None, ""):
-        b = _encoding(body.get("b"), shape, "b")
+        b, out["b_text"] = _encoding(body.get("b"), shape, "b")
         out["b"] = layout_view(b)
         out["links"] = [["a", "element", "b", "element"]]  # the same tensor element
         a_shared = "offset" in a.in_dim_names
