@@ -145,3 +145,11 @@ def test_bad_input():
         grids((4, 4), DEV8, element_type="q7")
     with pytest.raises(LayoutError, match="overlap"):
         grids((4, 4, 4), DEV8, collapse=[(0, 2), (1, 3)])
+
+
+def test_a_metal_layout_gives_shape_type_and_tile():
+    ml = tt.MetalLayout.from_collapse((64, 128), (1, 1), element_type="bf16", tile=(32, 32))
+    g = grids(ml, DEV8)
+    assert g[0].layout.element_type == "bf16" and g[0].layout.tile == (32, 32)
+    assert g[0].bytes_per_core == math.prod(g[0].layout.memref_shape) * tt.tile_bytes("bf16", (32, 32))
+    assert grids(ml, DEV8, tile=(16, 16))[0].layout.tile == (16, 16)

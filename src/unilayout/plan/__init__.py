@@ -37,7 +37,8 @@ reinterpreted as transposed:
 
 Modules: ``reshard`` (``reshard_cost``, ``transfer_table``), ``regrid`` (reinterpretations),
 ``choose`` (``grids``), ``chains`` (``chain``), ``triton``, ``cute``,
-``command`` (the ``unilayout plan`` command). Names load on first use, so
+``command`` (the ``unilayout plan`` command), ``panel`` (the explorer
+panel's JSON answer). Names load on first use, so
 ``import unilayout.plan`` (and the command line) stays cheap.
 """
 
