@@ -1,8 +1,11 @@
-"""Text of the tt dialect: ``tensor<..., #tt.metal_layout<...>>`` and ``#tt.device<...>``.
+"""Text of the tt dialects: metal layouts (v1 and v2), ``#tt.device<...>``, TTNN layouts and memory configs.
 
 Grammar (whitespace and newlines free between tokens; ``ttcore`` accepted for ``tt``)::
 
-    tensor-type  ::= 'tensor<' (INT 'x')* elem ',' metal-layout '>'
+    tensor-type  ::= 'tensor<' (INT 'x')* (elem | tile) ',' (metal-layout | v2-layout | ttnn-layout) '>'
+    v2-layout    ::= '#ttcore.metal_layout<' 'logical_shape' '=' dims ',' 'dim_alignments' '=' dims ','
+                     'collapsed_intervals' '=' 'dense<' ['[' pair (',' pair)* ']'] '>' ':' 'tensor<' N 'x2xi64>'
+                     ',' [oob ','] space [',' ('sharded' | 'interleaved')] [',' 'index_map' '=' ('map(' INT ')' | map)] '>'
     metal-layout ::= '#tt.metal_layout<' map ',' oob ',' grid ',' memref '>'
     map          ::= '(' dims ')' '->' '(' results ')'  |  'affine_map<' ... '>'
     grid         ::= '<' INT ('x' INT)* '>'  |  '#tt.grid<' INT ('x' INT)* '>'
@@ -14,7 +17,12 @@ Grammar (whitespace and newlines free between tokens; ``ttcore`` accepted for ``
 
 Newer tt-mlir output is read too: ``l1Map = <map>, dramMap = <map>`` before
 ``meshShape`` are parsed and dropped (tt-mlir derives them from the system),
-and an empty ``meshShape =`` means one chip (printed back as ``meshShape = 1``).
+and an empty ``meshShape =`` means one chip (printed back as ``meshShape = 1``);
+so are today's ``virt_to_physical_map = ..., physical_to_virt_map = ...`` grid
+maps (the second is the first's inverse) and ``dramGrid = #ttcore.grid<..>``.
+A v2 tensor is device-shaped (grid ++ shard, the shard in tiles for a tile
+element; see ``tt.v2``); the v2 attribute alone reads with a 1x..x1 grid.
+``#ttnn.*`` text is read by ``tt.ttnn_text``; ``parse_module`` reads a dump.
 
 The seed's multi-core example:
 
