@@ -57,9 +57,20 @@ Relation to the other families: ``linear`` and the worker-grid map are
 index maps live in ``unilayout.convert``. ``index_map(ml)`` gives, for every
 logical element (row-major), its flat position in ``shard()``'s output.
 
+Today's tt-mlir prints the v2 ``#ttcore.metal_layout<logical_shape = ...>`` on a
+device-shaped tensor (``MetalLayoutV2``, ``MetalLayout.from_v2``), and TTNN its
+``#ttnn.ttnn_layout`` / ``#ttnn.memory_config`` (``TTNNTensorLayout``,
+``MemoryConfig``); ``tt.parse`` reads them all:
+
+>>> v2 = tt.MetalLayout.from_v2((4, 43, 7), (8, 8), tile=(32, 32))
+>>> v2.device_shape, tt.parse(str(v2)) == v2
+((8, 1, 1, 1), True)
+
 Modules: ``collapse`` (collapse intervals -> linear), ``metal`` (the value and
-its shapes), ``shard`` (data, padding), ``text`` (parse/print), ``ttnn``
-(TTNN view), ``system``, ``device``, ``memory`` (L1 / DRAM addresses).
+its shapes), ``v2`` (the v2 form and tt-mlir's defaults), ``shard`` (data,
+padding), ``text`` (parse/print), ``ttnn`` (TTNN view), ``ttnn_attrs`` /
+``ttnn_text`` (TTNN's text), ``ndshard`` (TTNN ND sharding), ``system``,
+``device``, ``memory`` (L1 / DRAM addresses).
 """
 
 from __future__ import annotations
