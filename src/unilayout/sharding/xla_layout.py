@@ -1,0 +1,327 @@
+"""XLA tiled layouts ``f32[128,256]{1,0:T(8,128)(2,1)}``: parse, print, evaluate, to affine and CuTe.
+
+An XLA shape with a layout says where each element of an array lives in
+one linear buffer. ``{1,0}`` is ``minor_to_major``: dim 1 varies fastest.
+Laid out major-to-minor, the dims are ``(d[mtm[-1]], ..., d[mtm[0]])``.
+A tile ``T(t1,...,tk)`` tiles the ``k`` most minor of them: a dim ``e`` of
+size ``d`` tiled by ``t`` becomes two, ``e floordiv t`` (size ``ceil(d/t)``)
+among the tile indices and ``e mod t`` (size ``t``) inside the tile:
+
+    linear_index_with_tile(e, d, t) = linear_index((e // t, e % t), (ceil(d/t), t))
+
+(tile indices first, then in-tile offsets, all row-major). A second tile
+``(2,1)`` tiles the result again (its two most minor dims, here the
+``8 x 128`` inside each tile: pairs of rows interleave, as bf16 packs two
+rows in a 32-bit word). Where a tile does not divide a dim, the buffer is
+padded (the elements past the array are never read).
+
+``f32[3,5]{1,0:T(2,2)}`` (XLA's own example): 2x3 tiles of 2x2, 24 slots.
+
+>>> L = parse_xla_layout("f32[3,5]{1,0:T(2,2)}")
+>>> L.buffer_shape, L.storage_size
+((2, 3, 2, 2), 24)
+>>> L.offsets().tolist()
+[[0, 1, 4, 5, 8], [2, 3, 6, 7, 10], [12, 13, 16, 17, 20]]
+>>> print(L.to_affine())
+(d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + (d0 mod 2) * 2 + d1 mod 2)
+
+A layout whose tiles divide every dim is a CuTe layout:
+
+>>> print(parse_xla_layout("f32[4,4]{1,0:T(2,2)}").to_cute())
+((2,2),(2,2)):((2,8),(1,4))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._ints import check_table, product
+from .._text import Scanner
+from ..errors import LayoutError, NotRepresentableError
+
+__all__ = ["XlaLayout", "parse_xla_layout"]
+
+
+class XlaLayout:
+    """An XLA array shape with a (tiled) layout: element type, dims, ``minor_to_major``, tiles, memory space.
+
+    ``XlaLayout(element_type, dims, minor_to_major=None, tiles=(), memory_space=None)``;
+    ``minor_to_major`` defaults to row-major (``n-1, ..., 0``).
+
+    **Post-condition**: ``parse_xla_layout(str(L)) == L``.
+
+    >>> L = XlaLayout("bf16", (128, 256), (1, 0), ((8, 128), (2, 1)))
+    >>> L
+    XlaLayout('bf16', (128, 256), (1, 0), ((8, 128), (2, 1)))
+    >>> str(L), L(1, 0), L(2, 0)
+    ('bf16[128,256]{1,0:T(8,128)(2,1)}', 1, 256)
+    """
+
+    __slots__ = ("element_type", "dims", "minor_to_major", "tiles", "memory_space", "_items")
+
+    def __init__(self, element_type, dims, minor_to_major=None, tiles=(), memory_space=None):
+        from .._ints import as_nonneg, as_positive, as_shape
+        if not isinstance(element_type, str) or not element_type.isidentifier():
+            raise LayoutError(f"element type must be a name such as f32 or bf16, got {element_type!r}")
+        dims = as_shape(dims, "XLA dims")
+        n = len(dims)
+        mtm = tuple(range(n - 1, -1, -1)) if minor_to_major is None else as_shape(minor_to_major, "minor_to_major")
+        if sorted(mtm) != list(range(n)):
+            raise LayoutError(f"minor_to_major {list(mtm)} is not a permutation of the {n} dims")
+        tl = []
+        for k, t in enumerate(tiles):
+            t = as_shape(t, f"tile {k}")
+            if not t:
+                raise LayoutError(f"tile {k} is empty")
+            tl.append(tuple(as_positive(v, f"tile {k} dim {j}") for j, v in enumerate(t)))
+        object.__setattr__(self, "element_type", element_type)
+        object.__setattr__(self, "dims", dims)
+        object.__setattr__(self, "minor_to_major", mtm)
+        object.__setattr__(self, "tiles", tuple(tl))
+        object.__setattr__(self, "memory_space", None if memory_space is None else as_nonneg(memory_space, "memory space"))
+        # the buffer's dims as (logical dim, ops, size): the value is x[dim] put through ops, a tuple of
+        # ("div", k) / ("mod", k) (a mod that cannot change the value is left out), in [0, size)
+        items = [(i, (), dims[i]) for i in reversed(mtm)]
+        for k, t in enumerate(self.tiles):
+            if len(t) > len(items):
+                raise LayoutError(f"tile {k} {t} has {len(t)} dims but the shape it tiles has {len(items)}")
+            head, tail = items[:len(items) - len(t)], items[len(items) - len(t):]
+            outer, inner = [], []
+            for (i, ops, size), tt in zip(tail, t):
+                outer.append((i, ops + ((("div", tt),) if tt > 1 else ()), -(-size // tt)))
+                inner.append((i, ops + ((("mod", tt),) if size > tt else ()), tt))
+            items = head + outer + inner
+        object.__setattr__(self, "_items", tuple(items))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("XlaLayout is immutable")
+
+    @property
+    def buffer_shape(self) -> tuple:
+        """The tiled buffer's dims, major to minor (tile indices, then in-tile offsets, per tiling).
+
+        >>> parse_xla_layout("f32[128,256]{1,0:T(8,128)(2,1)}").buffer_shape
+        (16, 2, 4, 128, 2, 1)
+        """
+        return tuple(size for _, _, size in self._items)
+
+    @property
+    def storage_size(self) -> int:
+        """Elements of the buffer, padding included.
+
+        >>> parse_xla_layout("f32[3,5]{1,0:T(2,2)}").storage_size
+        24
+        """
+        return product(self.buffer_shape)
+
+    @property
+    def padded(self) -> bool:
+        """Whether the buffer is larger than the array (some tile does not divide its dim).
+
+        >>> parse_xla_layout("f32[3,5]{1,0:T(2,2)}").padded, parse_xla_layout("f32[4,4]{1,0:T(2,2)}").padded
+        (True, False)
+        """
+        return self.storage_size != product(self.dims)
+
+    def _strides(self):
+        out, acc = [], 1
+        for size in reversed(self.buffer_shape):
+            out.append(acc)
+            acc *= size
+        return tuple(reversed(out))
+
+    def __call__(self, *index) -> int:
+        """The buffer offset of one element.
+
+        >>> parse_xla_layout("f32[3,5]{1,0:T(2,2)}")(2, 4)
+        20
+        """
+        if len(index) == 1 and isinstance(index[0], tuple):
+            index = index[0]
+        if len(index) != len(self.dims) or any(not (isinstance(v, (int, np.integer)) and 0 <= v < n)
+                                                 for v, n in zip(index, self.dims)):
+            raise LayoutError(f"index {index} is outside the array {list(self.dims)}")
+        return sum(_apply(int(index[i]), ops) * s for (i, ops, size), s in zip(self._items, self._strides()))
+
+    def offsets(self) -> np.ndarray:
+        """int64 array of ``dims``: each element's buffer offset (vectorised).
+
+        >>> parse_xla_layout("f32[2,3]{0,1}").offsets().tolist()
+        [[0, 2, 4], [1, 3, 5]]
+        """
+        check_table(product(self.dims), "XlaLayout.offsets")
+        r = len(self.dims)
+        idx = [np.arange(n, dtype=np.int64).reshape((-1,) + (1,) * (r - 1 - i)) for i, n in enumerate(self.dims)]
+        out = np.zeros(self.dims, dtype=np.int64)
+        for (i, ops, size), s in zip(self._items, self._strides()):
+            out += _apply(idx[i], ops) * s
+        return out
+
+    def to_affine(self):
+        """The offset as an MLIR affine map of the logical index (always exact).
+
+        >>> print(parse_xla_layout("f32[8,8]{0,1}").to_affine())
+        (d0, d1) -> (d1 * 8 + d0)
+        """
+        from ..affine import AffineMap, constant, dim
+        total = None
+        for (i, ops, size), s in zip(self._items, self._strides()):
+            if size == 1:
+                continue
+            e = dim(i)
+            for op, k in ops:
+                e = e.floordiv(k) if op == "div" else e % k
+            if s != 1:
+                e = e * s
+            total = e if total is None else total + e
+        return AffineMap(len(self.dims), 0, (constant(0) if total is None else total,))
+
+    def to_cute(self):
+        """The CuTe layout ``logical coordinate -> offset`` when no tile pads its dim; else NotRepresentableError.
+
+        Each logical dim becomes a mode of its digits, least significant first.
+
+        >>> parse_xla_layout("f32[3,5]{1,0:T(2,2)}").to_cute()
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.NotRepresentableError: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
+        """
+        from ..cute import Layout
+        self._check_exact()
+        strides = self._strides()
+        modes_s, modes_d = [], []
+        for i, n in enumerate(self.dims):
+            digits = sorted((_digit(ops), size, s) for (j, ops, size), s in zip(self._items, strides)
+                            if j == i and size > 1)
+            if not digits:
+                modes_s.append(1)
+                modes_d.append(0)
+            elif len(digits) == 1:
+                modes_s.append(digits[0][1])
+                modes_d.append(digits[0][2])
+            else:
+                modes_s.append(tuple(size for _, size, _ in digits))
+                modes_d.append(tuple(s for _, _, s in digits))
+        return Layout(tuple(modes_s), tuple(modes_d))
+
+    def _check_exact(self):
+        items = [(i, self.dims[i]) for i in reversed(self.minor_to_major)]
+        sizes = [n for _, n in items]
+        owners = [i for i, _ in items]
+        for t in self.tiles:
+            k = len(t)
+            head_s, tail_s = sizes[:len(sizes) - k], sizes[len(sizes) - k:]
+            head_o, tail_o = owners[:len(owners) - k], owners[len(owners) - k:]
+            for n, tt, i in zip(tail_s, t, tail_o):
+                if n % tt:
+                    raise NotRepresentableError(
+                        f"tile {t} pads dim {i} (size {n}) to {-(-n // tt) * tt}: a CuTe layout has no padding "
+                        "(to_affine is exact)")
+            sizes = head_s + [n // tt for n, tt in zip(tail_s, t)] + list(t)
+            owners = head_o + tail_o + tail_o
+
+    # --- value ------------------------------------------------------------------------------
+    def _key(self):
+        return (self.element_type, self.dims, self.minor_to_major, self.tiles, self.memory_space)
+
+    def __eq__(self, other):
+        return isinstance(other, XlaLayout) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        extra = f", memory_space={self.memory_space}" if self.memory_space is not None else ""
+        return (f"XlaLayout({self.element_type!r}, {self.dims!r}, {self.minor_to_major!r}, {self.tiles!r}{extra})")
+
+    def __str__(self):
+        tiles = "".join("(" + ",".join(map(str, t)) + ")" for t in self.tiles)
+        layout = ",".join(map(str, self.minor_to_major))
+        if tiles or self.memory_space is not None:
+            layout += ":" + (("T" + tiles) if tiles else "") + (f"S({self.memory_space})" if self.memory_space is not None else "")
+        return f"{self.element_type}[{','.join(map(str, self.dims))}]{{{layout}}}"
+
+
+def _apply(v, ops):
+    for op, k in ops:
+        v = v // k if op == "div" else v % k
+    return v
+
+
+def _digit(ops) -> int:
+    """The divisor ``A`` of a digit ``(x // A) mod M`` (``ops`` already checked to divide exactly)."""
+    a = 1
+    for op, k in ops:
+        if op == "div":
+            a *= k
+    return a
+
+
+def parse_xla_layout(text) -> XlaLayout:
+    """An ``XlaLayout`` from XLA's shape text ``f32[128,256]{1,0:T(8,128)(2,1)}`` (``S(n)`` memory space allowed).
+
+    The ``{...}`` layout may be left out (row-major). Dynamic dims (``<=``,
+    ``?``), tuple shapes and the ``*`` tile dim (combine) are refused with
+    the position.
+
+    >>> parse_xla_layout("f32[8,256]{0,1:T(8,128)S(1)}").memory_space
+    1
+    >>> parse_xla_layout("f32[8,?]{1,0}")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: expected a dim size (dynamic dims are not modelled), found '?' at position 6
+      f32[8,?]{1,0}
+            ^
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"expected XLA shape text, got {type(text).__name__}")
+    sc = Scanner(text)
+    sc.skip()
+    if sc.at("("):
+        sc.fail("a tuple shape holds several arrays: give one")
+    et = sc.identifier("an element type (f32, bf16, s8, ...)")
+    sc.expect("[")
+    dims = []
+    if not sc.accept("]"):
+        while True:
+            dims.append(sc.integer(what="a dim size (dynamic dims are not modelled)"))
+            if not sc.accept(","):
+                break
+        sc.expect("]")
+    mtm, tiles, space = None, [], None
+    if sc.accept("{"):
+        at = sc.skip()
+        mtm = []
+        if not sc.at("}") and not sc.at(":"):
+            mtm.append(sc.integer(what="a dim number"))
+            while sc.accept(","):
+                mtm.append(sc.integer(what="a dim number"))
+        if sorted(mtm) != list(range(len(dims))):
+            sc.fail(f"minor_to_major {mtm} is not a permutation of the {len(dims)} dims", at)
+        if sc.accept(":"):
+            while True:
+                k = sc.skip()
+                if sc.keyword("T"):
+                    while sc.at("("):
+                        sc.expect("(")
+                        t = [sc.integer(what="a tile size ('*' combine dims are not modelled)")]
+                        while sc.accept(","):
+                            t.append(sc.integer(what="a tile size ('*' combine dims are not modelled)"))
+                        sc.expect(")")
+                        if any(v < 1 for v in t):
+                            sc.fail(f"tile sizes must be >= 1, got {t}", k)
+                        if len(t) > len(dims) + sum(len(x) for x in tiles):
+                            sc.fail(f"tile {tuple(t)} has more dims than the shape it tiles", k)
+                        tiles.append(tuple(t))
+                elif sc.keyword("S"):
+                    sc.expect("(")
+                    space = sc.integer(what="a memory space")
+                    sc.expect(")")
+                elif sc.at("}"):
+                    break
+                else:
+                    sc.fail("expected T(...) tiles or S(n) (element size, dynamic shape and other layout fields "
+                            "are not modelled)", k)
+        sc.expect("}", "'}' to close the layout")
+    sc.expect_end()
+    return XlaLayout(et, dims, mtm, tiles, space)

@@ -1,0 +1,104 @@
+"""XLA tiled layouts: the published linear-index formula, written here independently, element by element."""
+
+import random
+
+import numpy as np
+import pytest
+
+from unilayout import LayoutError, NotRepresentableError, ParseError, cute
+from unilayout.sharding.xla_layout import XlaLayout, parse_xla_layout
+
+
+def linear_index(e, d):
+    out = 0
+    for x, n in zip(e, d):
+        out = out * n + x
+    return out
+
+
+def reference_offset(index, dims, mtm, tiles):
+    """XLA's tiled_layout.md: e, d major-to-minor; each tile maps (e, d) to ((e//t, e%t), (ceil(d/t), t)) on
+    the most minor dims, and a repeated tile applies to the result."""
+    order = list(reversed(mtm))
+    e = [index[i] for i in order]
+    d = [dims[i] for i in order]
+    for t in tiles:
+        k = len(t)
+        he, te, hd, td = e[:-k], e[-k:], d[:-k], d[-k:]
+        e = he + [x // s for x, s in zip(te, t)] + [x % s for x, s in zip(te, t)]
+        d = hd + [-(-n // s) for n, s in zip(td, t)] + list(t)
+    return linear_index(e, d)
+
+
+def random_layout(rng):
+    r = rng.randint(1, 3)
+    dims = tuple(rng.randint(1, 9) for _ in range(r))
+    mtm = list(range(r))
+    rng.shuffle(mtm)
+    tiles, width = [], r
+    for _ in range(rng.randint(0, 2)):
+        k = rng.randint(1, width)
+        tiles.append(tuple(rng.choice([1, 2, 3, 4]) for _ in range(k)))
+        width += k
+    return XlaLayout(rng.choice(["f32", "bf16", "s8"]), dims, tuple(mtm), tuple(tiles))
+
+
+def test_offsets_follow_the_published_formula():
+    rng = random.Random(1)
+    for _ in range(300):
+        L = random_layout(rng)
+        got = L.offsets()
+        for x in np.ndindex(*L.dims):
+            assert got[x] == reference_offset(x, L.dims, L.minor_to_major, L.tiles) == L(*x), (str(L), x)
+        # distinct elements never share a slot, and all fit in the buffer
+        assert np.unique(got).size == got.size and (got < L.storage_size).all()
+        assert parse_xla_layout(str(L)) == L
+        assert eval(repr(L), {"XlaLayout": XlaLayout}) == L
+        # the affine map gives the same offsets
+        m = L.to_affine()
+        for x in list(np.ndindex(*L.dims))[:40]:
+            assert m(*x) == (got[x],), (str(L), str(m), x)
+        # CuTe exactly when nothing pads
+        try:
+            C = L.to_cute()
+        except NotRepresentableError as e:
+            assert L.padded and "pads dim" in str(e)
+            continue
+        assert not L.padded
+        for x in np.ndindex(*L.dims):
+            assert C(x) == got[x], (str(L), str(C), x)
+
+
+def test_named_cases():
+    bf = parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}")
+    assert bf.buffer_shape == (16, 2, 4, 128, 2, 1)
+    # rows 0 and 1 of a column share a 32-bit word: adjacent slots
+    assert bf(0, 0) == 0 and bf(1, 0) == 1 and bf(0, 1) == 2 and bf(8, 0) == 2048
+    assert str(parse_xla_layout("f32[4,5]")) == "f32[4,5]{1,0}"
+    assert parse_xla_layout("f32[]{}").offsets().shape == ()
+    assert parse_xla_layout("  pred[3]{0:S(2)}").memory_space == 2
+
+
+@pytest.mark.parametrize("text, msg", [
+    ("f32[4,4]{1,1}", "not a permutation"),
+    ("f32[4,4]{1,0:T(2,*)}", "combine dims are not modelled"),
+    ("f32[4,4]{1,0:T(0,2)}", "tile sizes must be >= 1"),
+    ("f32[4]{0:T(2,2)}", "more dims than the shape"),
+    ("f32[4,4]{1,0:E(4)}", "expected T"),
+    ("(f32[4], f32[2])", "tuple shape"),
+    ("f32[4,4]{1,0", "'}' to close"),
+])
+def test_parse_errors(text, msg):
+    with pytest.raises(ParseError, match=msg):
+        parse_xla_layout(text)
+
+
+def test_bad_values():
+    with pytest.raises(LayoutError, match="not a permutation"):
+        XlaLayout("f32", (2, 2), (0, 0))
+    with pytest.raises(LayoutError, match="element type"):
+        XlaLayout("f 32", (2,))
+    with pytest.raises(LayoutError, match="outside the array"):
+        parse_xla_layout("f32[2,2]")(2, 0)
+    with pytest.raises(AttributeError):
+        parse_xla_layout("f32[2,2]").dims = (1,)
