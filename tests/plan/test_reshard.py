@@ -224,3 +224,24 @@ def test_bad_input_is_a_layout_error():
         reshard_cost(a, tt.MetalLayout((8, 8), "(d0, d1) -> (d0, d1 floordiv 2)", (2, 2)), dev)
     with pytest.raises(LayoutError, match="element_bytes"):
         reshard_cost(a, a, dev, element_bytes=0)
+
+
+def test_v2_layouts_match_brute_force():
+    from unilayout.tt import MetalLayoutV2
+
+    dev = DEVICES[0]
+    a = MetalLayoutV2((2, 3, 8, 16), (2, 4), (1, 1, 4, 4), [(0, 3), (3, 4)], tile=(4, 4))
+    b = MetalLayoutV2((2, 3, 8, 16), (4, 4), (1, 1, 1, 1), [(0, 3), (3, 4)])
+    c = tt.MetalLayout.from_collapse((2, 3, 8, 16), (3, 2))
+    for s, d in ((a, b), (b, a), (a, c), (c, b)):
+        assert counters(reshard_cost(s, d, dev, reinterpret=False)) == brute(s, d, dev, dev, 4)
+
+
+def test_ttnn_l1_interleaved_is_refused():
+    from unilayout import NotRepresentableError
+    from unilayout.tt.ttnn_attrs import TTNNTensorLayout
+
+    L = TTNNTensorLayout((512, 512), "(d0, d1) -> (d0, d1)", (8, 8), buffer_type="l1", memory_layout="interleaved",
+                         tile=(32, 32))
+    with pytest.raises(NotRepresentableError, match="round robin"):
+        reshard_cost(L, tt.MetalLayout.from_collapse((512, 512), (8, 8)), tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)"))

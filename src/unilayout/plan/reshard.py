@@ -87,6 +87,7 @@ def _check_layout(x, what):
     tt = _tt()
     if not isinstance(x, tt.MetalLayout):
         raise LayoutError(f"reshard_cost: {what} must be a tt.MetalLayout, got {type(x).__name__}")
+    x.locate(*(0,) * x.rank)  # a layout without per-element placement (TTNN L1-interleaved pages) refuses here
     return x
 
 
