@@ -24,6 +24,15 @@ the immutable value keeps; that first call is printed separately. Layouts:
 Targets (issue 3): every op within 3x of Triton per call; whole-layout
 evaluation >= 100x faster than Triton's apply loop; 2^200
 invert_and_compose under 10 ms.
+
+Encodings (issue 13): for each kind, ``ttgir.parse(text).to_linear(shape)``
+against Gluon's Python path (build the layout object, its IR attribute,
+Triton's ``toLinearLayout``, the bases back into Python), per call, after
+checking both give the same bases. Target: within 2x. Both sides reuse
+earlier work: MLIR uniques attributes and Triton caches ``toLinearLayout`` by
+(attribute, shape); unilayout keeps parsed texts and computed layouts
+(immutable values). The cold unilayout time (caches cleared before every
+call) is printed under each row.
 """
 
 from __future__ import annotations
@@ -196,11 +205,95 @@ def main():
     assert c.apply({"register": 5, "lane": 7, "warp": 3}) is not None
     print(f"{'invert_and_compose 2^200':<34} unilayout {fmt(t)}   triton   (cap: 64 bits)      "
           f"{'ok' if t < 0.01 else 'SLOW'} (target < 10 ms)")
+    encodings_section(row)
     if TLL is None:
         return
-    slow = [r[0] for r in rows if not r[4]]
+    slow = [r[0] for r in rows if not r[4] and not r[0].startswith("parse+to_linear")]
+    slow_enc = [r[0] for r in rows if not r[4] and r[0].startswith("parse+to_linear")]
+    print("all encoding ratios within 2x" if not slow_enc else f"encodings over 2x: {slow_enc}")
     print("all per-call ratios within 3x" if not slow else f"over 3x: {slow}")
     sys.stdout.flush()
+
+
+#: (kind, Triton's printed attribute, shape, Gluon constructor) per encoding kind.
+ENCODINGS = [
+    ("blocked", "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>",
+     [128, 64], "G.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])"),
+    ("slice", "#ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+     "warpsPerCTA = [4, 1], order = [1, 0]}>}>", [128], "G.SliceLayout(1, G.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0]))"),
+    ("nvidia_mma", "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>",
+     [128, 128], "G.NVMMADistributedLayout([3, 0], [4, 1], [16, 128, 16])"),
+    ("dot_op", "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = "
+     "[2, 2], instrShape = [16, 8]}>, kWidth = 2}>", [128, 64],
+     "G.DotOperandLayout(0, G.NVMMADistributedLayout([2, 0], [2, 2], [16, 8]), 2)"),
+    ("amd_mfma", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>",
+     [128, 128], "A.AMDMFMALayout(3, [32, 32, 8], True, [2, 2])"),
+    ("amd_mfma 64-bit", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 4], isTransposed = "
+     "false, elementBitWidth = 64}>", [64, 64], "A.AMDMFMALayout(3, [16, 16, 4], False, [2, 2], element_bitwidth=64)"),
+    ("mfma dot_op", "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = "
+     "[16, 16, 16], isTransposed = false}>, kWidth = 8}>", [128, 128],
+     "G.DotOperandLayout(1, A.AMDMFMALayout(3, [16, 16, 16], False, [2, 2]), 8)"),
+    ("amd_wmma", "#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {register = [[1, 0]], warp = [[0, 1]]}}>",
+     [64, 64], "A.AMDWMMALayout(2, False, [[0, 1]], reg_bases=[[1, 0]])"),
+    ("wmma dot_op", "#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = "
+     "{warp = [[0, 1], [1, 0]]}}>, kWidth = 8}>", [64, 64],
+     "G.DotOperandLayout(0, A.AMDWMMALayout(2, False, [[0, 1], [1, 0]]), 8)"),
+    ("linear", "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], "
+     "warp = [[32, 0]], block = []}>", [64, 4],
+     "G.DistributedLinearLayout([[0, 1], [0, 2]], [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], [[32, 0]], [], [64, 4])"),
+    ("swizzled_shared", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", [128, 64],
+     "G.SwizzledSharedLayout(8, 1, 8, [1, 0])"),
+    ("nvmma_shared", "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+     [128, 64], "G.NVMMASharedLayout(128, 16)"),
+    ("shared_linear", "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [0, 4], [1, 4], [2, 0], [4, 0]]}, alignment = 16>",
+     [8, 8], "G.SharedLinearLayout([[0, 1], [0, 2], [0, 4], [1, 4], [2, 0], [4, 0]])"),
+    ("tensor_memory", "#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1>", [128, 128],
+     "BW.TensorMemoryLayout((128, 64), 1)"),
+]
+
+
+def encodings_section(row):
+    """parse(text) + to_linear(shape) per kind, against Gluon's Python path (the layout object,
+    its IR attribute, Triton's toLinearLayout and the bases back in Python), per call."""
+    from unilayout.linear import ttgir
+
+    print("\nencodings: unilayout parse(text) + to_linear(shape) vs Gluon layout -> _to_ir -> to_linear_layout")
+    gluon = None
+    if TLL is not None:
+        try:
+            from triton._C.libtriton import gluon_ir, ir
+            import triton.experimental.gluon.language._layouts as G
+            import triton.experimental.gluon.language.amd._layouts as A
+            import triton.experimental.gluon.language.nvidia.blackwell as BW
+
+            ctx = ir.context()
+            ir.load_dialects(ctx)
+            builder = gluon_ir.GluonOpBuilder(ctx)
+            gluon = (G, A, BW, builder, ctx)
+        except Exception as e:  # pragma: no cover - gluon missing
+            print(f"  (Gluon not importable: {e})")
+    for kind, text, shape, ctor in ENCODINGS:
+        L = ttgir.parse(text).to_linear(shape)
+        theirs = None
+        if gluon is not None:
+            G, A, BW, builder, _ = gluon
+            make = eval("lambda: " + ctor, {"G": G, "A": A, "BW": BW})  # noqa: S307 (fixed bench text)
+
+            def triton_path():
+                r = builder.to_linear_layout(make()._to_ir(builder), shape)
+                return r
+
+            r = triton_path()
+            got = ({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases}
+                   if hasattr(r, "reg_bases") else {"offset": r.offset_bases, "block": r.block_bases}
+                   if hasattr(r, "offset_bases") else {"row": r.rows, "col": r.cols})
+            mine = {n: b for n, b in L.bases if n in got}
+            assert mine == got, (kind, mine, got)
+            theirs = per_call(triton_path)
+        ours = per_call(lambda: ttgir.parse(text).to_linear(shape))
+        cold = per_call(lambda: (E.clear_caches(), ttgir.parse(text).to_linear(shape)), max_calls=200)
+        row(f"parse+to_linear {kind}", ours, theirs, target=2.0)
+        print(f"{'  (cold: caches cleared)':<34} unilayout {fmt(cold)}")
 
 
 def _triton_version():

@@ -227,6 +227,43 @@ def _bool(value):
     return value
 
 
+#: Layouts already computed, by (encoding, shape): values are immutable, so they are shared (as
+#: Triton caches toLinearLayout by attribute and shape). Bounded; cleared by :func:`clear_caches`.
+_LAYOUTS: dict = {}
+_MAX_CACHED = 4096
+
+
+def clear_caches() -> None:
+    """Forget the layouts and parsed texts kept for reuse (for timing cold calls).
+
+    >>> clear_caches()
+    """
+    _LAYOUTS.clear()
+    from . import ttgir
+
+    ttgir._PARSED.clear()
+
+
+def _cached(method):
+    def to_linear(self, shape=None):
+        try:
+            key = (self, None if shape is None else tuple(int(x) for x in shape))
+            hash(key)
+        except (TypeError, ValueError):
+            return method(self, shape) if shape is not None else method(self)
+        got = _LAYOUTS.get(key)
+        if got is None:
+            got = method(self, shape) if shape is not None else method(self)
+            if len(_LAYOUTS) >= _MAX_CACHED:
+                _LAYOUTS.clear()
+            _LAYOUTS[key] = got
+        return got
+
+    to_linear.__doc__, to_linear.__name__, to_linear.__qualname__ = method.__doc__, method.__name__, method.__qualname__
+    to_linear.__wrapped__ = method
+    return to_linear
+
+
 def _freeze(value):
     """Lists (nested) -> tuples, so that encodings compare, hash and print by value."""
     if isinstance(value, (list, tuple)):
@@ -251,6 +288,11 @@ class _Encoding:
 
     def _normalise(self):
         """Per-kind canonical form (defaults made explicit); nothing to do by default."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "to_linear" in cls.__dict__:
+            cls.to_linear = _cached(cls.__dict__["to_linear"])
 
     def __str__(self) -> str:
         from .ttgir import to_text

@@ -48,6 +48,7 @@ __all__ = ["parse", "parse_module", "to_text", "layout", "parse_type"]
 
 _DIALECTS = ("#ttg.", "#triton_gpu.", "#ttng.")
 _ALIAS = re.compile(r"\s*#([A-Za-z_][\w$.-]*)\s*=")
+_PARSED: dict = {}  # text -> encoding, for texts without aliases (bounded)
 
 
 # ------------------------------------------------------------------------------------ printing
@@ -432,9 +433,17 @@ def parse(text: str, aliases: dict | None = None):
     """
     if not isinstance(text, str):
         raise LayoutError(f"parse: expected text, got {type(text).__name__}")
+    if not aliases:
+        got = _PARSED.get(text)
+        if got is not None:
+            return got
     s = Scanner(text)
     enc = _attr(s, aliases)
     s.expect_end()
+    if not aliases:
+        if len(_PARSED) >= 4096:
+            _PARSED.clear()
+        _PARSED[text] = enc  # encodings are immutable: one text, one value (as MLIR uniques attributes)
     return enc
 
 
