@@ -95,10 +95,13 @@ def traffic_scene(cost, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
     moved = "" if cost.reinterpretation is None else f", under the {cost.reinterpretation} grid"
     title = f"reshard traffic: {_human(cost.moved_bytes, True)} moved, {_human(cost.local_bytes, True)} local{moved}"
     show_names = n <= 64
+    # room on the left for row names longer than grid_scene's numeric headers
+    room = max(0.0, 6.6 * max(map(len, names)) + 6 - 8.4 * (len(str(n - 1)) + 1)) if show_names else 0.0
     scene = grid_scene(title, n, n, labels=text, row_group=per_chip if chips > 1 else 0,
                        col_group=per_chip if chips > 1 else 0, gap=_GAP, headers=show_names,
                        row_names=names if show_names else None, col_names=[s.split(" ")[-1] for s in names] if show_names else None,
-                       min_cell_w=26.0 if show_names else 10.0, cell_h=22.0 if show_names else 10.0)
+                       min_cell_w=26.0 if show_names else 10.0, cell_h=22.0 if show_names else 10.0,
+                       origin=(room, 0.0))
     scene.kind = "traffic"
     fill = gradient(T.reshape(-1), lo=0, hi=max(int(T.max()), 1)).reshape(n, n, 3)
     fill[T == 0] = EMPTY
@@ -118,6 +121,10 @@ def traffic_scene(cost, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
         f"max send {cost.max_send_bytes:,} B, max receive {cost.max_receive_bytes:,} B; {cost.transfers} transfers; "
         f"padding carried {cost.padding_bytes:,} B",
     ]
+    if chips > 1:
+        ids = sorted(set(chip_of))
+        scene.notes.append(f"black blocks: chips {', '.join(map(str, ids))} in order, sender's chip by row block, "
+                           "receiver's chip by column block")
     return scene
 
 
