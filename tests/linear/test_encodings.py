@@ -136,3 +136,32 @@ def test_tensor_memory_register_layouts_match_triton():
         assert {n: b for n, b in L.bases if n != "block"} == want, case
     with pytest.raises(NotRepresentableError, match="16x64b"):
         E.TensorMemory(128, 64).reg_layout([128, 64], instr_variant="16x64b")
+
+
+def test_padded_shared_address_map_table_and_affine_agree():
+    import numpy as np
+
+    rng = random.Random(23)
+    for _ in range(40):
+        rank = rng.choice([1, 2, 2, 3])
+        shape = [1 << rng.randint(0, 4) for _ in range(rank)]
+        order = list(range(rank))
+        rng.shuffle(order)
+        pairs = [[i, 1 << rng.randint(0, 3)] for i in rng.sample([2, 4, 8, 16, 32], rng.randint(1, 2))]
+        P = E.PaddedShared(pairs, order, shape=shape)
+        table = P.address_table(shape)
+        # by hand: the row-major offset in `order` (order[0] fastest), padded
+        want = np.zeros(shape, dtype=np.int64)
+        for idx in np.ndindex(*shape):
+            o, stride = 0, 1
+            for d in order:
+                o += idx[d] * stride
+                stride *= shape[d]
+            want[idx] = o + sum((o // i) * p for i, p in pairs)
+        assert (table == want).all(), (pairs, order, shape)
+        got = P.address_map(shape).index_map(tuple(shape)).reshape(shape)
+        assert (got == want).all(), (pairs, order, shape)
+        n = int(np.prod(shape))
+        assert P.to_affine().index_map((n,)).reshape(-1).tolist() == P.pad(np.arange(n)).tolist()
+    with pytest.raises(NotRepresentableError, match="swizzle"):
+        E.PaddedShared([[4, 1]], offset_bases=[[0, 1], [1, 1]], block_bases=[]).address_map()

@@ -1325,6 +1325,44 @@ class PaddedShared(_Encoding):
         terms = "".join(f" + (d0 floordiv {i}) * {p}" for i, p in self._pairs())
         return affine.parse(f"affine_map<(d0) -> (d0{terms})>")
 
+    def address_map(self, shape: Sequence[int] | None = None):
+        """The padded address of tensor element ``(d0, d1, ..)`` as an affine map, when the linear
+        part walks each dim's bits in one contiguous run (identity in some order: offset
+        ``o = sum(d_k * stride_k)``), composed with :meth:`to_affine`. XOR-swizzled offset
+        bases are not affine: ``NotRepresentableError``.
+
+        >>> str(PaddedShared([[4, 1]], [1, 0], shape=[4, 4]).address_map())
+        '(d0, d1) -> (d0 * 4 + d1 + d0 + d1 floordiv 4)'
+        """
+        from .. import affine
+
+        L = self.offset_layout(shape)
+        if L.bases[1][1] and any(any(v) for v in L.bases[1][1]):
+            raise NotRepresentableError("padded_shared with CTA blocks: the address of block 0 only is affine; "
+                                        "use offset_layout(shape).sublayout(['offset'], ...)")
+        rank = len(L.out_dims)
+        stride = [None] * rank
+        for bit, v in enumerate(L.bases[0][1]):
+            nz = [j for j, e in enumerate(v) if e]
+            if len(nz) != 1:
+                raise NotRepresentableError(f"offset basis {bit} {list(v)} mixes dims (a swizzle): the address is "
+                                            "not affine in the tensor coordinates")
+            d = nz[0]
+            k = v[d].bit_length() - 1
+            if v[d] != 1 << k:
+                raise NotRepresentableError(f"offset basis {bit} {list(v)} is not a power of two")
+            if k == 0:
+                stride[d] = 1 << bit
+            elif stride[d] is None or stride[d] << k != 1 << bit:
+                raise NotRepresentableError(f"the bits of dim{d} are not one contiguous run of offset bits: "
+                                            "the address is not affine")
+        terms = [f"d{d} * {st}" if st != 1 else f"d{d}" for d, st in enumerate(stride) if st is not None]
+        o = " + ".join(terms) or "0"
+        pads = "".join(f" + (({o}) floordiv {i}) * {p}" if p != 1 else f" + (({o}) floordiv {i})"
+                       for i, p in self._pairs())
+        dims = ", ".join(f"d{d}" for d in range(rank))
+        return affine.parse(f"({dims}) -> ({o}{pads})")
+
     def pad(self, offsets):
         """Addresses of linear offsets (numpy, vectorised): ``o + sum((o >> log2 i) << log2 p)``.
 
