@@ -178,7 +178,7 @@ def _linear_picture(x, *, color=None, max_cells, labels=True, **rest):
     from .viz import linear as draw
 
     _only_options("linear", rest)
-    return draw.linear_scene(x, color or "thread", max_cells=max_cells, labels=labels)
+    return draw.linear_scene(x, color or "thread", max_cells=max_cells, labels=labels is not False)
 
 
 def _linear_box(x):
