@@ -10,9 +10,9 @@ Run: ``python bench/plan.py`` (``--quick`` for 4096x4096). Prints, in one run:
    the same without reinterpretations; scalar -> 32x32 tiles; blocks -> a
    4x16 virtual grid), each with its time, its ratio to ``np.copyto``
    (target: within 5x, and under 0.3 s) and to the *baseline*: the same
-   counts by a straightforward vectorised per-element pass (every element's
-   source and destination core as full int64 arrays, then ``np.bincount``);
-   the two results are checked equal;
+   local/moved split by a straightforward vectorised per-element pass
+   (every element's source and destination core, 512 rows at a time); the
+   two results are checked equal;
 3. ``plan.grids`` for the seed's tensors on an 8x8 chip (and the batch over
    two chips): candidates and time (target: < 100 ms each);
 4. ``plan.chain`` over three ops with three candidate 1024x1024 layouts each.
@@ -41,25 +41,30 @@ def best(fn, reps):
     return t, out
 
 
-def baseline(src, dst, src_dev, dst_dev, eb):
-    """Per-element pricing without the component trick: full arrays of source and destination cores."""
-    n = src.volume
-    idx = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (src.rank - 1 - i)) for i, s in enumerate(src.logical_shape)]
+def baseline(src, dst, src_dev, dst_dev, eb, rows=512):
+    """Per-element pricing without the component trick: every element's source and destination core, in row chunks."""
+    tail = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (src.rank - 2 - i))
+            for i, s in enumerate(src.logical_shape[1:])]
 
-    def core(ml, dev):
-        vals = ml.linear.evaluate(*idx)
-        flat = np.zeros(ml.logical_shape, dtype=np.int64)
-        for v, s, g in zip(vals, ml.shard_shape, ml.grid):
-            flat *= g
-            flat += v // s
+    def codes(ml, dev):
         phys = dev.physical_cores()[tuple(slice(0, g) for g in ml.grid)].reshape(-1, 3)
-        code = (phys[:, 0] * 64 + phys[:, 1]) * 64 + phys[:, 2]
-        return code[flat.reshape(-1)]
+        return (phys[:, 0] * 64 + phys[:, 1]) * 64 + phys[:, 2]
 
-    a, b = core(src, src_dev), core(dst, dst_dev)
-    same = a == b
-    local = int(np.count_nonzero(same)) * eb
-    return local, (n - local // eb) * eb
+    cs, cd = codes(src, src_dev), codes(dst, dst_dev)
+
+    def core(ml, code, idx):
+        vals = ml.linear.evaluate(*idx)
+        flat = 0
+        for v, s, g in zip(vals, ml.shard_shape, ml.grid):
+            flat = flat * g + v // s
+        return code[np.broadcast_to(flat, np.broadcast_shapes(*(np.shape(i) for i in idx)))]
+
+    local = 0
+    for r0 in range(0, src.logical_shape[0], rows):
+        idx = [np.arange(r0, min(r0 + rows, src.logical_shape[0]), dtype=np.int64).reshape((-1,) + (1,) * (src.rank - 1))]
+        idx += tail
+        local += int(np.count_nonzero(core(src, cs, idx) == core(dst, cd, idx)))
+    return local * eb, (src.volume - local) * eb
 
 
 def main(argv=None):
@@ -115,7 +120,8 @@ def main(argv=None):
     c1 = [tt.MetalLayout.from_collapse((m, m), (8, 8)), tt.MetalLayout.from_collapse((m, m), (4, 8)),
           tt.MetalLayout((m, m), "(d0, d1) -> (d1, d0)", (8, 8))]
     t, p = best(lambda: plan.chain([c1, c1, c1], dev), reps)
-    print(f"  chain of 3 ops x 3 candidates, {m}x{m}           {t * 1e3:7.1f} ms  total {p.total_bytes} bytes, "
+    label = f"chain, 3 ops x 3 candidates, {m}x{m}"
+    print(f"  {label:44}{t * 1e3:7.1f} ms  total {p.total_bytes} bytes, "
           f"views {[str(v) for v in p.views]}")
 
 
