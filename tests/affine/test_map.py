@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import importlib.util
 import pathlib
 
-from unilayout import LayoutError
+from unilayout import LayoutError, ParseError
 from unilayout import index_map as top_index_map
 from unilayout.affine import AffineMap, Binary, Constant, Dim, Symbol, constant_map, dim, identity, parse, permutation, symbol
 
@@ -130,5 +130,45 @@ def test_replace_dims_and_symbols():
 
 
 def test_index_map_refuses_boxes_too_big_to_tabulate():
-    with pytest.raises(LayoutError, match="to tabulate"):
+    with pytest.raises(LayoutError, match="one table may hold"):
         parse("(d0, d1) -> (d0 floordiv 4, d1 mod 3)").index_map((10**10, 10**10))
+
+
+def test_the_table_cap_is_the_shared_one_and_is_checked_before_allocating():
+    from unilayout import _ints
+
+    m = parse("(d0, d1) -> (d0, d1)")
+    old = _ints.set_max_table(64)
+    try:
+        assert m.index_map((4, 8)).shape == (32, 2)  # 64 values
+        with pytest.raises(LayoutError, match=r"has 36 points: 72 values are more than the 64"):
+            m.index_map((4, 9))
+    finally:
+        _ints.set_max_table(old)
+
+
+def test_maps_are_bounded_and_typed_on_construction():
+    with pytest.raises(LayoutError, match="num_dims and num_symbols must be <= 65536"):
+        identity(2**62)
+    with pytest.raises(LayoutError, match="num_dims and num_symbols must be <= 65536"):
+        AffineMap(0, 1 << 17, [])
+    for bad in (b"4", bytearray(b"4"), "d0", {1: 2}, {1}):
+        with pytest.raises(LayoutError, match="results must be a sequence of affine expressions"):
+            AffineMap(2, 0, bad)
+    with pytest.raises(LayoutError, match="must be an integer"):
+        AffineMap(1, 0, [1.5])
+
+
+def test_folding_past_int64_is_refused_not_printed():
+    # the issue's example: the product 9570909090909090816 is past int64, so str() would print a
+    # constant the parser refuses; the fold refuses it, at the operator, as the parser reads it
+    with pytest.raises(ParseError, match="does not fit in int64"):
+        parse("(d0) -> (d0 * 99696969696969696 * 96)")
+    with pytest.raises(LayoutError, match="does not fit in int64"):
+        Constant((1 << 63) - 1) + 1
+    assert str(parse("(d0) -> (d0 * 4611686018427387903 * 2)")) == "(d0) -> (d0 * 9223372036854775806)"
+
+
+def test_the_issue_map_prints_back_to_an_equal_map():
+    m = AffineMap.parse("(d0, d1) -> (d0, d1 + (d1 + 1))")
+    assert str(m) == "(d0, d1) -> (d0, d1 * 2 + 1)" and AffineMap.parse(str(m)) == m

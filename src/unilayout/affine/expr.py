@@ -91,6 +91,9 @@ def mod(a: int, b: int) -> int:
     return a % b
 
 
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
 def _as_int(value, what="value") -> int:
     return as_int(value, what)
 
@@ -340,6 +343,8 @@ class Constant(AffineExpr):
 
     def __init__(self, value: int):
         v = _as_int(value, "constant")
+        if not _INT64_MIN <= v <= _INT64_MAX:  # MLIR's constants are int64: a fold past it is refused, not kept
+            raise LayoutError(f"constant {v} does not fit in int64 (MLIR's affine constants are 64-bit)")
         object.__setattr__(self, "value", v)
         object.__setattr__(self, "_hash", hash(("c", v)))
 

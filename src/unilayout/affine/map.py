@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
+from .._ints import check_table
 from . import analysis as _analysis
 from .evaluate import compile_numpy, compile_scalar
 from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, fold, print_expr
@@ -19,7 +20,8 @@ from .simplify import simplify_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
 
-MAX_TABLE = 1 << 30  # values index_map writes at most (8 GiB of int64)
+#: Most dims (and, separately, symbols) a map may have: its text and its box grow with them.
+MAX_INPUTS = 1 << 16
 
 
 class AffineMap:
@@ -45,8 +47,10 @@ class AffineMap:
         ns = _as_int(num_symbols, "num_symbols")
         if nd < 0 or ns < 0:
             raise LayoutError(f"num_dims and num_symbols must be >= 0, got {nd} and {ns}")
-        if isinstance(results, (AffineExpr, int, str)):
-            raise LayoutError("results must be a sequence of affine expressions")
+        if nd > MAX_INPUTS or ns > MAX_INPUTS:
+            raise LayoutError(f"num_dims and num_symbols must be <= {MAX_INPUTS}, got {nd} and {ns}")
+        if isinstance(results, (AffineExpr, int, str, bytes, bytearray, memoryview, dict, set, frozenset)):
+            raise LayoutError(f"results must be a sequence of affine expressions, got {type(results).__name__}")
         try:
             res = tuple(fold(_coerce(r)) for r in results)
         except TypeError:
@@ -204,8 +208,7 @@ class AffineMap:
         shp = self._box(shape, "index_map")
         syms = self._symbols(symbols, "index_map")
         total = int(np.prod(shp, dtype=object)) if shp else 1
-        if total * max(self.num_results, 1) > MAX_TABLE:
-            raise LayoutError(f"index_map: the box {shp} has {total} points; more than {MAX_TABLE} values to tabulate")
+        check_table(total * max(self.num_results, 1), f"index_map: the box {shp} has {total} points")
         n = len(shp)
         grids = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (n - 1 - i)) for i, s in enumerate(shp)]
         out = np.empty((total, self.num_results), dtype=np.int64)
@@ -308,6 +311,8 @@ def identity(num_dims: int, num_symbols: int = 0) -> AffineMap:
     n = _as_int(num_dims, "num_dims")
     if n < 0:
         raise LayoutError(f"num_dims must be >= 0, got {n}")
+    if n > MAX_INPUTS:  # before building one Dim per dim
+        raise LayoutError(f"num_dims and num_symbols must be <= {MAX_INPUTS}, got {n} and {num_symbols}")
     return AffineMap(n, num_symbols, [Dim(i) for i in range(n)])
 
 

@@ -18,12 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_int
+from .._ints import as_int, check_table
 from ..errors import LayoutError
 
 __all__ = ["Stride", "TiledStride", "TiledStridedLayout"]
 
-MAX_TABLE = 1 << 30  # points index_map tabulates at most (8 GiB of int64)
 
 
 def _int_or_none(value, what):
@@ -222,6 +221,12 @@ class TiledStride(_Frozen):
         """
         if self.is_dynamic():
             raise LayoutError(f"{self} is dynamic: resolve it first")
+        n = 1
+        for s in self.strides:
+            n *= s.bound
+        check_table(n, f"contributions of {self}")
+        if sum(abs(s.step) * max(s.bound - 1, 0) for s in self.strides) > (1 << 63) - 1:
+            raise LayoutError(f"contributions of {self}: offsets do not fit in int64")
         acc = np.zeros(1, dtype=np.int64)
         for s in self.strides:
             acc = (acc[:, None] + np.arange(s.bound, dtype=np.int64)[None, :] * s.step).reshape(-1)
@@ -415,8 +420,7 @@ class TiledStridedLayout(_Frozen):
         span = abs(self.offset) + sum(abs(s.step) * (s.bound - 1) for _, _, s in self)
         if span > (1 << 63) - 1:
             raise LayoutError(f"index_map: the addresses of {self} do not fit in int64")
-        if self.size > MAX_TABLE:
-            raise LayoutError(f"index_map: {self} has {self.size} points; more than {MAX_TABLE} to tabulate")
+        check_table(self.size, f"index_map: {self} has {self.size} points")
         acc = np.full(1, self.offset, dtype=np.int64)
         for ts in self.tstrides:
             acc = (acc[:, None] + ts.contributions()[None, :]).reshape(-1)
