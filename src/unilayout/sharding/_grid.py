@@ -41,14 +41,16 @@ def tiles(n: int, sizes, coords, exact: bool):
     >>> [a.tolist() for a in tiles(5, [4], [np.arange(4)], exact=False)]
     [[0, 2, 4, 5], [2, 4, 5, 5]]
     """
-    T = 1
-    t = np.zeros(coords[0].shape if len(coords) else (), dtype=np.int64)
+    T, t = 1, None
     for k, c in zip(sizes, coords):
-        t = t * k + c
+        t = c if t is None else t * k + c
         T *= k
     if exact and n % T:
         raise AssertionError  # callers check first
     c = -(-n // T)
+    if exact:
+        start = t * c
+        return start, start + c
     start = np.minimum(t * c, n)
     return start, np.minimum(start + c, n)
 

@@ -21,6 +21,9 @@ does not divide is refused here as JAX refuses it. Device ids are JAX's
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
@@ -39,13 +42,29 @@ def _jax():
 
 
 def _mesh_parts(mesh):
+    """(axis names, sizes, device ids row-major) of a concrete JAX mesh (cached per mesh, as JAX caches its own)."""
     jax = _jax()
     if not isinstance(mesh, jax.sharding.Mesh):
         raise LayoutError(f"expected a jax.sharding.Mesh (with devices), got {type(mesh).__name__}")
+    return _mesh_cached(mesh)[:3]
+
+
+@functools.lru_cache(maxsize=64)
+def _mesh_cached(mesh):
     names = tuple(mesh.axis_names)
     sizes = tuple(int(v) for v in mesh.devices.shape)
     ids = np.fromiter((d.id for d in mesh.devices.flat), dtype=np.int64, count=mesh.devices.size)
-    return names, sizes, ids
+    ids.setflags(write=False)
+    coords = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1)
+    coords.setflags(write=False)
+    return names, sizes, ids, coords
+
+
+@functools.lru_cache(maxsize=256)
+def _coords(sizes):
+    c = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1)
+    c.setflags(write=False)
+    return c
 
 
 def spec_axes(spec, rank, names):
@@ -99,14 +118,14 @@ def from_jax(named_sharding, shape) -> Sharding:
 
 
 def _build(shape, names, sizes, ids, axes_of) -> Sharding:
-    coords = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1)
+    coords = _coords(sizes)
     index = {a: k for k, a in enumerate(names)}
     n_dev = ids.size
     lo = np.zeros((n_dev, len(shape)), dtype=np.int64)
     hi = np.zeros((n_dev, len(shape)), dtype=np.int64)
     for i, (n, axes) in enumerate(zip(shape, axes_of)):
         ks = [sizes[index[a]] for a in axes]
-        T = int(np.prod(ks)) if ks else 1
+        T = math.prod(ks)
         if n % T:
             raise NotRepresentableError(
                 f"dim {i} of size {n} does not divide into {T} shards (mesh axes {axes}): JAX needs equal shards")
@@ -151,6 +170,17 @@ def _single_boxes(s: Sharding, ids, vocabulary: str):
     if s.has_partial:
         d = min(d for d, p in s.partial.items() if p)
         raise NotRepresentableError(f"device {d} holds partial sums: {vocabulary} has no partial sums")
+    arr = s.arrays()
+    if arr is not None:
+        sid, slo, shi = arr
+        where = np.searchsorted(sid, ids)
+        if sid.size != ids.size or not np.array_equal(sid[np.minimum(where, sid.size - 1)], ids):
+            raise NotRepresentableError(
+                f"the sharding's devices {list(s.devices)} are not the mesh's devices {sorted(ids.tolist())}")
+        lo, hi = slo[where], shi[where]
+        empty = ~(hi > lo).all(axis=1) if s.rank else np.zeros(ids.size, bool)
+        if not empty.any():
+            return lo, hi
     pos = {d: k for k, d in enumerate(s.devices)}
     if sorted(pos) != sorted(ids.tolist()):
         raise NotRepresentableError(
@@ -235,7 +265,7 @@ def _spec_for(s, names, sizes, ids):
         nm = tuple(names[a] for a in axes)
         spec.append(nm[0] if len(nm) == 1 else nm)
     axes_named = [() if e is None else (e,) if isinstance(e, str) else e for e in spec]
-    if _build(s.shape, names, sizes, ids, axes_named) != Sharding._trusted(s.shape, s.devices, s._boxes):
+    if _build(s.shape, names, sizes, ids, axes_named) != s:
         raise NotRepresentableError(
             "the shards sit on the mesh in an order no PartitionSpec over this mesh gives "
             "(the device order needs an explicit mesh transpose)")

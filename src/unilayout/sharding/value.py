@@ -137,7 +137,7 @@ class Sharding:
     unilayout.errors.LayoutError: device 0 box 0 dim 0 is (0, 5): needs 0 <= start <= stop <= 4
     """
 
-    __slots__ = ("_shape", "_devices", "_boxes", "_partial", "_hash", "_replicated")
+    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated")
 
     def __init__(self, shape, device_boxes, partial=()):
         shape = as_shape(shape, "Sharding shape")
@@ -166,13 +166,30 @@ class Sharding:
             raise LayoutError(f"partial devices {missing} are not devices of the sharding {devices}")
         self._init(shape, devices, tuple(b for _, b in items), partial)
 
-    def _init(self, shape, devices, boxes, partial):
+    def _init(self, shape, devices, boxes, partial, arr=None):
         self._shape = shape
-        self._devices = devices
-        self._boxes = boxes
+        self._devs = devices
+        self._bx = boxes
+        self._arr = arr          # (ids, lo, hi) sorted by id, one box per device (empty rows zeroed), or None
         self._partial = partial
         self._hash = None
         self._replicated = None
+
+    @property
+    def _devices(self):
+        if self._devs is None:
+            self._devs = tuple(self._arr[0].tolist())
+        return self._devs
+
+    @property
+    def _boxes(self):
+        """Canonical boxes per device (built from the arrays on first use: one-box shardings stay arrays)."""
+        if self._bx is None:
+            ids, lo, hi = self._arr
+            both = np.stack([lo, hi], axis=-1).tolist()
+            ne = (hi > lo).all(axis=1).tolist() if lo.shape[1] else [True] * len(both)
+            self._bx = tuple((tuple(map(tuple, b)),) if ok else () for b, ok in zip(both, ne))
+        return self._bx
 
     @classmethod
     def _trusted(cls, shape, devices, boxes, partial=frozenset()):
@@ -184,18 +201,42 @@ class Sharding:
     @classmethod
     def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset()):
         """One box per device from int arrays ``starts``/``stops`` (devices x rank); empty boxes dropped."""
-        order = np.argsort(ids, kind="stable")
-        ids = np.asarray(ids)[order]
-        lo = np.asarray(starts)[order]
-        hi = np.asarray(stops)[order]
-        nonempty = (hi > lo).all(axis=1) if lo.size else np.ones(len(ids), dtype=bool)
-        both = np.stack([lo, hi], axis=-1).tolist()
-        ne = nonempty.tolist()
-        boxes = tuple((tuple(map(tuple, b)),) if ok else () for b, ok in zip(both, ne))
-        devices = tuple(ids.tolist())
-        if len(set(devices)) != len(devices):
-            raise LayoutError(f"device ids repeat in {devices}")
-        return cls._trusted(tuple(shape), devices, boxes, frozenset(partial))
+        ids = np.asarray(ids, dtype=np.int64)
+        lo = np.asarray(starts, dtype=np.int64)
+        hi = np.asarray(stops, dtype=np.int64)
+        if ids.size > 1 and not (ids[1:] > ids[:-1]).all():
+            order = np.argsort(ids, kind="stable")
+            ids, lo, hi = ids[order], lo[order], hi[order]
+            if (ids[1:] == ids[:-1]).any():
+                raise LayoutError(f"device ids repeat in {tuple(ids.tolist())}")
+        if lo.shape[1]:
+            empty = ~(hi > lo).all(axis=1)
+            if empty.any():
+                lo, hi = lo.copy(), hi.copy()
+                lo[empty] = 0
+                hi[empty] = 0
+        s = cls.__new__(cls)
+        s._init(tuple(shape), None, None, frozenset(partial), (ids, lo, hi))
+        return s
+
+    def arrays(self):
+        """``(ids, lo, hi)`` int64 arrays when every device holds at most one box (rows of zeros: nothing), else None.
+
+        >>> [a.tolist() for a in Sharding((4,), {1: [((2, 4),)], 0: [((0, 2),)]}).arrays()]
+        [[0, 1], [[0], [2]], [[2], [4]]]
+        """
+        if self._arr is None:
+            if any(len(b) > 1 for b in self._bx):
+                return None
+            r = len(self._shape)
+            lo = np.zeros((len(self._devs), r), dtype=np.int64)
+            hi = np.zeros((len(self._devs), r), dtype=np.int64)
+            for k, b in enumerate(self._bx):
+                if b:
+                    arr = np.asarray(b[0], dtype=np.int64).reshape(r, 2)
+                    lo[k], hi[k] = arr[:, 0], arr[:, 1]
+            self._arr = (np.asarray(self._devs, dtype=np.int64), lo, hi)
+        return self._arr
 
     # --- facts ------------------------------------------------------------------------------
     @property
@@ -287,13 +328,9 @@ class Sharding:
 
     def _compute_replicated(self):
         n = len(self._devices)
-        if all(len(b) <= 1 for b in self._boxes) and self.rank:
-            lo = np.zeros((n, self.rank), dtype=np.int64)
-            hi = np.zeros((n, self.rank), dtype=np.int64)
-            for k, b in enumerate(self._boxes):
-                if b:
-                    arr = np.asarray(b[0], dtype=np.int64)
-                    lo[k], hi[k] = arr[:, 0], arr[:, 1]
+        arr = self.arrays() if self.rank else None
+        if arr is not None:
+            _, lo, hi = arr
             out = np.zeros(n, dtype=bool)
             step = max(1, (1 << 22) // max(1, n * self.rank))
             for s0 in range(0, n, step):
@@ -384,7 +421,14 @@ class Sharding:
     def __eq__(self, other):
         if not isinstance(other, Sharding):
             return NotImplemented
-        return self is other or self._key() == other._key()
+        if self is other:
+            return True
+        if self._shape != other._shape or self._partial != other._partial:
+            return False
+        if self._arr is not None and other._arr is not None:
+            a, b = self._arr, other._arr
+            return all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b))
+        return self._key() == other._key()
 
     def __hash__(self):
         if self._hash is None:
