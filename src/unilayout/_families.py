@@ -117,7 +117,7 @@ def _cute_index_map(x, shape):
     return x.index_map()
 
 
-def _cute_picture(x, *, color=None, tv=None, element_bytes=4, max_cells, **rest):
+def _cute_picture(x, *, color=None, tv=None, element_bytes=4, max_cells, labels=True, **rest):
     from . import cute
     from .viz import cute as draw
 
@@ -128,7 +128,7 @@ def _cute_picture(x, *, color=None, tv=None, element_bytes=4, max_cells, **rest)
         if color not in (None, "thread"):
             raise LayoutError("a thread-value picture is coloured by thread")
         return draw.tv_scene(x, tuple(tv), max_cells=max_cells)
-    return draw.layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells)
+    return draw.layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels)
 
 
 def _cute_box(x):
@@ -206,11 +206,11 @@ def _affine_index_map(x, shape):
     return x.index_map(shape)
 
 
-def _affine_picture(x, *, shape=None, max_cells, **rest):
+def _affine_picture(x, *, shape=None, max_cells, labels=True, **rest):
     from .viz import box as draw
 
     _only_options("affine", rest)
-    return draw.affine_scene(x, shape, max_cells=max_cells)
+    return draw.affine_scene(x, shape, max_cells=max_cells, labels=labels)
 
 
 def _affine_box(x):
@@ -240,11 +240,11 @@ def _tsl_index_map(x, shape):
     return x.index_map().reshape(-1)  # the family gives the box's shape; the top level is (N,)
 
 
-def _tsl_picture(x, *, max_cells, **rest):
+def _tsl_picture(x, *, max_cells, labels=True, **rest):
     from .viz import box as draw
 
     _only_options("tsl", rest)
-    return draw.tsl_scene(x, max_cells=max_cells)
+    return draw.tsl_scene(x, max_cells=max_cells, labels=labels)
 
 
 def _tsl_box(x):
