@@ -42,6 +42,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from .._ints import check_table
 from ..errors import LayoutError
 
 __all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value",
@@ -213,6 +214,8 @@ def _check_array(ml, a, shape, what):
 
 
 def _alloc(shape, dtype, what, fill=None):
+    # The shared cap counts int64s: an array of this dtype may take as many bytes as the cap's int64s.
+    check_table(math.prod(shape) * np.dtype(dtype).itemsize // 8, f"{what}: an array of shape {tuple(shape)}")
     try:
         return np.empty(shape, dtype=dtype) if fill is None else np.full(shape, fill, dtype=dtype)
     except (ValueError, MemoryError) as e:
@@ -370,6 +373,7 @@ def padding_summary(ml) -> PaddingSummary:
     >>> p.padding[..., 0].tolist()
     [[14, 14], [14, 14], [15, 15]]
     """
+    check_table(math.prod(ml.grid) * (len(ml.grid) + 2), f"padding_summary: a grid of {math.prod(ml.grid)} cores")
     G = np.indices(ml.grid, dtype=np.int64)
     extent = np.stack(
         [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape))], axis=-1
@@ -387,9 +391,7 @@ def index_map(ml) -> np.ndarray:
     >>> index_map(MetalLayout.from_collapse((2, 4), (1, 2))).tolist()
     [0, 1, 4, 5, 2, 3, 6, 7]
     """
-    n = math.prod(ml.shards_shape)
-    if n > 1 << 30:
-        raise LayoutError(f"index_map: {n} slots are too many to enumerate")
+    n = check_table(math.prod(ml.shards_shape), "index_map: the slots of every core")
     positions = np.arange(n, dtype=np.int64).reshape(ml.shards_shape)
     return unshard(ml, positions).reshape(-1)
 
