@@ -128,7 +128,7 @@ def _cute_picture(x, *, color=None, tv=None, element_bytes=4, max_cells, labels=
         if color not in (None, "thread"):
             raise LayoutError("a thread-value picture is coloured by thread")
         return draw.tv_scene(x, tuple(tv), max_cells=max_cells)
-    return draw.layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels)
+    return draw.layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels is not False)
 
 
 def _cute_box(x):
@@ -210,7 +210,7 @@ def _affine_picture(x, *, shape=None, max_cells, labels=True, **rest):
     from .viz import box as draw
 
     _only_options("affine", rest)
-    return draw.affine_scene(x, shape, max_cells=max_cells, labels=labels)
+    return draw.affine_scene(x, shape, max_cells=max_cells, labels=labels is not False)
 
 
 def _affine_box(x):
@@ -244,7 +244,7 @@ def _tsl_picture(x, *, max_cells, labels=True, **rest):
     from .viz import box as draw
 
     _only_options("tsl", rest)
-    return draw.tsl_scene(x, max_cells=max_cells, labels=labels)
+    return draw.tsl_scene(x, max_cells=max_cells, labels=labels is not False)
 
 
 def _tsl_box(x):
