@@ -23,12 +23,13 @@ from .picture import DEFAULT_MAX_CELLS, grid_scene
 __all__ = ["tsl_scene", "affine_scene", "box_scene"]
 
 
-def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0, col_group=0):
+def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0, col_group=0, labels=True):
     """Cells of a row-major box: ``values`` ``(N,)`` or ``(N, k)`` over ``shape``, or a function.
 
     ``values`` may be a callable taking the int64 coordinate arrays of the
     cells shown (one per dim) and returning ``(n,)`` or ``(n, k)`` values, so
     a cropped picture of a huge box evaluates only what it draws.
+    ``labels=False`` leaves the cells unlabelled (huge pictures).
 
     >>> box_scene("b", np.arange(6), (2, 3)).index.tolist()
     [[0, 1, 2], [3, 4, 5]]
@@ -46,13 +47,13 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
         flat = flat.reshape(r, c, -1)
     else:
         flat = np.asarray(values, dtype=np.int64).reshape(rows, cols, -1)[:r, :c]
-    if flat.shape[2] == 1:
-        labels = flat[..., 0].astype(str)
-    else:
-        labels = flat[..., 0].astype(str)
+    text = None
+    if labels:
+        text = flat[..., 0].astype(str)
         for k in range(1, flat.shape[2]):
-            labels = np.char.add(np.char.add(labels, ","), flat[..., k].astype(str))
-    scene = grid_scene(title, r, c, labels=labels.astype(object), row_group=row_group, col_group=col_group)
+            text = np.char.add(np.char.add(text, ","), flat[..., k].astype(str))
+        text = text.astype(object)
+    scene = grid_scene(title, r, c, labels=text, row_group=row_group, col_group=col_group)
     scene.index = index
     key = flat[..., 0]
     scene.fill = gradient(key) if key.size else scene.fill
@@ -64,7 +65,7 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
     return scene
 
 
-def tsl_scene(t, *, max_cells=DEFAULT_MAX_CELLS):
+def tsl_scene(t, *, max_cells=DEFAULT_MAX_CELLS, labels=True):
     """A static TSL's addresses over its box (offset included), innermost tiles separated.
 
     >>> from unilayout import tsl
@@ -84,12 +85,12 @@ def tsl_scene(t, *, max_cells=DEFAULT_MAX_CELLS):
         rg = 0
     m = t.to_affine()
     scene = box_scene(str(t), lambda *crd: np.stack(m.evaluate(*crd), axis=-1), t.shape, max_cells=max_cells,
-                      row_group=rg, col_group=cg)
+                      row_group=rg, col_group=cg, labels=labels)
     scene.kind = "tsl"
     return scene
 
 
-def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=()):
+def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=(), labels=True):
     """An affine map's results over the box ``shape`` (one label per point: the results joined by commas).
 
     >>> from unilayout import affine
@@ -108,6 +109,6 @@ def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=()):
         raise LayoutError(f"shape {tuple(shape)} has {len(tuple(shape))} sizes but {m} has {m.num_dims} dims")
     syms = [np.int64(v) for v in symbols]
     scene = box_scene(str(m), lambda *crd: np.stack(np.broadcast_arrays(*m.evaluate(*crd, *syms)), axis=-1),
-                      tuple(shape), max_cells=max_cells)
+                      tuple(shape), max_cells=max_cells, labels=labels)
     scene.kind = "affine"
     return scene

@@ -145,10 +145,12 @@ def _axes(layout):
     return ("m", "n (mode 1)" if layout.rank == 2 else "n (modes 1.., 1-D order)")
 
 
-def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks=32, max_cells=DEFAULT_MAX_CELLS):
+def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks=32, max_cells=DEFAULT_MAX_CELLS,
+                 labels=True):
     """The picture of a CuTe ``Layout`` or ``ComposedLayout`` as ``print_layout``'s grid.
 
-    Cells beyond ``max_cells`` are cropped (top-left block kept) with a note.
+    Cells beyond ``max_cells`` are cropped (top-left block kept) with a note;
+    ``labels=False`` leaves the cells unlabelled (huge pictures).
 
     >>> from unilayout import cute
     >>> s = layout_scene(cute.Layout((4, 2), (1, 8)), color="bank", element_bytes=4, num_banks=8)
@@ -170,7 +172,8 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
     r, c, note = _crop(rows, cols, int(max_cells))
     idx = (np.arange(r, dtype=np.int64)[:, None] + rows * np.arange(c, dtype=np.int64)[None, :])
     values = _values(layout, idx.reshape(-1)).reshape(r, c)
-    labels = values.astype(str).astype(object)
+    want_labels = labels
+    labels = values.astype(str).astype(object) if want_labels else np.full((r, c), "", dtype=object)
     row_group = col_group = 0
     if layout.rank >= 2:
         row_group = _first_leaf_group(layout.shape[0])
@@ -205,7 +208,8 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
         bank_rc, ways_rc = bank[pos], ways[pos]
         attrs["bank"] = bank_rc
         attrs["ways"] = ways_rc
-        labels = np.char.add(np.char.add(values.astype(str), "\nb"), bank_rc.astype(str)).astype(object)
+        if want_labels:
+            labels = np.char.add(np.char.add(values.astype(str), "\nb"), bank_rc.astype(str)).astype(object)
         cell_h = 34.0
         fill = categorical(bank_rc)
         conflict = ways_rc > 1
@@ -216,10 +220,11 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
         notes.append(f"worst access {int(ways.max())}-way; {conflicted} of {groups.size} accesses shown conflict "
                      "(red outlines on the cells whose bank serves several words of their access)")
     # Long rows wrap into bands of columns stacked below each other (a readable aspect).
-    chars = int(np.char.str_len(values.astype(str)).max()) if values.size else 1
+    chars = len(str(int(np.abs(values).max()))) + 1 if values.size else 1
     width = band_width(r, c, max(34.0, 8.0 * chars + 8.0), cell_h) if note is None and col_group == 0 else c
     bands = c // width
-    scene = grid_scene(str(layout), r * bands, width, labels=wrap_bands(labels, width), row_group=row_group,
+    scene = grid_scene(str(layout), r * bands, width, labels=wrap_bands(labels, width) if want_labels else None,
+                       row_group=row_group,
                        col_group=col_group, axes=_axes(layout), min_cell_w=34.0, cell_h=cell_h,
                        row_names=list(range(r)) * bands if bands > 1 else None, gap=6.0)
     if bands > 1:

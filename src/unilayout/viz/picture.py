@@ -234,13 +234,15 @@ def grid_scene(title, rows, cols, *, labels=None, row_group=0, col_group=0, gap=
     rows, cols = int(rows), int(cols)
     if rows < 0 or cols < 0:
         raise LayoutError(f"a picture needs a non-negative number of rows and columns, got {rows}x{cols}")
+    given = labels is not None
     if labels is None:
         labels = np.full((rows, cols), "", dtype=object)
     else:
         labels = np.asarray(labels, dtype=object).reshape(rows, cols)
     lines = 1
     chars = 1
-    if labels.size and (labels != "").any():
+    any_label = given and labels.size and (labels != "").any()
+    if any_label:
         strs = labels.astype(str)
         lens = np.char.str_len(strs)
         if (np.char.count(strs, "\n") > 0).any():
@@ -249,7 +251,7 @@ def grid_scene(title, rows, cols, *, labels=None, row_group=0, col_group=0, gap=
             chars = max(len(q) for p in parts for q in p)
         else:
             chars = int(lens.max()) if lens.size else 1
-    cell_w = max(float(min_cell_w), CHAR_W * chars + 8.0) if (labels != "").any() else float(min_cell_w)
+    cell_w = max(float(min_cell_w), CHAR_W * chars + 8.0) if any_label else float(min_cell_w)
     if cell_h is None:
         cell_h = 22.0 if lines <= 1 else 6.0 + LINE_H * lines
     left = _MARGIN + origin[0] + (_HEADER * 0.6 * (len(str(max(rows - 1, 0))) + 1) if headers else 0.0)
