@@ -24,7 +24,7 @@ from typing import NamedTuple, Sequence
 from ..errors import LayoutError, NotRepresentableError
 from . import gf2
 from .algebra import divide_left
-from .encodings import PaddedShared, SwizzledShared
+from .encodings import PaddedShared, SwizzledShared, _Encoding
 from .._ints import as_int, as_pow2
 from .layout import LinearLayout
 
@@ -252,6 +252,13 @@ def _shared_cvt(reg: LinearLayout, shared: LinearLayout) -> LinearLayout:
     return reg.invert_and_compose(shared)
 
 
+def _shared_of(reg, shared):
+    """A shared encoding value (other than padded) becomes its layout at ``reg``'s shape."""
+    if isinstance(shared, _Encoding) and not isinstance(shared, PaddedShared) and isinstance(reg, LinearLayout):
+        return shared.to_linear([s for _, s in reg.out_dims])
+    return shared
+
+
 def _offset_of(cvt: LinearLayout, name: str) -> list[int]:
     j = cvt._out_index("offset")
     if not cvt.has_in_dim(name):
@@ -304,7 +311,8 @@ def bank_conflicts(reg: LinearLayout, shared, bitwidth: int = 32, vec: int | Non
     >>> bank_conflicts(reg, E.swizzled_shared([32, 32], 4, 1, 8, [1, 0]))  # XOR swizzle
     0
 
-    ``shared`` may also be a ``PaddedShared`` encoding (over ``reg``'s shape):
+    ``shared`` may also be a shared encoding value (taken at ``reg``'s shape), a
+    ``PaddedShared`` one included:
     the same count on padded addresses (``offset + sum(floor(offset/interval)*padding)``),
     vectors no wider than the smallest interval, so a padded and a swizzled
     layout compare side by side:
@@ -315,6 +323,7 @@ def bank_conflicts(reg: LinearLayout, shared, bitwidth: int = 32, vec: int | Non
     0
     """
     pads = None
+    shared = _shared_of(reg, shared)
     if isinstance(shared, PaddedShared):
         shape = [s for _, s in reg.out_dims]
         pads = [(i.bit_length() - 1, p.bit_length() - 1) for i, p in shared._pairs()]
@@ -360,6 +369,7 @@ def bank_conflicts_formula(reg: LinearLayout, shared: LinearLayout, bitwidth: in
     >>> bank_conflicts_formula(reg, E.swizzled_shared([32, 32], 1, 1, 1, [1, 0]), vec=1)
     31
     """
+    shared = _shared_of(reg, shared)
     if isinstance(shared, PaddedShared):
         raise NotRepresentableError("bank_conflicts_formula: padded addresses are not linear over GF(2); "
                                     "use bank_conflicts, which counts them")
