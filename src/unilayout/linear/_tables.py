@@ -14,12 +14,13 @@ doubling step: row ``x`` of the table is the XOR of the columns of x's set bits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from .._ints import check_table
+from .._ints import as_int_array, check_table
 from ..errors import LayoutError
 
 #: index_map refuses layouts with more input bits than this (2**32 rows).
@@ -108,9 +109,7 @@ def evaluate(layout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
     check_in_dims(names, ins, "evaluate: expected arrays for")
     arrays = []
     for name, vecs in layout._bases:
-        a = np.asarray(ins[name])
-        if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise LayoutError(f"evaluate: values of in-dim {name!r} must be integers, got dtype {a.dtype}")
+        a = as_int_array(ins[name], f"evaluate: values of in-dim {name!r}")  # exact int64 or LayoutError
         if len(vecs) > 62:
             raise LayoutError(f"evaluate: in-dim {name!r} has 2**{len(vecs)} values, beyond int64: use apply()")
         a = a.astype(np.int64, copy=False)
@@ -123,6 +122,7 @@ def evaluate(layout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
     except ValueError as e:
         raise LayoutError(f"evaluate: the in-dim arrays do not broadcast together: {e}") from None
     shape = arrays[0].shape if arrays else ()
+    check_table(math.prod(shape) * (1 + len(layout._outs)), f"evaluate: broadcast shape {shape}")
     outs = layout._outs
     nbits = layout.total_out_dim_size_log2
     if nbits <= 63:
