@@ -81,3 +81,15 @@ def test_help_examples_run(tmp_path):
         cmd = line.replace("unilayout ", f"{sys.executable} -m unilayout ", 1)
         r = subprocess.run(cmd, shell=True, cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, (line, r.stderr)
+
+
+def test_grids_priced_from_a_producer(capsys):
+    src = "tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>"
+    status, out, _ = run(capsys, "grids", "53x63", "--top", "3", "--from", src, "--json")
+    d = json.loads(out)
+    g = plan.grids((53, 63), DEV8)[:3]
+    want = [plan.reshard_cost(tt.parse(src), c.layout, DEV8,
+                              dst_device=None if c.placement == "physical" else c.device).moved_bytes for c in g]
+    assert [r["moved_from_producer"] for r in d["grids"]] == want
+    status, out, _ = run(capsys, "grids", "53x63", "--top", "3", "--from", src)
+    assert "moved from producer" in out.splitlines()[0] and out.splitlines()[1].split()[-1] == str(want[0])

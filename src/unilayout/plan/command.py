@@ -1,7 +1,7 @@
 """``unilayout plan``: the planner on the command line.
 
     unilayout plan grids SHAPE [--device DEVICE | --mesh MxN] [--tile 32x32] [--dtype f32] [--collapse 0:-1,...]
-                               [--memory l1|dram] [--physical] [--top N] [--json] [-o PICTURE]
+                               [--memory l1|dram] [--physical] [--top N] [--from TENSOR] [--json] [-o PICTURE]
     unilayout plan reshard SRC DST [--device DEVICE | --mesh MxN] [--no-reinterpret] [--json] [-o PICTURE]
     unilayout plan chain --op "TENSOR[; TENSOR ...]" --op ... [--device DEVICE | --mesh MxN] [--json]
     unilayout plan convert SRC DST [--bits 16] [--json]
@@ -11,7 +11,10 @@
 linear layouts or two CuTe layouts). The device defaults to one Wormhole
 8x8 chip; ``--mesh 1x2`` builds ``Device.from_mesh`` over Wormhole chips.
 ``-o`` writes the chosen grid over the device (``grids``) or the traffic
-heat map (``reshard``) as .svg or .png.
+heat map (``reshard``) as .svg or .png. ``grids --from TENSOR`` adds, for
+each grid shown, the bytes resharding a producer's layout into it moves —
+the seed's "keep exploring if producers/consumers end up with nasty
+reblocking", measured.
 
 >>> main_for_tests(["grids", "53x63", "--top", "2"])
 rank  grid       placement   collapse  cores  padding  pad %  bytes/core  L1
@@ -66,6 +69,8 @@ def add_parser(sub):
     q.add_argument("--top", type=int, default=10, help="rows printed (default %(default)s; 0 = all)")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.add_argument("-o", "--output", help="draw the best grid over the device: FILE.svg or FILE.png")
+    q.add_argument("--from", dest="producer", metavar="TENSOR",
+                   help="a producer's tensor<..., #tt.metal_layout>: add the bytes resharding it into each grid moves")
 
     q = ps.add_parser("reshard", help="bytes a reshard moves: local, on chip, chip to chip, per core, transfers")
     q.add_argument("src", metavar="SRC", help="tensor<..., #tt.metal_layout<...>>")
@@ -177,6 +182,13 @@ def _grids(args):
     g = grids(_dims(args.shape, "SHAPE"), dev, tile=tile, element_type=args.dtype, memory_space=args.memory,
               collapse=_collapse(args.collapse), virtual=not args.physical)
     shown = g if args.top <= 0 else g[:args.top]
+    moved = None
+    if args.producer:
+        from . import reshard_cost
+
+        src = _metal(args.producer, "--from")
+        moved = [reshard_cost(src, c.layout, dev, dst_device=None if c.placement == "physical" else c.device).moved_bytes
+                 for c in shown]
     if args.json:
         d = _envelope("grids")
         d["count"] = len(g)
@@ -184,16 +196,18 @@ def _grids(args):
                            physical_shape=list(c.physical_shape), cores_used=c.cores_used,
                            padding_slots=c.padding_slots, padding_fraction=c.padding_fraction,
                            bytes_per_core=c.bytes_per_core, fits_l1=c.fits_l1, layout=c.layout.tensor_type())
-                      for c in shown]
+                      | ({} if moved is None else {"moved_from_producer": moved[k]})
+                      for k, c in enumerate(shown)]
         print(json.dumps(d, indent=2))
     else:
         print(f"{'rank':>4}  {'grid':10} {'placement':11} {'collapse':9} {'cores':>5}  {'padding':>7}  {'pad %':>5}  "
-              f"{'bytes/core':>10}  L1")
+              f"{'bytes/core':>10}  L1" + ("" if moved is None else f"  {'moved from producer':>19}"))
         for k, c in enumerate(shown, 1):
             col = ",".join(f"{b}:{e}" for b, e in c.collapse) or "[]"
-            print(f"{k:>4}  {'x'.join(map(str, c.grid)):10} {c.placement:11} {col:9} {c.cores_used:>5}  "
-                  f"{c.padding_slots:>7}  {100 * c.padding_fraction:>4.1f}%  {c.bytes_per_core:>10}  "
-                  f"{'yes' if c.fits_l1 else 'no'}")
+            line = (f"{k:>4}  {'x'.join(map(str, c.grid)):10} {c.placement:11} {col:9} {c.cores_used:>5}  "
+                    f"{c.padding_slots:>7}  {100 * c.padding_fraction:>4.1f}%  {c.bytes_per_core:>10}  "
+                    f"{'yes' if c.fits_l1 else 'no':3}" + ("" if moved is None else f"  {moved[k - 1]:>19}"))
+            print(line.rstrip())
         if len(shown) < len(g):
             print(f"... {len(g) - len(shown)} more (--top 0 lists all)")
     if args.output and g:
