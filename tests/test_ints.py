@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unilayout import LayoutError, _ints
-from unilayout._ints import (as_instance, as_int, as_int_array, check_int64, as_nonneg, as_pow2, as_positive, as_shape, ceil_div, check_table,
+from unilayout._ints import (as_instance, as_int, as_int_array, as_items, check_int64, as_nonneg, as_pow2, as_positive, as_shape, ceil_div, check_table,
                              is_pow2, next_pow2, product)
 
 
@@ -143,3 +143,10 @@ def test_check_int64_bounds_both_ends():
         check_int64(0, 1 << 63, "offsets")
     with pytest.raises(LayoutError, match="down to -9223372036854775809 do not fit"):
         check_int64(-(1 << 63) - 1, 0, "offsets")
+
+
+def test_as_items_takes_a_0d_array_as_one_item():
+    zero_d = np.array(8)
+    assert as_items(zero_d) == (zero_d,) and as_items(np.array([1, 2])) == (1, 2)
+    assert as_items(4) == (4,) and as_items([2, 3]) == (2, 3) and as_items(b"xy") == (b"xy",)
+    assert as_int(as_items(np.int64(5))[0], "x") == 5

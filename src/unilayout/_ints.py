@@ -338,3 +338,20 @@ def check_int64(lo: int, hi: int, what: str) -> None:
         raise LayoutError(f"{what} up to {hi} do not fit in int64")
     if lo < INT64_MIN:
         raise LayoutError(f"{what} down to {lo} do not fit in int64")
+
+
+def as_items(value) -> tuple:
+    """``value`` as a tuple of items: a sequence or 1-D array is its items; a str, bytes, non-iterable or 0-d array is one item.
+
+    For arguments that take "a dim or a sequence of dims" (a 0-d numpy array
+    is one dim, not an error from iterating it).
+
+    >>> as_items(4), as_items((2, 3)), as_items(__import__("numpy").array(8)), as_items("ab")
+    ((4,), (2, 3), (array(8),), ('ab',))
+    """
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") or getattr(value, "ndim", None) == 0:
+        return (value,)
+    try:
+        return tuple(value)
+    except TypeError:
+        return (value,)
