@@ -65,7 +65,7 @@ def test_parse_errors_have_positions(text, message, position):
 
 def test_to_attr_rejects_what_the_attribute_cannot_carry():
     with pytest.raises(LayoutError, match="in-dims"):
-        to_attr(LinearLayout({"offset": [[1]]}, ["dim0"]))
+        to_attr(LinearLayout({"slot": [[1]]}, ["dim0"]))
     L = parse("{register = [[1]], lane = [], warp = [], block = []}")
     big = LinearLayout(L.bases, {"dim0": 4}, require_surjective=False)
     with pytest.raises(LayoutError, match="cannot carry"):
@@ -190,3 +190,24 @@ def test_tostring_errors_have_positions(text, message, position):
     with pytest.raises(ParseError, match=re.escape(message)) as info:
         parse(text)
     assert info.value.position == position
+
+
+def test_shared_layouts_print_as_shared_linear_and_read_back():
+    import random
+
+    from unilayout.linear import encodings as E
+    from unilayout.linear import parse
+
+    rng = random.Random(2)
+    for _ in range(50):
+        shape = [1 << rng.randint(0, 4) for _ in range(rng.randint(1, 3))]
+        if shape == [1] * len(shape):
+            shape[0] = 2
+        order = list(range(len(shape)))
+        rng.shuffle(order)
+        L = E.swizzled_shared(shape, 1 << rng.randint(0, 2), 1, 1 << rng.randint(0, 2), order)
+        text = L.to_attr()
+        assert text.startswith("#ttg.shared_linear<{offset = ") and parse(text) == L
+        assert str(E.parse(text)) == text
+    with pytest.raises(LayoutError, match="sizes"):
+        LinearLayout({"offset": [[1]]}, {"dim0": 8}, require_surjective=False).to_attr()

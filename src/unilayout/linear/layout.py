@@ -1129,8 +1129,17 @@ class LinearLayout:
         >>> L = identity_1d(2, "register", "dim0") * identity_1d(2, "lane", "dim0")
         >>> (L * zeros_1d(1, "warp", "dim0") * zeros_1d(1, "block", "dim0")).to_attr()
         '#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>'
+
+        A shared layout (in-dims ``offset`` and optionally ``block``) prints as
+        ``#ttg.shared_linear<{offset = [...], block = [...]}, alignment = 16>``
+        (``block`` only when it has bases), its out sizes the ones the bases imply:
+
+        >>> identity_1d(4, "offset", "dim0").to_attr()
+        '#ttg.shared_linear<{offset = [[1], [2]]}, alignment = 16>'
         """
         names = self.in_dim_names
+        if tuple(names) in (("offset",), ("offset", "block")):
+            return self._shared_linear_attr()
         if tuple(names) != ATTR_IN_DIMS:
             raise LayoutError(f"#ttg.linear needs exactly the in-dims {list(ATTR_IN_DIMS)} in that order, got {names}")
         outs = self.out_dim_names
@@ -1151,6 +1160,29 @@ class LinearLayout:
         )
         return "#ttg.linear<{" + body + "}>"
 
+
+def _shared_linear_attr(self) -> str:
+    """``#ttg.shared_linear`` text of an ``offset[, block]`` layout (see ``to_attr``)."""
+    outs = self.out_dim_names
+    if not outs or outs != [f"dim{i}" for i in range(len(outs))]:
+        raise LayoutError(f"#ttg.shared_linear needs out-dims dim0, dim1, ... in order, got {outs}")
+    vecs = [v for _, vs in self._bases for v in vs]
+    implied = [1 << max((v[j] for v in vecs), default=0).bit_length() for j in range(len(outs))]
+    if implied != [s for _, s in self._outs]:
+        raise LayoutError(f"#ttg.shared_linear cannot carry this layout: its out-dims {self.out_dims} are not the "
+                          f"sizes {implied} its bases imply")
+    if not dict(self._bases).get("offset"):
+        raise LayoutError("#ttg.shared_linear needs at least one offset basis")
+
+    def show(vs):
+        return "[" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vs) + "]"
+
+    block = dict(self._bases).get("block")
+    extra = f", block = {show(block)}" if block else ""
+    return f"#ttg.shared_linear<{{offset = {show(dict(self._bases)['offset'])}{extra}}}, alignment = 16>"
+
+
+LinearLayout._shared_linear_attr = _shared_linear_attr
 
 _EMPTY = LinearLayout._make((), ())
 

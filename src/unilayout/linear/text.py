@@ -214,7 +214,8 @@ def _tostring(s: Scanner) -> LinearLayout:
 
 
 def parse(text: str) -> LinearLayout:
-    """Parse ``#ttg.linear<{...}>`` or Triton's ``toString`` (``str(L)``); ``parse(str(L)) == L`` for every ``L``.
+    """Parse ``#ttg.linear<{...}>``, ``#ttg.shared_linear<...>`` (the ``offset`` in-dim) or Triton's
+    ``toString`` (``str(L)``); ``parse(str(L)) == L`` for every ``L``.
 
     The ``#ttg.linear`` prefix may be left off (``<{...}>`` or ``{...}``); all
     four in-dims are required and the layout must be surjective. The
@@ -224,6 +225,8 @@ def parse(text: str) -> LinearLayout:
     [('register', [[1]]), ('lane', []), ('warp', []), ('block', [])]
     >>> parse(" - i=1 -> (0)\\n   i=2 -> (2)\\nwhere out dims are: [o (size 4)]").is_surjective()
     False
+    >>> parse("#ttg.shared_linear<{offset = [[0, 1], [1, 0]]}, alignment = 16>").bases[0]
+    ('offset', [[0, 1], [1, 0]])
     >>> parse("#ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>")
     Traceback (most recent call last):
     ...
@@ -234,4 +237,8 @@ def parse(text: str) -> LinearLayout:
     s = Scanner(check_text(text, "linear layout text"))
     if s.at("-") or s.at("where") or s.at("(empty layout"):
         return _tostring(s)
+    if s.at("#ttg.shared_linear"):
+        from .ttgir import parse as parse_encoding
+
+        return parse_encoding(text).to_linear()
     return _attr(s)
