@@ -39,7 +39,7 @@ accepted when given explicitly, never produced here.
 from __future__ import annotations
 
 from ..affine import AffineMap, constant, dim
-from .._ints import as_int
+from .._ints import as_int, as_items
 from ..errors import LayoutError
 
 __all__ = ["normalize_intervals", "collapse_groups", "collapse_map"]
@@ -136,9 +136,7 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
     ...
     unilayout.errors.LayoutError: collapse gives 3 groups but the grid has rank 2: use a grid of rank >= 3 or wider collapse_intervals
     """
-    if isinstance(logical_shape, (str, bytes)) or not hasattr(logical_shape, "__iter__"):
-        logical_shape = (logical_shape,)
-    shape = tuple(_int(s, "logical dim") for s in logical_shape)
+    shape = tuple(_int(s, "logical dim") for s in as_items(logical_shape))
     rank = len(shape)
     if rank == 0 or any(s < 1 for s in shape):
         raise LayoutError(f"logical shape {shape} must have rank >= 1 and every dim >= 1")
@@ -146,9 +144,10 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
     if dim_alignments is None:
         align = (1,) * rank
     else:
-        if isinstance(dim_alignments, (str, bytes)) or not hasattr(dim_alignments, "__iter__"):
+        items = as_items(dim_alignments)
+        if isinstance(dim_alignments, (str, bytes)) or len(items) == 1 and items[0] is dim_alignments:
             raise LayoutError(f"dim_alignments must be a sequence with one alignment per dim, got {dim_alignments!r}")
-        align = tuple(_int(a, "dim alignment") for a in dim_alignments)
+        align = tuple(_int(a, "dim alignment") for a in items)
         if len(align) != rank or any(a < 1 for a in align):
             raise LayoutError(f"dim_alignments {align} must give one alignment >= 1 for each of the {rank} dims")
     groups = collapse_groups(rank, collapse_intervals)

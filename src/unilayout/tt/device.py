@@ -40,7 +40,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..affine import AffineMap, constant, dim
-from .._ints import as_int
+from .._ints import INT64_MAX, as_int, as_items
 from ..errors import LayoutError, NotRepresentableError
 from ._mlir import xs
 from .metal import MetalLayout
@@ -56,9 +56,7 @@ def _int(value, what):
 
 
 def _dims(value, what):
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        value = (value,)
-    shp = tuple(_int(v, f"{what} dim") for v in value)
+    shp = tuple(_int(v, f"{what} dim") for v in as_items(value))
     if not shp or any(v < 1 for v in shp):
         raise LayoutError(f"{what} {shp} must have rank >= 1 and every dim >= 1")
     return shp
@@ -100,11 +98,9 @@ class Device:
                 f"worker grid map has {grid_map.num_results} results: it must give exactly 3 (chip index, y, x)"
             )
         mesh = _dims(mesh_shape, "mesh shape")
-        if isinstance(chip_ids, (str, bytes)) or not hasattr(chip_ids, "__iter__"):
-            chip_ids = (chip_ids,)
-        ids = tuple(_int(c, "chip id") for c in chip_ids)
-        if any(c < 0 for c in ids):
-            raise LayoutError(f"chip ids {list(ids)} must be >= 0")
+        ids = tuple(_int(c, "chip id") for c in as_items(chip_ids))
+        if any(c < 0 or c > INT64_MAX for c in ids):
+            raise LayoutError(f"chip ids {list(ids)} must be >= 0 and fit in int64")
         if len(set(ids)) != len(ids):
             dup = next(c for c in ids if ids.count(c) > 1)
             raise LayoutError(f"chip id {dup} appears twice in {list(ids)}: chip ids must be distinct")

@@ -40,7 +40,7 @@ import numpy as np
 from ..affine import AffineMap
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError, NotRepresentableError
-from .._ints import as_int, ceil_div
+from .._ints import as_int, as_items, ceil_div
 from . import shard as _shard
 from . import ttnn as _ttnn
 from ._mlir import _linear_terms, xs
@@ -71,9 +71,7 @@ def _int(value, what):
 
 
 def _shape(value, what, allow_empty=False):
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        value = (value,)
-    shp = tuple(_int(v, f"{what} dim") for v in value)
+    shp = tuple(_int(v, f"{what} dim") for v in as_items(value))
     if not shp and not allow_empty:
         raise LayoutError(f"{what} must have rank >= 1, got ()")
     bad = [i for i, v in enumerate(shp) if v < 1]

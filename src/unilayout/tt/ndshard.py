@@ -46,7 +46,7 @@ import math
 
 import numpy as np
 
-from .._ints import as_int
+from .._ints import as_int, as_items
 from ..errors import LayoutError, NotRepresentableError
 
 from .ttnn import CoreRange, ShardSpec
@@ -124,8 +124,7 @@ class NdShardSpec:
     __slots__ = ("shard_shape", "core_grid", "orientation", "distribution")
 
     def __init__(self, shard_shape, core_grid, orientation="row_major", distribution=ROUND_ROBIN_1D):
-        shape = tuple(as_int(v, "shard dim") for v in (shard_shape if hasattr(shard_shape, "__iter__")
-                                                     else (shard_shape,)))
+        shape = tuple(as_int(v, "shard dim") for v in as_items(shard_shape))
         if not shape or min(shape) < 1:
             raise LayoutError(f"shard_shape {shape} must have rank >= 1 and every dim >= 1")
         dist = str(distribution).upper()

@@ -61,7 +61,7 @@ import math
 from ..affine import AffineMap
 from ..affine.expr import Dim
 from ..errors import LayoutError, NotRepresentableError
-from .._ints import as_int
+from .._ints import as_int, as_items
 from ._mlir import xs
 from .collapse import collapse_map
 from .metal import _TILE_FROM_SCALAR, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
@@ -79,9 +79,7 @@ _SCALAR_OF_TILE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "u32": "ui32", "u
 
 
 def _dims(value, what):
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        value = (value,)
-    out = tuple(as_int(v, what) for v in value)
+    out = tuple(as_int(v, what) for v in as_items(value))
     for i, v in enumerate(out):
         if v < 1:
             raise LayoutError(f"{what}[{i}] must be positive, got {v}")
