@@ -257,7 +257,7 @@ def _torch_placements(places):
     return tuple(out)
 
 
-def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided):
+def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided, fmt=None, cutter="torch.chunk"):
     """Placements over a mesh (sizes, ranks row-major) whose sharding is ``s``; NotRepresentableError otherwise."""
     if sorted(s.devices) != sorted(ids.tolist()):
         raise NotRepresentableError(f"the sharding's devices {list(s.devices)} are not the mesh's ranks "
@@ -307,12 +307,12 @@ def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided):
         if _build(cand, sizes, ids, s.shape) == s:
             return cand
     raise NotRepresentableError(f"no {vocabulary} placements on mesh {sizes} give this sharding: "
-                                + _difference(s, _build(places, sizes, ids, s.shape), places, ids))
+                                + _difference(s, _build(places, sizes, ids, s.shape), places, ids, fmt or _text, cutter))
 
 
-def _difference(s, t, places, ids):
+def _difference(s, t, places, ids, fmt, cutter):
     """Say where sharding ``s`` and the nearest placements' sharding ``t`` part."""
-    text = ", ".join(_text(p) for p in places)
+    text = ", ".join(fmt(p) for p in places)
     for i, n in enumerate(s.shape):
         def sizes_of(x):
             return [sum(b[i][1] - b[i][0] for b in x.boxes(int(d))[:1]) if x.boxes(int(d)) else 0 for d in ids.tolist()]
@@ -320,7 +320,7 @@ def _difference(s, t, places, ids):
         if mine != theirs:
             who = ", ".join(map(str, ids.tolist()))
             return (f"dim {i} of size {n} is held as {'+'.join(map(str, mine))} by ranks {who}; the nearest "
-                    f"placements ({text}) cut it with torch.chunk as {'+'.join(map(str, theirs))}")
+                    f"placements ({text}) cut it with {cutter} as {'+'.join(map(str, theirs))}")
     for d in ids.tolist():
         if s.boxes(d) != t.boxes(d):
             return (f"rank {d} holds {list(s.boxes(d))} but the nearest placements ({text}) give it "

@@ -142,6 +142,11 @@ def to_ttnn(sharding, mesh_shape):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
     sizes = check_mesh_shape(mesh_shape)
     ids = np.arange(int(np.prod(sizes)), dtype=np.int64)
-    places = _search(sharding, sizes, ids, "TTNN", allow_partial=False, allow_strided=False)
+    places = _search(sharding, sizes, ids, "TTNN", allow_partial=False, allow_strided=False, fmt=_text,
+                     cutter="TTNN's chunk")
     _check_chunks(places, sizes, sharding.shape)
-    return tuple("PlacementReplicate()" if p[0] == "R" else f"PlacementShard({p[1]})" for p in places)
+    return tuple(_text(p) for p in places)
+
+
+def _text(p) -> str:
+    return "PlacementReplicate()" if p[0] == "R" else f"PlacementShard({p[1]})"
