@@ -118,9 +118,13 @@ def test_layout_of_a_tensor_type_inline_or_through_an_alias():
     shared = T.layout("!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
                       "elementBitWidth = 16}>, #ttg.shared_memory, mutable>")
     assert shared == E.NvmmaShared(128, 16).to_linear([64, 64])
-    with pytest.raises(NotRepresentableError, match="not linear"):
-        T.layout("!ttg.memdesc<64x64xf16, #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>, "
-                 "#ttg.shared_memory, mutable>")
+    padded = T.layout("!ttg.memdesc<64x64xf16, #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>, "
+                      "#ttg.shared_memory, mutable>")
+    assert padded == E.PaddedShared([[32, 4]], [1, 0], shape=[64, 64]).address_map([64, 64])
+    assert padded(1, 3) == (64 + 3 + 2 * 4,)  # row 1 starts after two 32-element runs, each padded by 4
+    with pytest.raises(NotRepresentableError, match="not affine"):
+        T.layout("!ttg.memdesc<4x4xf16, #ttg.padded_shared<[4:+1] {offset = [[0, 1], [1, 1], [0, 2], [2, 0]], "
+                 "block = []}>, #ttg.shared_memory, mutable>")
 
 
 @pytest.mark.parametrize("text, message, at", [

@@ -537,7 +537,8 @@ def layout(text: str) -> LinearLayout:
 
     What ``unilayout.parse`` does for such text. Shared layouts give
     ``offset, block`` -> tensor; tensor memory ``row, col, block``;
-    ``padded_shared`` raises ``NotRepresentableError`` (not linear).
+    ``padded_shared`` gives the affine map of each element's padded address
+    (``PaddedShared.address_map``; padding is not linear over GF(2)).
 
     >>> L = layout('''#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
     ... tensor<64xf32, #b>''')
@@ -577,4 +578,6 @@ def layout(text: str) -> LinearLayout:
         shape, _, enc = parse_type(text[offset:], aliases)
     except ParseError as e:
         raise ParseError(e.message, text, e.position + offset) from None
+    if isinstance(enc, E.PaddedShared):
+        return enc.address_map(shape)  # padding is affine, not linear: the affine family carries it
     return enc.to_linear(shape)
