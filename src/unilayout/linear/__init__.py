@@ -7,7 +7,10 @@
   ``divide_left/right``, quotient, sublayout, reshapes, masks.
 - ``text.py``: ``parse`` / ``to_attr`` for ``#ttg.linear<{...}>``.
 - ``evaluate.py``: vectorised ``evaluate`` and ``index_map``.
-- ``encodings.py``: Triton's layouts (blocked, slice, MMA, MFMA, WMMA, shared).
+- ``encodings.py``: Triton's layouts (blocked, slice, MMA, MFMA, WMMA, their dot
+  operands, swizzled/NVMMA/padded/linear shared, Blackwell tensor memory).
+- ``ttgir.py``: those encodings as Triton prints them (``encodings.parse``,
+  ``parse_module``, ``str(enc)``) and tensor types (``tensor<..., #enc>``).
 - ``analysis.py``: vectorisation, conversion levels, bank conflicts, swizzling.
 - ``gf2.py``: the GF(2) engine (rank, RREF, solve).
 

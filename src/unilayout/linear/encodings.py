@@ -40,9 +40,16 @@ The seed's MFMA example:
  - block is a size 1 dimension
 where out dims are: [dim0 (size 32), dim1 (size 64)]
 
-Not covered (raise ``LayoutError`` saying so): 64-bit and 4x64 MFMA
-instructions, MFMA/WMMA dot operands, NVMMA shared layouts. Padded shared
-layouts are not linear at all (``NotRepresentableError``).
+The shared encodings ``NvmmaShared`` (with Triton's default swizzle rule,
+``NvmmaShared.default_for``) and ``SharedLinear``, Blackwell's
+``TensorMemory`` (with ``reg_layout``, the 32x32b tmem load/store register
+layout) and ``TensorMemoryScales``, and ``LinearEncoding`` (``#ttg.linear``)
+complete Triton 3.9.0's set. ``PaddedShared`` is not linear over GF(2)
+(``to_linear`` raises ``NotRepresentableError``): its padded addresses are
+affine (``to_affine``, ``address_map``) and ``analysis.bank_conflicts``
+counts them. ``parse(text)`` / ``str(enc)`` read and print Triton's
+attributes (:mod:`unilayout.linear.ttgir`); encodings are frozen, hashable
+values, and computed layouts are kept per (encoding, shape).
 """
 
 from __future__ import annotations
@@ -1129,20 +1136,19 @@ def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
 
 
 def _identity_order(vecs, rank):
-    """``(order, shape)`` when ``vecs`` list 1, 2, 4, .. of one dim after another (each dim once), else ``(None, None)``;
-    dims without bases follow, from the last."""
-    order, sizes, k = [], [1] * rank, 0
-    while k < len(vecs):
-        nz = [j for j, e in enumerate(vecs[k]) if e]
-        if len(nz) != 1 or nz[0] in order:
+    """``(order, shape)`` when ``vecs`` are 1, 2, 4, .. along one dim, then along the next (each dim
+    once): the identity in that order; else ``(None, None)``. Dims without bases follow, from the last."""
+    order, sizes = [], [1] * rank
+    for v in vecs:
+        nz = [j for j, e in enumerate(v) if e]
+        if len(nz) != 1 or v[nz[0]] != sizes[nz[0]]:
             return None, None
         d = nz[0]
-        order.append(d)
-        while k < len(vecs) and [j for j, e in enumerate(vecs[k]) if e] == [d] and vecs[k][d] == sizes[d]:
-            sizes[d] *= 2
-            k += 1
-        if k < len(vecs) and any(vecs[k][j] for j in order[:-1] + [d]) and [j for j, e in enumerate(vecs[k]) if e] == [d]:
-            return None, None
+        if not order or order[-1] != d:
+            if d in order:
+                return None, None
+            order.append(d)
+        sizes[d] *= 2
     order += [d for d in range(rank - 1, -1, -1) if d not in order]
     return tuple(order), tuple(sizes)
 
@@ -1194,15 +1200,13 @@ class SharedLinear(_Encoding):
             raise LayoutError(f"shared_linear bases have {len(own)} entries but the shape {list(shape)} has rank "
                               f"{len(shape)}")
         as_pow2(as_int(self.alignment, "alignment"), "alignment")
-        offset = _bases_layout("offset", self.offset_bases, len(shape))
-        block = _bases_layout("block", self.block_bases, len(shape))
         for d, (a, b) in enumerate(zip(shape, own)):
             if b > a:
                 raise LayoutError(f"shared_linear bases reach dim{d} = {b - 1}, past the shape {list(shape)}")
-        L = LinearLayout({"offset": [list(v) for v in self.offset_bases], "block": [list(v) for v in self.block_bases]},
-                         list(zip(_dims(len(shape)), shape)), require_surjective=False)
-        del offset, block
-        return L
+        rank = len(shape)
+        return LinearLayout({"offset": [list(_ints(v, "offset basis", rank)) for v in self.offset_bases],
+                             "block": [list(_ints(v, "block basis", rank)) for v in self.block_bases]},
+                            list(zip(_dims(rank), shape)), require_surjective=False)
 
 
 @dataclass(frozen=True)

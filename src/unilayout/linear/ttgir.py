@@ -287,8 +287,9 @@ def _attr(s: Scanner, aliases):
     kpos = s.pos
     kind = s.identifier("an encoding name")
     full = dialect + kind
-    builder = _KINDS.get(("ttng." if dialect == "ttng." else "ttg.") + kind)
-    if builder is None:
+    key = ("ttng." if dialect == "ttng." else "ttg.") + kind
+    builder = _KINDS.get(key)
+    if key not in _KINDS:
         s.fail(f"unknown encoding #{full}: unilayout reads {', '.join('#' + k for k in _KINDS)}", kpos)
     if kind == "linear":
         from .text import _attr as linear_attr
@@ -321,10 +322,7 @@ def _attr(s: Scanner, aliases):
                 continue  # padded_shared: '[pairs] {fields}' has no comma
             s.expected("',' or '>'")
     fields.end = s.expect(">", "'>' to close the attribute")
-    try:
-        enc = builder(fields)
-    except ParseError:
-        raise
+    enc = builder(fields)
     fields.done()
     return enc
 
@@ -404,7 +402,7 @@ _KINDS = {
     "ttg.dot_op": _dot_op,
     "ttg.amd_mfma": _amd_mfma,
     "ttg.amd_wmma": _amd_wmma,
-    "ttg.linear": None,
+    "ttg.linear": None,  # read by linear.text (see _attr)
     "ttg.swizzled_shared": _swizzled_shared,
     "ttg.nvmma_shared": _nvmma_shared,
     "ttg.padded_shared": _padded_shared,
@@ -412,7 +410,6 @@ _KINDS = {
     "ttng.tensor_memory_encoding": _tmem,
     "ttng.tensor_memory_scales_encoding": _tmem_scales,
 }
-_KINDS["ttg.linear"] = _KINDS["ttg.linear"] or (lambda f: None)  # read by linear.text (see _attr)
 
 
 def parse(text: str, aliases: dict | None = None):
