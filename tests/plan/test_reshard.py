@@ -12,16 +12,27 @@ from unilayout.plan import reshard_cost, transfer_table
 from unilayout.plan.regrid import reinterpret
 
 
+def slot(ml, q):
+    """Position of shard coordinate q in its core's buffer: row-major, or tile-major when tilized."""
+    if ml.tile is None:
+        return int(np.ravel_multi_index(q, ml.shard_shape))
+    T = ml.tile
+    t = tuple(q[:-2]) + (q[-2] // T[0], q[-1] // T[1])
+    return int(np.ravel_multi_index(t, ml.memref_shape)) * T[0] * T[1] + (q[-2] % T[0]) * T[1] + q[-1] % T[1]
+
+
 def brute(src, dst, src_dev, dst_dev, eb):
     """Per-element count with locate/physical_core: the definition, one element at a time."""
-    local = on_chip = c2c = 0
+    local = on_chip = c2c = in_place = 0
     pair = {}
     pages = {}
     for x in np.ndindex(*src.logical_shape):
         G, q = src.locate(*x)
-        H, _ = dst.locate(*x)
+        H, r = dst.locate(*x)
         a = src_dev.physical_core(*G)
         b = dst_dev.physical_core(*H)
+        if a == b and slot(src, q) == slot(dst, r):
+            in_place += eb
         if src.tile is None:
             page = (G, q[:-1])
         else:
@@ -50,12 +61,12 @@ def brute(src, dst, src_dev, dst_dev, eb):
     transfers = sum(1 for (a, b) in pair if a != b)
     return dict(local_bytes=local, on_chip_bytes=on_chip, chip_to_chip_bytes=c2c,
                 max_send_bytes=max(send.values(), default=0), max_receive_bytes=max(recv.values(), default=0),
-                transfers=transfers, padding_bytes=padding)
+                transfers=transfers, padding_bytes=padding, in_place_bytes=in_place)
 
 
 def counters(c):
     return {k: getattr(c, k) for k in ("local_bytes", "on_chip_bytes", "chip_to_chip_bytes", "max_send_bytes",
-                                       "max_receive_bytes", "transfers", "padding_bytes")}
+                                       "max_receive_bytes", "transfers", "padding_bytes", "in_place_bytes")}
 
 
 DEVICES = [
@@ -157,6 +168,8 @@ def test_seed_transpose_is_found_as_a_reinterpretation():
         "#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d1, d0)>, meshShape = 1, chipIds = [0]>"))
     assert (c.on_chip_bytes, c.chip_to_chip_bytes, c.transfers, c.max_send_bytes) == (0, 0, 0, 0)
     assert c.local_bytes == 256 * 256 * 4
+    # each core transposes its 32x32 block locally: only the block's diagonal keeps its slot
+    assert c.in_place_bytes == 64 * 32 * 4 and c.relaid_bytes == c.local_bytes - 64 * 32 * 4
     raw = reshard_cost(a, aT, dev, reinterpret=False)
     assert raw.reinterpretation is None and raw.moved_bytes == 56 * 32 * 32 * 4 and raw.transfers == 56
 

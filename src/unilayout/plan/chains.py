@@ -35,7 +35,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .regrid import Reinterpretation, reinterpretations
-from .reshard import _check_fits, _price, transfer_table
+from .reshard import _check_fits, _price, _with_in_place, transfer_table
 
 __all__ = ["ChainPlan", "chain"]
 
@@ -216,7 +216,8 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
         path.append(int(arg[path[-1]]))
     path.reverse()
     chosen = [states[j][s] for j, s in enumerate(path)]
-    edges = tuple(prices[j][path[j], path[j + 1]] for j in range(len(costs)))
+    edges = tuple(_with_in_place(prices[j][path[j], path[j + 1]], chosen[j][2], chosen[j + 1][2])
+                  for j in range(len(costs)))
     total = sum(e.on_chip_bytes + weight * e.chip_to_chip_bytes for e in edges)
     return ChainPlan(
         choices=tuple(c[0] for c in chosen), layouts=tuple(c[2] for c in chosen), views=tuple(c[1] for c in chosen),

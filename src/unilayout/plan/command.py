@@ -320,6 +320,7 @@ def main_for_tests(argv) -> int:
     transfers:          0
     padding_bytes:      0
     reinterpretation:   -
+    in_place_bytes:     256
     element_bytes:      4
     moved_bytes:        0
     0

@@ -17,6 +17,8 @@ field                    what it counts (bytes = elements x element bytes)
 ``transfers``            distinct (source core, destination core) pairs that move data
 ``padding_bytes``        padding slots carried along when whole source pages move
 ``reinterpretation``     None, or the grid reinterpretation under which nothing moves
+``in_place_bytes``       elements that keep their core *and* their slot in its buffer
+                         (``relaid_bytes = local_bytes - in_place_bytes``: local reblocking)
 =======================  =========================================================
 
 A *page* is what tt-metal moves: a tile of a tilized layout, one shard row
@@ -126,6 +128,32 @@ class _Terms:
         self.pstride = [math.prod(pg[i + 1:]) for i in range(g)]
         self.tiled = ml.tile is not None
         self.deps = [r.dims() for r in ml.linear.results]
+        if self.tiled:
+            M = ml.memref_shape
+            self.tile_slots = ml.tile[0] * ml.tile[1]
+            self.mstride = [math.prod(M[i + 1:]) * self.tile_slots for i in range(g)]
+            self.slots_per_core = math.prod(M) * self.tile_slots
+        else:
+            S = ml.shard_shape
+            self.sstride = [math.prod(S[i + 1:]) for i in range(g)]
+            self.slots_per_core = math.prod(S)
+
+    def core_term(self, i, value):
+        """Contribution of result ``i`` to the flat grid coordinate (row-major)."""
+        return value // self.ml.shard_shape[i] * self.gstride[i]
+
+    def slot_term(self, i, value):
+        """Contribution of result ``i`` to the element's slot in its core's buffer (row-major, or tile-major tiled)."""
+        ml = self.ml
+        q = value % ml.shard_shape[i]
+        if not self.tiled:
+            return q * self.sstride[i]
+        g = len(ml.grid)
+        if i < g - 2:
+            return q * self.mstride[i]
+        T = ml.tile[i - (g - 2)]
+        inner = (q % T) * ml.tile[1] if i == g - 2 else q % T
+        return (q // T) * self.mstride[i] + inner
 
     def term(self, i, value):
         """Key contribution of result ``i`` given its values (int64 array)."""
@@ -180,16 +208,23 @@ def _reduce(keys, counts):
     return uk, np.bincount(inv.reshape(-1), weights=counts, minlength=uk.size).astype(np.int64)
 
 
-def _component_table(comp, shape, src_terms, dst_terms, ndst):
-    """Distinct partial keys ``src_page * ndst + dst_core`` over the sub-box of ``comp`` and their counts."""
+def _component_table(comp, shape, parts):
+    """Distinct keys ``sum(scale * fn(i, result_i))`` over the sub-box of ``comp``, with counts.
+
+    ``parts``: ``(terms, fn, scale)`` — a layout's ``_Terms``, one of its term
+    functions and an integer scale; only results whose dims lie in ``comp`` count.
+    """
     rank = len(shape)
     sizes = [shape[d] for d in comp]
     n = math.prod(sizes)
     first = sizes[0]
     inner = n // first
     step = max(1, _CHUNK // max(inner, 1))
-    s_res = [i for i, ds in enumerate(src_terms.deps) if ds and min(ds) in comp]
-    d_res = [i for i, ds in enumerate(dst_terms.deps) if ds and min(ds) in comp]
+    used = []
+    for terms, fn, scale in parts:
+        res = [i for i, ds in enumerate(terms.deps) if ds and min(ds) in comp]
+        if res:
+            used.append((terms, fn, scale, res))
     all_keys, all_counts = [], []
     for start in range(0, first, step):
         stop = min(first, start + step)
@@ -200,12 +235,13 @@ def _component_table(comp, shape, src_terms, dst_terms, ndst):
             args[d] = ar.reshape((-1,) + (1,) * (k - 1 - j))
         sub = (stop - start,) + tuple(sizes[1:])
         key = np.zeros(sub, dtype=np.int64)
-        for terms, res, scale in ((src_terms, s_res, ndst), (dst_terms, d_res, 1)):
-            if not res:
-                continue
-            vals = terms.ml.linear.evaluate(*args)
+        values = {}
+        for terms, fn, scale, res in used:
+            vals = values.get(id(terms))
+            if vals is None:
+                vals = values[id(terms)] = terms.ml.linear.evaluate(*args)
             for i in res:
-                key += terms.term(i, np.broadcast_to(vals[i], sub)) * scale
+                key += fn(i, np.broadcast_to(vals[i], sub)) * scale
         keys, counts = _reduce(key.reshape(-1), np.ones(1, dtype=np.int64).repeat(key.size))
         all_keys.append(keys)
         all_counts.append(counts)
@@ -214,13 +250,31 @@ def _component_table(comp, shape, src_terms, dst_terms, ndst):
     return _reduce(np.concatenate(all_keys), np.concatenate(all_counts))
 
 
-def _constant_key(terms, scale):
+def _constant_key(parts):
     out = 0
-    for i, (r, ds) in enumerate(zip(terms.ml.linear.results, terms.deps)):
-        if not ds:
-            v = np.asarray([r.value_at(())], dtype=np.int64)
-            out += int(terms.term(i, v)[0]) * scale
+    for terms, fn, scale in parts:
+        for i, (r, ds) in enumerate(zip(terms.ml.linear.results, terms.deps)):
+            if not ds:
+                v = np.asarray([r.value_at(())], dtype=np.int64)
+                out += int(fn(i, v)[0]) * scale
     return out
+
+
+def _tables(src, dst, parts):
+    """Per component, its distinct partial keys and counts; plus the constant part (see ``_component_table``)."""
+    deps = [ds for terms, _, _ in parts for ds in terms.deps]
+    comps = [_component_table(comp, src.logical_shape, parts) for comp in _components(len(src.logical_shape), deps)]
+    return comps, _constant_key(parts)
+
+
+def _combine(comps, const):
+    keys = np.zeros(1, dtype=np.int64) + const
+    counts = np.ones(1, dtype=np.int64)
+    for ck, cc in comps:
+        keys = (keys[:, None] + ck[None, :]).reshape(-1)
+        counts = (counts[:, None] * cc[None, :]).reshape(-1)
+        keys, counts = _reduce(keys, counts)
+    return keys, counts
 
 
 def transfer_table(src, dst):
@@ -250,15 +304,39 @@ def transfer_table(src, dst):
     dst.check_injective()
     st, dt = _Terms(src, True), _Terms(dst, False)
     ndst = dt.num_cores
-    shape = src.logical_shape
-    keys = np.zeros(1, dtype=np.int64) + _constant_key(st, ndst) + _constant_key(dt, 1)
-    counts = np.ones(1, dtype=np.int64)
-    for comp in _components(len(shape), st.deps + dt.deps):
-        ck, cc = _component_table(comp, shape, st, dt, ndst)
-        keys = (keys[:, None] + ck[None, :]).reshape(-1)
-        counts = (counts[:, None] * cc[None, :]).reshape(-1)
-        keys, counts = _reduce(keys, counts)
+    keys, counts = _combine(*_tables(src, dst, [(st, st.term, ndst), (dt, dt.term, 1)]))
     return keys // ndst, keys % ndst, counts
+
+
+def _in_place_tables(src, dst):
+    """Component tables of ``(Gs * Nd + Gd) * W + slot_s - slot_d`` (W = 2 * max slots + 1), and W."""
+    st, dt = _Terms(src, False), _Terms(dst, False)
+    W = 2 * max(st.slots_per_core, dt.slots_per_core) + 1
+    parts = [(st, st.core_term, dt.num_cores * W), (dt, dt.core_term, W), (st, st.slot_term, 1), (dt, dt.slot_term, -1)]
+    comps, const = _tables(src, dst, parts)
+    return comps, const, W, dt.num_cores
+
+
+def _in_place_count(tables, local_pairs):
+    """Elements whose full key is ``(a * Nd + b) * W`` (same slot) for a local grid pair ``(a, b)``."""
+    comps, const, W, nd = tables
+    if not len(local_pairs):
+        return 0
+    targets = np.unique((local_pairs[:, 0] * nd + local_pairs[:, 1]) * W)
+    if not comps:
+        return int(np.isin(const, targets))
+    keys, counts = _combine(comps[:-1], const)
+    lk, lc = comps[-1]
+    total = 0
+    step = max(1, (1 << 22) // max(len(targets), 1))
+    for s0 in range(0, len(keys), step):
+        k = keys[s0:s0 + step]
+        need = targets[None, :] - k[:, None]
+        pos = np.searchsorted(lk, need)
+        pos = np.minimum(pos, len(lk) - 1)
+        hit = lk[pos] == need
+        total += int((counts[s0:s0 + step, None] * np.where(hit, lc[pos], 0)).sum())
+    return total
 
 
 class ReshardCost:
@@ -278,8 +356,8 @@ class ReshardCost:
     """
 
     __slots__ = ("local_bytes", "on_chip_bytes", "chip_to_chip_bytes", "max_send_bytes", "max_receive_bytes",
-                 "transfers", "padding_bytes", "reinterpretation", "element_bytes", "cores", "traffic",
-                 "src_device", "dst_device")
+                 "transfers", "padding_bytes", "reinterpretation", "in_place_bytes", "element_bytes", "cores",
+                 "traffic", "src_device", "dst_device")
 
     def __init__(self, **fields):
         for k in self.__slots__:
@@ -287,6 +365,23 @@ class ReshardCost:
 
     def __setattr__(self, name, value):
         raise AttributeError("ReshardCost is immutable")
+
+    def _replace(self, **changes):
+        fields = {k: getattr(self, k) for k in self.__slots__}
+        fields.update(changes)
+        return ReshardCost(**fields)
+
+    @property
+    def relaid_bytes(self) -> int:
+        """Bytes that stay on their core but change slot (local reblocking: a local transpose, tilizing).
+
+        >>> from unilayout import tt
+        >>> dev = tt.Device((1, 1), "(d0, d1) -> (0, d0, d1)")
+        >>> a = tt.MetalLayout.from_collapse((64, 64), (1, 1))
+        >>> reshard_cost(a, a.tilize((32, 32)), dev).relaid_bytes       # tilizing in place: most elements move within the core
+        15872
+        """
+        return self.local_bytes - self.in_place_bytes
 
     @property
     def moved_bytes(self) -> int:
@@ -313,7 +408,8 @@ class ReshardCost:
     def _key(self):
         return (self.local_bytes, self.on_chip_bytes, self.chip_to_chip_bytes, self.max_send_bytes,
                 self.max_receive_bytes, self.transfers, self.padding_bytes,
-                None if self.reinterpretation is None else self.reinterpretation.name, self.element_bytes)
+                None if self.reinterpretation is None else self.reinterpretation.name, self.in_place_bytes,
+                self.element_bytes)
 
     def __eq__(self, other):
         return (type(other) is ReshardCost and self._key() == other._key()
@@ -331,7 +427,7 @@ class ReshardCost:
         64
         """
         names = ("local_bytes", "on_chip_bytes", "chip_to_chip_bytes", "max_send_bytes", "max_receive_bytes",
-                 "transfers", "padding_bytes", "reinterpretation", "element_bytes")
+                 "transfers", "padding_bytes", "reinterpretation", "in_place_bytes", "element_bytes")
         return dict(zip(names, self._key()))
 
     def __repr__(self):
@@ -384,8 +480,24 @@ def _price(table, src, dst, src_dev, dst_dev, eb, reinterpretation, core_ids=Non
         local_bytes=local, on_chip_bytes=on_chip, chip_to_chip_bytes=c2c,
         max_send_bytes=int(off.sum(axis=1).max()) if n else 0, max_receive_bytes=int(off.sum(axis=0).max()) if n else 0,
         transfers=int(np.count_nonzero(off)), padding_bytes=padding, reinterpretation=reinterpretation,
-        element_bytes=eb, cores=cores, traffic=traffic, src_device=src_dev, dst_device=dst_dev,
+        in_place_bytes=None, element_bytes=eb, cores=cores, traffic=traffic, src_device=src_dev, dst_device=dst_dev,
     )
+
+
+def _local_pairs(src, dst, src_dev, dst_dev):
+    """``(k, 2)`` int64: (src grid flat, dst grid flat) pairs placed on the same physical core."""
+    sp, dp = _physical(src, src_dev), _physical(dst, dst_dev)
+    where = {tuple(c): b for b, c in enumerate(dp.tolist())}
+    pairs = [(a, where[tuple(c)]) for a, c in enumerate(sp.tolist()) if tuple(c) in where]
+    return np.array(pairs, dtype=np.int64).reshape(-1, 2)
+
+
+def _with_in_place(cost, src, dst, tables=None):
+    """``cost`` with ``in_place_bytes``: elements that keep their core and their slot in its buffer."""
+    if tables is None:
+        tables = _in_place_tables(src, dst)
+    n = _in_place_count(tables, _local_pairs(src, dst, cost.src_device, cost.dst_device))
+    return cost._replace(in_place_bytes=n * cost.element_bytes)
 
 
 def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element_bytes=None) -> ReshardCost:
@@ -426,7 +538,7 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
     if dst_device is not None:
         _check_fits(dst, dst_device, "dst")
         table = transfer_table(src, dst)
-        return _price(table, src, dst, device, dst_device, eb, None)
+        return _with_in_place(_price(table, src, dst, device, dst_device, eb, None), src, dst)
     table = transfer_table(src, dst)
 
     def fits(d):
@@ -435,7 +547,7 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
 
     plain = _price(table, src, dst, device, device, eb, None) if fits(device) else None
     if plain is not None and (plain.moved_bytes == 0 or not reinterpret):
-        return plain
+        return _with_in_place(plain, src, dst)
     cands = [r for r in reinterpretations(device) if fits(r.device)]
     priced = []
     for r in cands:
@@ -445,13 +557,14 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
             continue
         c = _price(table, src, dst, device, r.device, eb, None)
         if c.moved_bytes == 0:
-            return _price(table, src, dst, device, r.device, eb, Reinterpretation(r.name, r.device))
+            return _with_in_place(_price(table, src, dst, device, r.device, eb, Reinterpretation(r.name, r.device)),
+                                  src, dst)
         priced.append(c)
     if plain is not None:
-        return plain
+        return _with_in_place(plain, src, dst)
     if not priced:
         raise LayoutError(
             f"reshard_cost: the dst grid {'x'.join(map(str, dst.grid))} fits neither the device grid "
             f"{'x'.join(map(str, device.grid_shape))} nor any of its reinterpretations: pass dst_device"
         )
-    return min(priced, key=lambda c: (c.moved_bytes, c.chip_to_chip_bytes))
+    return _with_in_place(min(priced, key=lambda c: (c.moved_bytes, c.chip_to_chip_bytes)), src, dst)
