@@ -279,27 +279,40 @@ def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided, fmt=None, c
     for i in range(r):
         grid[i][:] = sig[i]
         grid[i] = grid[i].reshape(sizes)
-    places = []
+    keep = ("P",) if partial else ("R",)
+    options = []
     for j, k in enumerate(sizes):
-        moved = []
+        moved, emptied = [], False
         for i in range(r):
             a = np.moveaxis(grid[i], j, 0)
-            if any(x is not None and y is not None and x != y for x, y in zip(a[:-1].reshape(-1), a[1:].reshape(-1))):
+            pairs = list(zip(a[:-1].reshape(-1), a[1:].reshape(-1)))
+            if any(x is not None and y is not None and x != y for x, y in pairs):
                 moved.append(i)
+            emptied = emptied or any((x is None) != (y is None) for x, y in pairs)
         if len(moved) > 1:
             raise NotRepresentableError(
                 f"mesh dim {j} moves the data along tensor dims {moved}: a placement shards one tensor dim")
-        places.append(("S", moved[0]) if moved else ("P",) if partial else ("R",))
-    tries = [places]
-    if allow_strided:
+        if moved:
+            options.append([("S", moved[0])])
+        elif emptied:  # the split left some ranks empty: which dim it cut is not visible from the others
+            options.append([("S", d) for d in range(r)] + [keep])
+        else:
+            options.append([keep])
+    places = [o[0] for o in options]
+    tries = []
+    for combo in itertools.islice(itertools.product(*options), 512):
+        combo = list(combo)
+        tries.append(combo)
+        if not allow_strided:
+            continue
         by_dim = {}
-        for j, p in enumerate(places):
+        for j, p in enumerate(combo):
             if p[0] == "S":
                 by_dim.setdefault(p[1], []).append(j)
         for d, js in by_dim.items():
             if len(js) < 2:
                 continue
-            alt = list(places)
+            alt = list(combo)
             for q, j in enumerate(js[:-1]):
                 alt[j] = ("SS", d, int(np.prod([sizes[m] for m in js[q + 1:]])))
             tries.append(alt)
