@@ -96,3 +96,5 @@ def test_bad_input():
         chain([[a], ["x"]], DEV)
     with pytest.raises(LayoutError, match="chip_weight"):
         chain([[a]], DEV, chip_weight=-1)
+    with pytest.raises(LayoutError, match="chip_weight"):
+        chain([[a]], DEV, chip_weight="heavy")

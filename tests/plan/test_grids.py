@@ -153,3 +153,8 @@ def test_a_metal_layout_gives_shape_type_and_tile():
     assert g[0].layout.element_type == "bf16" and g[0].layout.tile == (32, 32)
     assert g[0].bytes_per_core == math.prod(g[0].layout.memref_shape) * tt.tile_bytes("bf16", (32, 32))
     assert grids(ml, DEV8, tile=(16, 16))[0].layout.tile == (16, 16)
+
+
+def test_collapse_that_is_not_a_sequence():
+    with pytest.raises(LayoutError, match="collapse"):
+        grids((4, 4), DEV8, collapse=5)

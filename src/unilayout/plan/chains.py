@@ -157,7 +157,10 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
         raise LayoutError("chain: layout_choices_per_op must be a list of candidate lists, one per op") from None
     if not ops:
         raise LayoutError("chain: give at least one op")
-    weight = float(chip_weight)
+    try:
+        weight = float(chip_weight)
+    except (TypeError, ValueError):
+        raise LayoutError(f"chain: chip_weight must be a number >= 0, got {chip_weight!r}") from None
     if not weight >= 0:
         raise LayoutError(f"chain: chip_weight must be >= 0, got {chip_weight!r}")
     views = [("device", device)]

@@ -213,7 +213,7 @@ def _collapses(shape, device_rank, collapse):
     r = len(shape)
     if collapse is None:
         return collapse_choices(r, device_rank)
-    items = list(collapse) if not isinstance(collapse, (str, bytes)) else None
+    items = list(collapse) if not isinstance(collapse, (str, bytes)) and hasattr(collapse, "__iter__") else None
     if items is None:
         raise LayoutError(f"grids: collapse must be collapse intervals or a list of them, got {collapse!r}")
     single = not items or (hasattr(items[0], "__len__") and len(items[0]) == 2
