@@ -204,34 +204,167 @@ SEED_BIG = ("tensor<2x3x64x128xf32, #tt.metal_layout<(d0, d1, d2, d3) -> (d0 * 1
             "undef, <2x4>, memref<192x32xf32, #tt.memory_space<l1>>>>")
 
 
-def test_seed_tensor_from_the_url_is_drawn_with_a_note(browser, server):
+def painted(driver, box="layout-view"):
+    return js(driver, "return document.getElementById(arguments[0]).getAttribute('data-painted') === '1'", box)
+
+
+def canvas_js(driver, body, *args):
+    """Run ``body`` with ``v`` = the CanvasView of #layout-view."""
+    return js(driver, "var v = window.unilayoutExplorer.views['layout-view'].canvas;" + body, *args)
+
+
+def canvas_hover(driver, index, cell_px=40):
+    """Zoom so cells are ``cell_px`` wide around the cell of data-index ``index``; move the real mouse onto it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    rc = canvas_js(driver, "return v.find(arguments[0]);", index)
+    assert rc is not None, index
+    canvas_js(driver, "v.centerOn(arguments[0], arguments[1], arguments[2]);", rc[0], rc[1], cell_px)
+    x, y = canvas_js(driver, "return v.cellCenter(arguments[0], arguments[1]);", rc[0], rc[1])
+    cv = driver.find_element(By.ID, "layout-canvas")
+    js(driver, "arguments[0].scrollIntoView({block: 'center'});", cv)
+    w, h = canvas_js(driver, "return [v.w, v.h];")
+    ActionChains(driver).move_to_element_with_offset(cv, int(x - w / 2), int(y - h / 2)).perform()
+    wait(driver, lambda d: f"data-index\n{index}" in d.find_element(By.ID, "cell-details").text
+         or f"data-index {index}" in d.find_element(By.ID, "cell-details").text)
+    return driver.find_element(By.ID, "cell-details").text
+
+
+def test_seed_tensor_from_the_url_is_drawn_on_a_canvas(browser, server):
     browser.get(server.url + "?" + urllib.parse.urlencode({"layout": SEED_BIG}))
-    wait(browser, lambda d: cell_count(d) == 49152 or d.find_element("id", "layout-error").text, timeout=30)
+    wait(browser, lambda d: painted(d) or d.find_element("id", "layout-error").text, timeout=30)
     assert browser.find_element("id", "layout-error").text == ""
-    assert cell_count(browser) == 49152 and cell_count(browser, "#layout-view svg .cell.padding") == 0
-    assert js(browser, "return document.querySelectorAll('#layout-view svg').length") == 1
+    assert cell_count(browser) == 0 and js(browser, "return document.querySelectorAll('#layout-canvas').length") == 1
     note = browser.find_element("id", "layout-note")
-    assert note.is_displayed() and "49,152 cells are drawn without labels" in note.text
+    assert note.is_displayed() and "49,152 cells drawn on a canvas" in note.text
     ml = unilayout.parse(SEED_BIG)
     i = ((1 * 3 + 2) * 64 + 5) * 128 + 70  # logical (1, 2, 5, 70): row 1*192 + 2*64 + 5 = 325 -> core (1, 2)
-    text = hover(browser, f'#layout-view .cell[data-index="{i}"]')
+    text = canvas_hover(browser, i)
     G, q = ml.locate(1, 2, 5, 70)
     assert G == (1, 2) and q == (325 - 192, 70 - 64)
-    assert "(1, 2, 5, 70)" in text and str(G) in text and str(q) in text and str(int(ml.index_map()[i])) in text
-    assert js(browser, "return document.querySelectorAll('#layout-view .cell.same').length") == 192 * 32
-    shot(browser, "seed-big-metal")
-    # A CuTe layout of more than MAX_CELLS cells is drawn cropped, and says so.
+    slot = int(ml.index_map()[i])
+    assert f"slot\n{slot}" in text or f"slot {slot}" in text
+    assert f"core\n{G[0] * 4 + G[1]}" in text or f"core {G[0] * 4 + G[1]}" in text
+    shot(browser, "seed-big-metal-canvas")
+    # A CuTe layout of 90,000 cells is drawn whole on the canvas.
     enter(browser, "(300,300):(1,300)")
-    wait(browser, lambda d: cell_count(d) == 128 * 128)
-    assert browser.find_element("id", "layout-error").text == ""
-    assert "cropped: showing rows 0..127 and columns 0..127 of 300x300" in browser.find_element("id", "layout-note").text
-    assert "16384 of 90000 cells drawn" in browser.find_element("id", "layout-summary").text
-    text = hover(browser, '#layout-view .cell[data-index="601"]')  # (1, 2): offset 1 + 2 * 300
-    assert "601" in text and "(1,2)" in text
-    # A small layout afterwards hides the note again.
+    wait(browser, painted)
+    assert "90000 cells" in browser.find_element("id", "layout-summary").text.replace(",", "")
+    text = canvas_hover(browser, 601)  # (1, 2): offset 1 + 2 * 300
+    assert "value\n601" in text or "value 601" in text
+    # A small layout afterwards is an <svg> again and hides the note.
     enter(browser, "(4,8):(8,1)")
     wait(browser, lambda d: cell_count(d) == 32)
     assert not browser.find_element("id", "layout-note").is_displayed()
+    assert js(browser, "return document.querySelectorAll('#layout-canvas').length") == 0
+
+
+METAL_300 = ("tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, "
+             "memref<75x75xf32, #tt.memory_space<l1>>>>")
+
+
+def test_metal_300x300_zoom_fit_and_hover(browser, server):
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.url + "?" + urllib.parse.urlencode({"layout": METAL_300}))
+    wait(browser, lambda d: painted(d) or d.find_element("id", "layout-error").text, timeout=30)
+    assert browser.find_element("id", "layout-error").text == ""
+    fit = canvas_js(browser, "return v.s;")
+    browser.find_element(By.ID, "canvas-zoom-in").click()
+    assert abs(canvas_js(browser, "return v.s;") / fit - 1.6) < 1e-6
+    browser.find_element(By.ID, "canvas-zoom-out").click()
+    browser.find_element(By.ID, "canvas-zoom-out").click()
+    assert canvas_js(browser, "return v.s;") < fit
+    # wheel zoom around the cursor keeps the point under it
+    canvas_js(browser, "var b = v.canvas.getBoundingClientRect(); var cx = Math.round(b.left + v.w / 3),"
+                       "cy = Math.round(b.top + v.h / 3), p = [cx - b.left, cy - b.top];"
+                       "var x = (p[0] - v.tx) / v.s; v.canvas.dispatchEvent(new WheelEvent('wheel', {deltaY: -500,"
+                       "clientX: cx, clientY: cy, bubbles: true, cancelable: true}));"
+                       "window.__x = [x, (p[0] - v.tx) / v.s];")
+    x0, x1 = js(browser, "return window.__x;")
+    assert abs(x0 - x1) < 1e-6 and canvas_js(browser, "return v.s;") > fit / 1.6 / 1.6
+    browser.find_element(By.ID, "canvas-fit").click()
+    assert abs(canvas_js(browser, "return v.s;") - fit) < 1e-9
+    # hover details: logical element (123, 45) -> core (1, 0), slot
+    ml = unilayout.parse(METAL_300)
+    i = 123 * 300 + 45
+    text = canvas_hover(browser, i)
+    G, q = ml.locate(123, 45)
+    assert f"core\n{G[0] * 4 + G[1]}" in text or f"core {G[0] * 4 + G[1]}" in text
+    assert str(int(ml.index_map()[i])) in text
+    # zoomed in, the labels are drawn: the canvas shows ink inside the hovered cell
+    shot(browser, "metal-300x300-zoomed")
+    # a click pins the cell: moving away keeps its details
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).click().perform()  # where the mouse is: on the hovered cell
+    canvas_js(browser, "var b = v.canvas.getBoundingClientRect(); v.canvas.dispatchEvent(new MouseEvent('mousemove',"
+                       "{clientX: Math.round(b.left + 5), clientY: Math.round(b.top + 5), bubbles: true}));")
+    assert f"data-index {i}" in browser.find_element(By.ID, "cell-details").text.replace("\n", " ")
+
+
+def test_linear_layout_of_2_to_the_20_cells(browser, server):
+    from unilayout.linear import encodings as E
+
+    L = E.blocked([1024, 1024], [1, 4], [8, 4], [2, 2], [1, 0])
+    text = linear.to_attr(L)
+    browser.get(server.url + "?" + urllib.parse.urlencode({"layout": text}))
+    wait(browser, lambda d: painted(d) or d.find_element("id", "layout-error").text, timeout=60)
+    assert browser.find_element("id", "layout-error").text == ""
+    assert "1048576" in browser.find_element("id", "layout-summary").text.replace(",", "")
+    # the cell of flat input 12345 holds the element L maps it to
+    flat = 12345
+    text = canvas_hover(browser, flat)
+    regs, lanes = L.in_dim_size("register"), L.in_dim_size("lane")
+    hw = {"register": flat % regs, "lane": (flat // regs) % lanes, "warp": flat // (regs * lanes), "block": 0}
+    out = L.apply(hw)
+    for k, v in list(hw.items()) + list(out.items()):
+        assert f"{k}\n{v}" in text or f"{k} {v}" in text, (k, v, text)
+    shot(browser, "linear-2-to-the-20")
+
+
+def test_triton_encoding_built_from_the_form(browser, server):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from unilayout.linear import encodings as E
+
+    browser.get(server.url + "?panel=encodings")
+    wait(browser, lambda d: js(d, "return document.querySelectorAll('#enc-a-fields input').length") > 0)
+    Select(browser.find_element(By.ID, "enc-a-kind")).select_by_value("amd_mfma")
+    Select(browser.find_element(By.ID, "enc-b-kind")).select_by_value("none")
+    fields = {"version": "3", "instr_shape": "32, 32, 8", "warps_per_cta": "2, 2"}
+    for key, value in fields.items():
+        el = browser.find_element(By.ID, f"enc-a-{key}")
+        el.clear()
+        el.send_keys(value)
+    browser.find_element(By.ID, "enc-a-is_transposed").click()  # true
+    shape = browser.find_element(By.ID, "enc-shape")
+    shape.clear()
+    shape.send_keys("64x64")
+    wait(browser, lambda d: d.find_element(By.ID, "enc-a-text").text)  # the page's first answer (blocked)
+    js(browser, "document.getElementById('enc-a-text').textContent = '';")
+    browser.find_element(By.ID, "enc-run").click()
+    wait(browser, lambda d: d.find_element(By.ID, "enc-a-text").text or d.find_element(By.ID, "enc-error").text)
+    assert browser.find_element(By.ID, "enc-error").text == ""
+    enc = E.AmdMfma(version=3, instr_shape=[32, 32, 8], is_transposed=True, warps_per_cta=[2, 2])
+    assert browser.find_element(By.ID, "enc-a-text").text == str(enc)
+    L = enc.to_linear([64, 64])
+    wait(browser, lambda d: cell_count(d, "#enc-a-view .cell") == 64 * 64)  # 4,096 cells: still an <svg>
+    got = dict(labels(browser, "#enc-a-view .cell"))
+    regs, lanes = L.in_dim_size("register"), L.in_dim_size("lane")
+    for flat in (0, 7, 100, 1000):
+        if flat in got:
+            hw = {"register": flat % regs, "lane": (flat // regs) % lanes, "warp": flat // (regs * lanes)}
+            assert got[flat] == f"T{hw['lane'] + lanes * hw['warp']}:{hw['register']}"
+    # the form state is in the URL and comes back
+    url = browser.current_url
+    browser.get("about:blank")
+    browser.get(url)
+    wait(browser, lambda d: js(d, "return document.getElementById('enc-a-instr_shape') &&"
+                                  " document.getElementById('enc-a-instr_shape').value") == "32, 32, 8")
+    assert browser.find_element(By.ID, "enc-a-is_transposed").is_selected()
+    shot(browser, "encodings-form")
 
 
 def test_linear_hover_names_thread_register_lane_warp(browser, server):
@@ -288,8 +421,9 @@ def test_metal_builder_shows_padding_per_core(browser, server):
     el = browser.find_element(By.ID, "metal-tile")
     el.send_keys("32x32")
     browser.find_element(By.ID, "metal-build").click()
-    wait(browser, lambda d: cell_count(d) == 6144)
-    assert cell_count(browser, "#layout-view svg .cell.padding") == 2805
+    wait(browser, painted)  # 6,144 slots: drawn on the canvas
+    assert canvas_js(browser, "var p = v.arrays.padding, n = 0; for (var k = 0; k < p.length; k++) { n += p[k]; }"
+                              " return n;") == 2805
     shot(browser, "metal-builder-53x63-tiled")
     # A bad form value is an inline error.
     el = browser.find_element(By.ID, "metal-grid")
@@ -318,11 +452,11 @@ def test_share_url_round_trip(browser, server):
     browser.get(server.url + "?panel=metal")
     browser.find_element("id", "metal-tile").send_keys("32x32")
     browser.find_element("id", "metal-build").click()
-    wait(browser, lambda d: cell_count(d) == 6144)
+    wait(browser, painted)
     url = browser.current_url
     browser.get("about:blank")
     browser.get(url)
-    wait(browser, lambda d: cell_count(d) == 6144)
+    wait(browser, painted)
     assert browser.find_element("id", "metal-tile").get_attribute("value") == "32x32"
     assert js(browser, "return !document.getElementById('panel-metal').hidden")
     shot(browser, "share-url")

@@ -137,7 +137,7 @@ def test_tsl_addresses_and_tiles():
     assert sorted(np.bincount(view["groups"]["tile"]).tolist()) == [16] * 4
 
 
-@pytest.mark.parametrize("text, padding", [(SEED_53x63, 117), (SEED_53x63_TILED, 2805)])
+@pytest.mark.parametrize("text, padding", [(SEED_53x63, 117)])
 def test_seed_53x63_padding_per_core(text, padding):
     ml = unilayout.parse(text)
     view = text_view(text)
@@ -185,39 +185,59 @@ def _slot_owner(ml):
     return owner
 
 
-def test_seed_tensor_is_drawn_in_full_with_a_note():
-    ml = unilayout.parse(SEED_BIG)
-    view = text_view(SEED_BIG)
-    drawn = cells(view)
-    assert view["count"] == len(drawn) == 2 * 4 * 192 * 32 == 49152 > LABELLED_CELLS
-    assert view["padding"] == 0 and all(cls == "cell" for cls, _, _ in drawn)
-    # data-index of each drawn slot is the logical element that shard() puts there.
+def canvas_arrays(view):
+    """The canvas payload's per-cell arrays, decoded (row-major over the picture grid)."""
+    from unilayout.explorer.canvas import decode
+
+    c = view["canvas"]
+    return {name: decode(d).reshape(c["rows"], c["cols"]) for name, d in c["arrays"].items()}
+
+
+def test_views_above_svg_cells_are_canvas_pictures():
+    from unilayout.explorer.canvas import SVG_CELLS
+
+    small = text_view(SEED_53x63)  # 3,456 cells: the design.md <svg> hooks
+    assert small["count"] == 3456 <= SVG_CELLS and "canvas" not in small and small["svg"].startswith("<svg")
+    big = text_view(SEED_53x63_TILED)  # 6,144 cells: a canvas, no per-cell markup or details
+    assert big["count"] == 6144 > SVG_CELLS and big["svg"] == "" and big["details"] == []
+    assert len(json.dumps(big)) < 200_000 and big["canvas"]["rows"] * big["canvas"]["cols"] == 6144
+
+
+@pytest.mark.parametrize("text", [SEED_53x63_TILED, SEED_BIG])
+def test_metal_canvas_cells_are_the_slots_of_shard(text):
+    ml = unilayout.parse(text)
+    view = text_view(text)
+    a = canvas_arrays(view)
+    drawn = a["color"] > 0
     owner = _slot_owner(ml)
-    slots = [int(m) for m in re.findall(r'data-slot="(\d+)"', view["svg"])]
-    assert len(slots) == len(drawn)
-    assert [i for _, i, _ in drawn] == owner[slots].tolist()
-    assert sorted(i for _, i, _ in drawn) == list(range(ml.volume))
-    # The details agree with the picture: slot 100 is shard (3, 4) of core (0, 0), element (0, 0, 3, 4).
-    k = next(k for (_, _, k), s in zip(drawn, slots) if s == 100)
-    d = details(view, k)
-    assert d["offset (position in shard())"] == "100" and d["logical index"] == "(0, 0, 3, 4)"
-    assert d["grid coordinate (core)"] == "(0, 0)" and d["shard coordinate"] == "(3, 4)"
-    assert 'class="label"' not in view["svg"]  # too many cells for labels; the note says so
-    assert "49,152 cells are drawn without labels" in view["note"]
-    assert text_view(SEED_53x63)["note"] == ""
+    assert view["count"] == int(drawn.sum()) == owner.size
+    # every slot once, carrying the logical element shard() puts there (-1: padding)
+    assert sorted(a["slot"][drawn].tolist()) == list(range(owner.size))
+    assert (a["index"][drawn] == owner[a["slot"][drawn]]).all()
+    assert (a["padding"][drawn].astype(bool) == (owner[a["slot"][drawn]] < 0)).all()
+    assert view["padding"] == int((owner < 0).sum()) == ml.padding_summary().total
+    # padding has the PNG's padding colour
+    from unilayout.viz.colors import PADDING, hex_color
+
+    pal = view["canvas"]["palette"]
+    assert {pal[k] for k in a["color"][a["padding"].astype(bool)].tolist()} <= {hex_color(PADDING)}
+    assert "canvas" in view["note"] and view["cores"]["rows"]
+
+
+def _slot_owner(ml):
+    """data-index each slot of ``shard()``'s output should carry: its logical element, -1 for padding."""
+    pos = unilayout.index_map(ml)
+    owner = np.full(int(np.prod(ml.shards_shape)), -1, dtype=np.int64)
+    owner[pos] = np.arange(pos.size)
+    return owner
 
 
 def test_big_padded_metal_layout_marks_its_padding():
     ml = tt.MetalLayout.from_collapse((197, 150), (3, 4))
-    view = layout_view(ml)
-    drawn = cells(view)
+    a = canvas_arrays(layout_view(ml))
+    drawn = a["color"] > 0
     owner = _slot_owner(ml)
-    slots = [int(m) for m in re.findall(r'data-slot="(\d+)"', view["svg"])]
-    assert len(drawn) == view["count"] == owner.size > LABELLED_CELLS
-    assert [i for _, i, _ in drawn] == owner[slots].tolist()
-    assert [cls == "cell padding" for cls, _, _ in drawn] == [bool(owner[s] < 0) for s in slots]
-    assert view["padding"] == int((owner < 0).sum()) == ml.padding_summary().total > 0
-    assert view["note"]
+    assert (a["index"][drawn] == owner[a["slot"][drawn]]).all() and int(a["padding"].sum()) == int((owner < 0).sum())
 
 
 @pytest.mark.parametrize("text, shape", [
@@ -225,55 +245,48 @@ def test_big_padded_metal_layout_marks_its_padding():
     ("Sw<3,4,3> o 0 o (512,512):(512,1)", None),
     ("#tsl.tsl<[16, 64] -> (1, 16), [8, 128] -> (1024, 8192)>", None),
     ("(d0, d1) -> (d0 + d1 * 7, d1 floordiv 3)", (300, 300)),
+    ("tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, memref<75x75xf32, "
+     "#tt.memory_space<l1>>>>", None),
 ])
-def test_more_than_max_cells_is_drawn_cropped_with_a_note(text, shape):
+def test_big_layouts_are_drawn_whole_on_the_canvas(text, shape):
     value = unilayout.parse(text)
     view = text_view(text, shape)
     full = unilayout.index_map(value) if shape is None else value.index_map(shape)
-    full = np.asarray(full).reshape(len(full) if shape is None else int(np.prod(shape)), -1)
-    drawn = cells(view)
-    assert view["total"] == len(full) > MAX_CELLS and view["count"] == len(drawn) == 128 * 128 == CROP_CELLS
-    rows = 512 if "512" in text else 1000 if "1000" in text else None
-    idx = sorted(i for _, i, _ in drawn)
-    if rows:  # CuTe: mode 0 down, the top-left 128x128 block
-        assert idx == sorted(i + rows * j for i in range(128) for j in range(128))
-    else:  # row-major box of 1024 or 300 columns: the first 128 columns of the first 128 rows
-        cols = 300 if shape else 1024
-        assert idx == sorted(r * cols + c for r in range(128) for c in range(128))
-    for _, i, k in drawn[::97]:
-        d = view["details"][k]
-        assert d[0] == str(i)  # the index column is the cell's domain position
-        if view["family"] == "cute":
-            assert details(view, k)["offset"] == str(int(full[i, 0]))
-        elif view["family"] == "tsl":
-            assert details(view, k)["address"] == str(int(full[i, 0]))
-        else:
-            assert details(view, k)["results"] == "(" + ", ".join(str(int(v)) for v in full[i]) + ")"
-    assert view["note"].startswith("cropped: showing rows 0..127 and columns 0..127 of ")
-    assert f"({len(full):,} cells" in view["note"]
-    for values in view["groups"].values():
-        assert len(values) == view["count"]
+    n = int(np.prod(shape)) if shape else len(full)
+    full = np.asarray(full).reshape(n, -1)
+    a = canvas_arrays(view)
+    drawn = a["color"] > 0
+    idx = a["index"][drawn]
+    assert view["total"] == view["count"] == n > MAX_CELLS // 16
+    assert sorted(idx.tolist()) == list(range(n))  # every domain point exactly once
+    if view["family"] == "metal":
+        assert (a["slot"][drawn] == full[idx, 0]).all()
+    else:
+        assert (a["value"][drawn] == full[idx, 0]).all()  # the picture's value is the layout's
 
 
-@pytest.mark.parametrize("text", [
-    "(33554432,16777216):(1,33554432)",
-    "(1099511627776,1099511627776):(1099511627776,1)",
-    "tensor<4096x4096xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
-    "memref<4096x4096xf32, #tt.memory_space<l1>>>>",
-    "#tsl.tsl<[1048576, 1048576] -> (1048576, 1), [1048576] -> (1)>",
-    "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [0, 64], [0, 128], [0, 256], "
-    "[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0], [64, 0], [128, 0]], lane = [], warp = [], block = []}>",
-])
-def test_too_many_cells_is_a_clear_error_quickly(text):
-    start = time.perf_counter()
-    limit = MAX_CELLS if text.startswith(("tensor", "#ttg")) else MAX_DOMAIN
-    with pytest.raises(LayoutError, match=f"at most {limit}"):
-        text_view(text)
-    status, err = handle("/api/view", json.dumps({"text": text}).encode())
-    assert status == 400 and f"at most {limit}" in err["error"]["message"]
-    assert time.perf_counter() - start < 2.0
-    with pytest.raises(LayoutError, match=f"at most {MAX_DOMAIN}"):
-        text_view("(d0, d1) -> (d0 + d1)", shape=(1 << 30, 1 << 30))
+def test_huge_layouts_are_cropped_or_summarised_not_refused():
+    from unilayout.explorer.views import MAX_CANVAS_CELLS
+
+    cases = [
+        ("(4096,4096):(1,4096)", None, "showing rows 0..1447 and columns 0..1447 of 4096x4096"),
+        ("tensor<4096x4096xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
+         "memref<4096x4096xf32, #tt.memory_space<l1>>>>", None, "summary"),
+        ("#tsl.tsl<[1048576, 1048576] -> (1048576, 1), [1048576] -> (1)>", None, "showing rows"),
+        ("(d0, d1) -> (d0 + d1)", (1 << 30, 1 << 30), "showing rows"),
+    ]
+    for text, shape, note in cases:
+        start = time.perf_counter()
+        view = text_view(text, shape)
+        assert time.perf_counter() - start < 10.0, text
+        assert view["count"] <= MAX_CANVAS_CELLS < view["total"] and note in view["note"], text
+        status, answer = handle("/api/view", json.dumps({"text": text, "shape": list(shape) if shape else None}).encode())
+        assert status == 200 and answer["count"] == view["count"]
+    metal = text_view(cases[1][0])
+    assert metal["canvas"]["cell_class"] == "core" and metal["count"] == 1
+    # offsets that int64 cannot hold stay a clear error
+    with pytest.raises(LayoutError, match="int64"):
+        text_view("(1099511627776,1099511627776):(1099511627776,1)")
 
 
 @pytest.mark.parametrize("text", ["", "   ", "(2,2):(1,", "#tsl.tsl<[2, 4] -> (32, 4)", "tensor<53x63xf32",

@@ -1,6 +1,15 @@
 """What the explorer shows: a layout as cells on a grid, each with its details and groups.
 
-``layout_view(value)`` turns any layout value into a JSON-ready dict:
+``layout_view(value)`` turns any layout value into a JSON-ready dict. Up to
+``canvas.SVG_CELLS`` (4096) cells the picture is one ``<svg>`` with per-cell
+markup and details (below); above, ``svg`` is empty, ``details``/``groups``
+are empty and ``canvas`` carries the same ``viz`` picture as compact typed
+arrays (``unilayout.explorer.canvas``; every cell's ``data-index`` and
+attributes, so hovering shows the same data), drawn by the page on a
+``<canvas id="layout-canvas">`` with zoom, pan and fit. Up to
+``MAX_CANVAS_CELLS`` cells are drawn; bigger layouts are cropped to their
+top-left block or, for metal layouts, summarised per core (a note says so),
+never refused for their size. The keys:
 
 - ``svg``: ``unilayout.viz``'s picture, one ``<svg>`` in which every drawn
   cell is ``<g class="cell" data-index=".." ... data-cell="k">`` (``padding``
@@ -72,6 +81,9 @@ LABELLED_CELLS = 1 << 14
 CROP_CELLS = 1 << 14
 #: Most cells a layout that is drawn cropped may have (domain positions stay exact int64); more is a LayoutError.
 MAX_DOMAIN = 1 << 48
+#: Most cells the canvas picture draws; bigger layouts are cropped (CuTe, linear, TSL, affine) or summarised per
+#: core (metal), as ``unilayout.viz`` does with ``max_cells``.
+MAX_CANVAS_CELLS = 1 << 21
 #: Extent of each dim of an affine map's box when no ``shape`` is given.
 DEFAULT_AFFINE_EXTENT = 4
 
@@ -454,16 +466,7 @@ def _metal_view(ml, device=None):
     view = _finish(ml, None, "metal", f"metal layout {'x'.join(map(str, ml.logical_shape))} on "
                    f"{'x'.join(map(str, grid))}", ml.tensor_type(), owner, pad, columns, details, groups, summary,
                    by_slot=True)
-    # Per core, as TTNN's visualiser lists them: data extent, padding per dim, padding slots.
-    ps = ml.padding_summary()
-    rows = []
-    for gk in range(math.prod(grid)):
-        g = tuple(int(v) for v in np.unravel_index(gk, grid))
-        where = "" if cores is None else f"chip {int(cores[gk][0])}, core ({int(cores[gk][1])}, {int(cores[gk][2])})"
-        rows.append([_fmt(g), where, "x".join(str(int(v)) for v in ps.extent[g]),
-                     "x".join(str(int(v)) for v in ps.padding[g]), str(int(ps.slots[g]))])
-    view["cores"] = {"columns": ["core", "chip and core", "data extent", "padding per dim", "padding slots"],
-                     "rows": rows}
+    view["cores"] = _cores_table(ml, cores)
     return view
 
 
@@ -482,11 +485,87 @@ def _device_view(dev):
                    f"device: worker grid {'x'.join(map(str, grid))} over {len(set(cores[:, 0].tolist()))} chip(s)")
 
 
+def _cell_count(value, shape):
+    """Cells of ``value``'s whole picture (before any crop), without evaluating it."""
+    fam = family_of(value)
+    if fam == "cute":
+        from .. import cute
+
+        if isinstance(value, cute.Swizzle):
+            return value.size
+        return cute.size(value.inner if isinstance(value, cute.ComposedLayout) else value)
+    if fam == "linear":
+        return math.prod(value.out_dim_size(d) for d in value.out_dim_names)
+    if fam == "affine":
+        box = shape if shape is not None else (DEFAULT_AFFINE_EXTENT,) * value.num_dims
+        return math.prod(int(s) for s in box)
+    if fam == "tsl":
+        return 0 if value.is_dynamic else math.prod(math.prod(ts.bounds) for ts in value.tstrides)
+    if fam == "metal":
+        return math.prod(tuple(value.grid) + tuple(value.padded_shard_shape))
+    return math.prod(value.grid_shape)
+
+
+def _cores_table(ml, cores):
+    """Per core, as TTNN's visualiser lists them: data extent, padding per dim, padding slots."""
+    ps = facts.padding_summary(ml)
+    grid = tuple(ml.grid)
+    rows = []
+    for gk in range(math.prod(grid)):
+        g = tuple(int(v) for v in np.unravel_index(gk, grid))
+        where = "" if cores is None else f"chip {int(cores[gk][0])}, core ({int(cores[gk][1])}, {int(cores[gk][2])})"
+        rows.append([_fmt(g), where, "x".join(str(int(v)) for v in ps.extent[g]),
+                     "x".join(str(int(v)) for v in ps.padding[g]), str(int(ps.slots[g]))])
+    return {"columns": ["core", "chip and core", "data extent", "padding per dim", "padding slots"], "rows": rows}
+
+
+def _canvas_view(value, shape, total):
+    """The view of a layout of more than ``SVG_CELLS`` cells: its picture as a canvas payload, details per cell
+    from the payload's arrays (``canvas.payload``), no per-cell markup."""
+    from .canvas import MAX_LABELS, payload
+
+    family = family_of(value)
+    if family == "tsl" and value.is_dynamic:
+        raise LayoutError(f"{value} has '?' bounds or steps: give a shape to resolve it (unilayout show --shape)")
+    if family == "affine":
+        shape = tuple(shape) if shape is not None else (DEFAULT_AFFINE_EXTENT,) * value.num_dims
+        if value.num_symbols:
+            raise LayoutError(f"affine map {value} has {value.num_symbols} symbol(s): the explorer draws maps "
+                              "without symbols")
+    scene = picture(value, shape, max_cells=MAX_CANVAS_CELLS, labels=total <= MAX_LABELS)
+    d = facts.describe(value, shape)
+    drawn = scene.count_cells()
+    what = "core" if scene.cell_class == "core" else "cell"
+    summary_scene = scene.cell_class != "cell"
+    note = (f"large picture: {drawn:,} {what}s drawn on a canvas (wheel or buttons: zoom, drag: pan, Fit: whole "
+            f"picture); hover or click a {what} for its details")
+    crop = [n for n in scene.notes if n.startswith(("showing", "summary"))]
+    if crop:
+        note += "; " + crop[0]
+    view = {
+        "note": note, "total": int(total), "keys": {}, "family": family, "title": scene.title,
+        "text": facts.canonical_text(value), "count": drawn,
+        "summary": f"{family} layout, {int(total):,} cells" + (" (summarised per core)" if summary_scene else "") +
+                   f"; {facts.summary(d)}",
+        "facts": [[k, v] for k, v in facts.fact_lines(d)], "columns": [], "details": [], "groups": {},
+        "padding": int(np.count_nonzero(scene.padding)), "svg": "", "canvas": payload(scene),
+    }
+    if family == "metal":
+        try:
+            cores = (_default_device()).place(value).cores.reshape(-1, 3)
+        except LayoutError:
+            cores = None
+        view["cores"] = _cores_table(value, cores)
+    return view
+
+
 def layout_view(value, shape=None):
     """The explorer's view of a layout value (see the module docstring for the keys).
 
     ``shape`` is the box an affine map is drawn on (default
-    ``DEFAULT_AFFINE_EXTENT`` per dim); other families ignore it.
+    ``DEFAULT_AFFINE_EXTENT`` per dim); other families ignore it. Above
+    ``canvas.SVG_CELLS`` cells the view carries a ``canvas`` payload instead
+    of ``svg`` and per-cell ``details`` (the page draws it on a ``<canvas>``).
 
     >>> from unilayout import tt
     >>> v = layout_view(tt.MetalLayout.from_collapse((53, 63), (3, 2)))
@@ -497,8 +576,13 @@ def layout_view(value, shape=None):
     ...
     unilayout.errors.LayoutError: the explorer draws layout values; read text with text_view, got 'not a layout'
     """
+    from .canvas import SVG_CELLS
+
     if isinstance(value, str):
         raise LayoutError(f"the explorer draws layout values; read text with text_view, got {value[:40]!r}")
+    total = _cell_count(value, shape)
+    if total > SVG_CELLS:
+        return _canvas_view(value, shape, total)
     return _VIEWS[family_of(value)](value, shape)
 
 

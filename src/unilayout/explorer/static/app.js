@@ -58,10 +58,294 @@
     }
   }
 
+
+  // ------------------------------------------------------------ canvas pictures (more than 4096 cells)
+  // The view carries the picture as typed arrays (see unilayout.explorer.canvas): base64 of zlib data,
+  // each cell's colour (palette index, 0 = not drawn), data-index, padding and attributes, row-major.
+  function b64bytes(b64) {
+    var bin = atob(b64), n = bin.length, out = new Uint8Array(n);
+    for (var i = 0; i < n; i++) { out[i] = bin.charCodeAt(i); }
+    return out;
+  }
+
+  function decodeArray(d) {
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("this browser cannot decompress the picture (no DecompressionStream)"));
+    }
+    var stream = new Blob([b64bytes(d.z)]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).arrayBuffer().then(function (buf) {
+      var a = d.dtype === "u1" ? new Uint8Array(buf) : d.dtype === "u2" ? new Uint16Array(buf) :
+        d.dtype === "i4" ? new Int32Array(buf) : new Float64Array(buf);
+      if (!d.delta) { return a; }
+      var out = new Float64Array(a.length), acc = 0;
+      for (var i = 0; i < a.length; i++) { acc += a[i]; out[i] = acc; }
+      return out;
+    });
+  }
+
+  function lastAtOrBelow(starts, x) {  // largest k with starts[k] <= x, or -1
+    var lo = 0, hi = starts.length - 1, k = -1;
+    while (lo <= hi) {
+      var mid = (lo + hi) >> 1;
+      if (starts[mid] <= x) { k = mid; lo = mid + 1; } else { hi = mid - 1; }
+    }
+    return k;
+  }
+
+  function hexRgb(h) { return [parseInt(h.slice(1, 3), 16), parseInt(h.slice(3, 5), 16), parseInt(h.slice(5, 7), 16)]; }
+
+  function CanvasView(containerId, box, data) {
+    var self = this, c = data.canvas;
+    this.id = containerId; this.data = data; this.c = c; this.arrays = null; this.hover = null;
+    var main = containerId === "layout-view";
+    box.innerHTML = "<div class=\"canvas-tools\"><button type=\"button\" class=\"canvas-in\"" + (main ? " id=\"canvas-zoom-in\"" : "") +
+      " title=\"zoom in\">+</button><button type=\"button\" class=\"canvas-out\"" + (main ? " id=\"canvas-zoom-out\"" : "") +
+      " title=\"zoom out\">&minus;</button><button type=\"button\" class=\"canvas-fit\"" + (main ? " id=\"canvas-fit\"" : "") +
+      ">Fit</button> <span class=\"canvas-zoom\"></span> <span class=\"canvas-title\"></span></div>" +
+      "<canvas class=\"layout-canvas\"" + (main ? " id=\"layout-canvas\"" : "") + " tabindex=\"0\"></canvas>" +
+      "<div class=\"canvas-notes\"></div>";
+    this.canvas = box.querySelector("canvas");
+    this.ctx = this.canvas.getContext("2d");
+    box.querySelector(".canvas-title").textContent = c.title;
+    box.querySelector(".canvas-notes").textContent = (c.notes || []).join("\n");
+    this.zoomText = box.querySelector(".canvas-zoom");
+    this.rowY = Float64Array.from(c.row_y); this.colX = Float64Array.from(c.col_x);
+    this.pal = c.palette.map(hexRgb);
+    this.ink = this.pal.map(function (p) { return p[0] * 0.299 + p[1] * 0.587 + p[2] * 0.114 < 128 ? "#fff" : "#000"; });
+    box.querySelector(".canvas-in").addEventListener("click", function () { self.zoomAt(1.6); });
+    box.querySelector(".canvas-out").addEventListener("click", function () { self.zoomAt(1 / 1.6); });
+    box.querySelector(".canvas-fit").addEventListener("click", function () { self.fit(); self.draw(); });
+    var names = Object.keys(c.arrays);
+    this.ready = Promise.all(names.map(function (n) { return decodeArray(c.arrays[n]); })).then(function (arrs) {
+      self.arrays = {};
+      names.forEach(function (n, i) { self.arrays[n] = arrs[i]; });
+      self.resize();
+      self.buildOverview();
+      self.fit();
+      self.draw();
+      self.attach();
+      box.setAttribute("data-painted", "1");
+      if (main && window.__unilayoutFirstPaint === undefined) { window.__unilayoutFirstPaint = performance.now(); }
+    }, function (e) {
+      box.innerHTML = "<p class=\"error\">" + esc(e.message || e) + "</p>";
+    });
+  }
+
+  CanvasView.prototype.resize = function () {
+    var box = this.canvas.parentNode, dpr = window.devicePixelRatio || 1;
+    var w = Math.max(320, box.clientWidth - 4 || 900);
+    var h = Math.max(300, Math.min(Math.round(window.innerHeight * 0.7), Math.round(w * this.c.height / this.c.width) + 8));
+    this.w = w; this.h = h; this.dpr = dpr;
+    this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
+    this.canvas.style.width = w + "px"; this.canvas.style.height = h + "px";
+  };
+
+  // One image of the whole picture at up to 4096 px a side, painted from the arrays (gaps included).
+  CanvasView.prototype.buildOverview = function () {
+    var c = this.c, W = c.width, H = c.height;
+    var s0 = Math.min(1, 4096 / W, 4096 / H), ow = Math.max(1, Math.ceil(W * s0)), oh = Math.max(1, Math.ceil(H * s0));
+    var colOf = new Int32Array(ow), rowOf = new Int32Array(oh), k, x;
+    for (k = 0; k < ow; k++) {
+      x = (k + 0.5) / s0;
+      var cc = lastAtOrBelow(this.colX, x);
+      colOf[k] = cc >= 0 && x < this.colX[cc] + c.cell_w - (s0 >= 0.5 ? 1 : 0) ? cc : -1;
+    }
+    for (k = 0; k < oh; k++) {
+      x = (k + 0.5) / s0;
+      var rr = lastAtOrBelow(this.rowY, x);
+      rowOf[k] = rr >= 0 && x < this.rowY[rr] + c.cell_h - (s0 >= 0.5 ? 1 : 0) ? rr : -1;
+    }
+    var cv = document.createElement("canvas");
+    cv.width = ow; cv.height = oh;
+    var g = cv.getContext("2d"), img = g.createImageData(ow, oh), px = new Uint32Array(img.data.buffer);
+    var pal32 = new Uint32Array(this.pal.length);
+    for (k = 0; k < this.pal.length; k++) { var p = this.pal[k]; pal32[k] = (255 << 24) | (p[2] << 16) | (p[1] << 8) | p[0]; }
+    var color = this.arrays.color, C = c.cols, white = pal32[0];
+    for (var py = 0; py < oh; py++) {
+      var r = rowOf[py], base = py * ow;
+      if (r < 0) { px.fill(white, base, base + ow); continue; }
+      var rowBase = r * C;
+      for (var q = 0; q < ow; q++) {
+        var col = colOf[q];
+        px[base + q] = col < 0 ? white : pal32[color[rowBase + col]];
+      }
+    }
+    g.putImageData(img, 0, 0);
+    this.ov = cv; this.s0 = s0;
+  };
+
+  CanvasView.prototype.fit = function () {
+    var c = this.c;
+    this.s = Math.min(this.w / c.width, this.h / c.height);
+    this.tx = (this.w - c.width * this.s) / 2; this.ty = (this.h - c.height * this.s) / 2;
+    this.fitScale = this.s;
+  };
+
+  CanvasView.prototype.zoomAt = function (f, mx, my) {
+    if (mx === undefined) { mx = this.w / 2; my = this.h / 2; }
+    var s2 = Math.max(this.fitScale / 4, Math.min(64, this.s * f));
+    var x = (mx - this.tx) / this.s, y = (my - this.ty) / this.s;
+    this.s = s2; this.tx = mx - x * s2; this.ty = my - y * s2;
+    this.draw();
+  };
+
+  CanvasView.prototype.cellAt = function (mx, my) {
+    var c = this.c, x = (mx - this.tx) / this.s, y = (my - this.ty) / this.s;
+    var col = lastAtOrBelow(this.colX, x), row = lastAtOrBelow(this.rowY, y);
+    if (col < 0 || row < 0 || x >= this.colX[col] + c.cell_w || y >= this.rowY[row] + c.cell_h) { return null; }
+    var k = row * c.cols + col;
+    if (!this.arrays.color[k]) { return null; }
+    return {row: row, col: col, k: k};
+  };
+
+  // Where cell (row, col) is on the page, relative to the canvas (tests and the benchmark use it).
+  CanvasView.prototype.cellCenter = function (row, col) {
+    var c = this.c;
+    return [this.tx + (this.colX[col] + c.cell_w / 2) * this.s, this.ty + (this.rowY[row] + c.cell_h / 2) * this.s];
+  };
+
+  // Zoom so that cells are ``cellPx`` pixels wide and centre cell (row, col) (tests and the benchmark use it).
+  CanvasView.prototype.centerOn = function (row, col, cellPx) {
+    var c = this.c;
+    this.s = Math.max(this.fitScale / 4, Math.min(64, (cellPx || 24) / c.cell_w));
+    this.tx = this.w / 2 - (this.colX[col] + c.cell_w / 2) * this.s;
+    this.ty = this.h / 2 - (this.rowY[row] + c.cell_h / 2) * this.s;
+    this.draw();
+  };
+
+  // [row, col] of the cell whose data-index is ``index`` (first one), or null.
+  CanvasView.prototype.find = function (index) {
+    var a = this.arrays.index, C = this.c.cols;
+    for (var k = 0; k < a.length; k++) { if (a[k] === index && this.arrays.color[k]) { return [Math.floor(k / C), k % C]; } }
+    return null;
+  };
+
+  CanvasView.prototype.draw = function () {
+    var ctx = this.ctx, c = this.c, s = this.s, tx = this.tx, ty = this.ty, self = this;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, this.w, this.h);
+    var c0 = Math.max(0, lastAtOrBelow(this.colX, -tx / s)), c1 = Math.max(0, lastAtOrBelow(this.colX, (this.w - tx) / s));
+    var r0 = Math.max(0, lastAtOrBelow(this.rowY, -ty / s)), r1 = Math.max(0, lastAtOrBelow(this.rowY, (this.h - ty) / s));
+    var visible = (c1 - c0 + 1) * (r1 - r0 + 1), cw = c.cell_w * s, ch = c.cell_h * s;
+    if (cw < 5 || visible > 160000) {
+      ctx.imageSmoothingEnabled = s < this.s0;
+      ctx.drawImage(this.ov, tx, ty, this.ov.width / this.s0 * s, this.ov.height / this.s0 * s);
+    } else {
+      var color = this.arrays.color, pal = this.pal, border = cw >= 8 ? 1 : 0;
+      var from = c.labels_from ? this.arrays[c.labels_from] : null;
+      var labels = (c.labels || from) && cw >= 16 && ch >= 9, font = Math.min(12 * s, ch * 0.62);
+      if (labels) { ctx.font = font.toFixed(1) + "px sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle"; }
+      for (var r = r0; r <= r1; r++) {
+        var y = ty + this.rowY[r] * s;
+        for (var q = c0; q <= c1; q++) {
+          var k = r * c.cols + q, ci = color[k];
+          if (!ci) { continue; }
+          var x = tx + this.colX[q] * s, p = pal[ci];
+          ctx.fillStyle = "rgb(" + p[0] + "," + p[1] + "," + p[2] + ")";
+          ctx.fillRect(x, y, cw - border, ch - border);
+          var text = labels ? (from ? String(from[k]) : c.labels[k]) : "";
+          if (text) {
+            ctx.fillStyle = this.ink[ci];
+            var lines = text.split("\n"), step = Math.min(12 * s, ch / lines.length);
+            for (var j = 0; j < lines.length; j++) {
+              ctx.fillText(lines[j], x + cw / 2, y + ch / 2 + (j - (lines.length - 1) / 2) * step, cw - 2);
+            }
+          }
+        }
+      }
+    }
+    c.outlines.forEach(function (o) {
+      ctx.strokeStyle = o[4]; ctx.lineWidth = Math.max(1, Math.min(o[5], o[5] * s * 2));
+      ctx.strokeRect(tx + o[0] * s, ty + o[1] * s, o[2] * s, o[3] * s);
+    });
+    c.lines.forEach(function (l) {
+      ctx.strokeStyle = l[4]; ctx.lineWidth = Math.max(1, Math.min(l[5], l[5] * s * 2));
+      ctx.beginPath(); ctx.moveTo(tx + l[0] * s, ty + l[1] * s); ctx.lineTo(tx + l[2] * s, ty + l[3] * s); ctx.stroke();
+    });
+    ctx.textBaseline = "middle";
+    c.texts.forEach(function (t) {
+      var size = (t[3] >= 2 ? 15 : 11) * s;
+      if (size < 7) { return; }
+      ctx.font = size.toFixed(1) + "px sans-serif"; ctx.fillStyle = t[5];
+      ctx.textAlign = t[4] === "middle" ? "center" : t[4] === "end" ? "right" : "left";
+      ctx.fillText(t[2], tx + t[0] * s, ty + t[1] * s);
+    });
+    if (this.hover) {
+      var h = this.hover;
+      ctx.strokeStyle = "#d40000"; ctx.lineWidth = 2;
+      ctx.strokeRect(tx + this.colX[h.col] * s - 1, ty + this.rowY[h.row] * s - 1, Math.max(cw, 3) + 2, Math.max(ch, 3) + 2);
+    }
+    this.zoomText.textContent = Math.round(100 * s) + "%";
+  };
+
+  CanvasView.prototype.attach = function () {
+    var self = this, cv = this.canvas, drag = null;
+    function pos(e) { var r = cv.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; }
+    cv.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var p = pos(e);
+      self.zoomAt(Math.exp(-e.deltaY * 0.0015), p[0], p[1]);
+    }, {passive: false});
+    cv.addEventListener("mousedown", function (e) { var p = pos(e); drag = {x: p[0], y: p[1], tx: self.tx, ty: self.ty, moved: false}; });
+    window.addEventListener("mouseup", function () { setTimeout(function () { drag = null; }, 0); });
+    cv.addEventListener("mousemove", function (e) {
+      var p = pos(e);
+      if (drag && (e.buttons & 1)) {
+        if (Math.abs(p[0] - drag.x) + Math.abs(p[1] - drag.y) > 3) { drag.moved = true; }
+        if (drag.moved) { self.tx = drag.tx + p[0] - drag.x; self.ty = drag.ty + p[1] - drag.y; self.draw(); return; }
+      }
+      if (pinned) { return; }
+      self.showAt(p[0], p[1]);
+    });
+    cv.addEventListener("click", function (e) {
+      if (drag && drag.moved) { return; }
+      var p = pos(e), cell = self.cellAt(p[0], p[1]);
+      if (!cell || (pinned && pinned.container === self.id && pinned.k === cell.k)) { pinned = null; return; }
+      pinned = {container: self.id, k: cell.k};
+      self.show(cell);
+    });
+    cv.addEventListener("dblclick", function (e) { var p = pos(e); self.zoomAt(2, p[0], p[1]); });
+    cv.addEventListener("keydown", function (e) {
+      if (e.key === "+" || e.key === "=") { self.zoomAt(1.6); } else if (e.key === "-") { self.zoomAt(1 / 1.6); } else if (e.key === "0") { self.fit(); self.draw(); }
+    });
+  };
+
+  CanvasView.prototype.showAt = function (mx, my) {
+    var cell = this.cellAt(mx, my);
+    if (cell) { this.show(cell); }
+    return cell;
+  };
+
+  CanvasView.prototype.show = function (cell) {
+    this.hover = cell;
+    this.draw();
+    var c = this.c, a = this.arrays, k = cell.k, d = this.data;
+    var what = c.cell_class === "core" ? "core" : "cell";
+    var html = "<h3>" + esc(d.family) + " " + what + " (row " + cell.row + ", column " + cell.col + ")" +
+      (a.padding[k] ? " (padding)" : "") + "</h3><table><tr><th>data-index</th><td>" + a.index[k] + "</td></tr>";
+    var label = c.labels ? c.labels[k] : c.labels_from ? String(a[c.labels_from][k]) : "";
+    if (label) { html += "<tr><th>label</th><td>" + esc(label).replace(/\n/g, " ") + "</td></tr>"; }
+    Object.keys(a).forEach(function (n) {
+      if (n === "color" || n === "index" || n === "padding" || n === "cell") { return; }
+      html += "<tr><th>" + esc(n) + "</th><td>" + a[n][k] + "</td></tr>";
+    });
+    html += "<tr><th>padding</th><td>" + (a.padding[k] ? "yes" : "no") + "</td></tr></table>";
+    $("cell-details").innerHTML = html;
+  };
+
   // ------------------------------------------------------------ views and cells
   function mount(containerId, data) {
     var box = $(containerId);
     if (!data) { box.innerHTML = ""; delete views[containerId]; return; }
+    box.removeAttribute("data-painted");
+    if (data.canvas) {
+      box.classList.remove("stale");
+      box.classList.add("has-canvas");
+      views[containerId] = {data: data, cells: [], byGroup: {}, lit: [], canvas: new CanvasView(containerId, box, data)};
+      if (pinned && pinned.container === containerId) { pinned = null; }
+      return;
+    }
+    box.classList.remove("has-canvas");
     box.innerHTML = data.svg;
     box.classList.remove("stale");
     var cells = [];
@@ -134,6 +418,11 @@
   function showCell(containerId, k) {
     var v = views[containerId];
     if (!v) { return; }
+    if (v.canvas) {
+      var C = v.canvas.c.cols;
+      v.canvas.show({row: Math.floor(k / C), col: k % C, k: k});
+      return;
+    }
     Object.keys(views).forEach(function (id) { clearLit(views[id]); });
     var d = v.data, el = v.cells[k];
     var html = "<h3>" + esc(d.family) + " cell " + k + (el && el.classList.contains("padding") ? " (padding)" : "") +
@@ -161,6 +450,7 @@
       showCell(containerId, +c.getAttribute("data-cell"));
     });
     box.addEventListener("click", function (e) {
+      if (views[containerId] && views[containerId].canvas) { return; }
       var c = e.target.closest ? e.target.closest(".cell") : null;
       if (!c) { pinned = null; return; }
       var k = +c.getAttribute("data-cell");
@@ -307,18 +597,60 @@
     });
   }
 
+  // Triton encodings are chosen from forms: one field per parameter of the kind (numbers, lists as "1, 2",
+  // booleans as checkboxes); the hidden #enc-X-params keeps them as JSON for the URL.
+  function encParams(side) {
+    try { return JSON.parse(val("enc-" + side + "-params") || "{}"); } catch (e) { return {}; }
+  }
+
+  function encFields(side) {
+    var kind = val("enc-" + side + "-kind"), box = $("enc-" + side + "-fields"), given = encParams(side);
+    var defaults = ENCODINGS[kind] || {};
+    box.innerHTML = "";
+    Object.keys(defaults).forEach(function (key) {
+      var v = key in given ? given[key] : defaults[key], type = typeof defaults[key] === "boolean" ? "bool" :
+        Array.isArray(defaults[key]) ? "list" : "int";
+      var label = document.createElement("label"), input = document.createElement("input");
+      input.id = "enc-" + side + "-" + key; input.setAttribute("data-param", key); input.setAttribute("data-type", type);
+      input.spellcheck = false;
+      if (type === "bool") { input.type = "checkbox"; input.checked = !!v; } else {
+        input.type = "text"; input.size = type === "list" ? 9 : 3; input.value = type === "list" ? v.join(", ") : String(v);
+      }
+      input.addEventListener("change", function () { syncParams(side); writeUrl(); });
+      label.appendChild(document.createTextNode(key + " "));
+      label.appendChild(input);
+      box.appendChild(label);
+    });
+    syncParams(side);
+  }
+
+  function syncParams(side) {
+    var out = {}, inputs = $("enc-" + side + "-fields").querySelectorAll("input");
+    for (var i = 0; i < inputs.length; i++) {
+      var el = inputs[i], key = el.getAttribute("data-param"), type = el.getAttribute("data-type");
+      if (type === "bool") { out[key] = el.checked; continue; }
+      if (type === "list") {
+        out[key] = el.value.split(/[\s,x]+/).filter(function (t) { return t !== ""; }).map(function (t) { return /^-?\d+$/.test(t) ? +t : t; });
+      } else { out[key] = /^-?\d+$/.test(el.value.trim()) ? +el.value.trim() : el.value; }
+    }
+    $("enc-" + side + "-params").value = Object.keys(out).length ? JSON.stringify(out) : "";
+  }
+
   function runEncodings() {
+    syncParams("a"); syncParams("b");
     writeUrl();
-    var body = {shape: val("enc-shape"), a: {kind: val("enc-a-kind"), params: val("enc-a-params")}};
-    if (val("enc-b-kind") !== "none") { body.b = {kind: val("enc-b-kind"), params: val("enc-b-params")}; }
+    var body = {shape: val("enc-shape"), a: {kind: val("enc-a-kind"), params: encParams("a")}};
+    if (val("enc-b-kind") !== "none") { body.b = {kind: val("enc-b-kind"), params: encParams("b")}; }
     return post("/api/encodings", body).then(function (r) {
       if (!r.ok) {
         showError($("enc-error"), r.json.error);
         mount("enc-a-view", null); mount("enc-b-view", null);
-        $("enc-levels").textContent = "";
+        $("enc-levels").textContent = ""; $("enc-a-text").textContent = ""; $("enc-b-text").textContent = "";
         return;
       }
       showError($("enc-error"), null);
+      $("enc-a-text").textContent = r.json.a_text || "";
+      $("enc-b-text").textContent = r.json.b_text || "";
       mount("enc-a-view", r.json.a);
       mount("enc-b-view", r.json.b);
       links = (r.json.links || []).map(function (l) { return ["enc-" + l[0] + "-view", l[1], "enc-" + l[2] + "-view", l[3]]; });
@@ -356,12 +688,14 @@
         var o = document.createElement("option"); o.value = k; o.textContent = k; sel.appendChild(o);
       });
       sel.addEventListener("change", function () {
-        var p = id === "enc-a-kind" ? "enc-a-params" : "enc-b-params";
-        $(p).value = ENCODINGS[sel.value] ? JSON.stringify(ENCODINGS[sel.value]) : "";
+        var side = id === "enc-a-kind" ? "a" : "b";
+        $("enc-" + side + "-params").value = ENCODINGS[sel.value] ? JSON.stringify(ENCODINGS[sel.value]) : "";
+        encFields(side);
       });
     });
     $("enc-a-kind").value = "blocked"; $("enc-a-params").value = JSON.stringify(ENCODINGS.blocked);
     $("enc-b-kind").value = "nvidia_mma"; $("enc-b-params").value = JSON.stringify(ENCODINGS.nvidia_mma);
+    encFields("a"); encFields("b");
 
     var input = $("layout-input");
     input.addEventListener("change", apply);
@@ -389,11 +723,14 @@
       return;
     }
     var start = readUrl();
+    encFields("a"); encFields("b");
     setPanel(["layout", "metal", "algebra", "encodings"].indexOf(start.panel) >= 0 ? start.panel : "layout");
     if (start.layout !== null) { input.value = start.layout; apply(); }
     if (state.panel === "algebra") { runAlgebra(); }
     if (state.panel === "encodings") { runEncodings(); }
   }
+
+  window.unilayoutExplorer = {views: views, CanvasView: CanvasView};
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
