@@ -450,10 +450,10 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
   unilayout render 'Sw<3,4,3> o 0 o (8,64):(64,1)' -o swizzle.png --color bank --scale 2
   unilayout render '(32,4):(1,32)' --tv 16x8 -o tv.svg
   unilayout render '(8,8):(8,1)' -o - --format svg > L.svg
-  unilayout render 'tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, memref<75x75xf32, #tt.memory_space<l1>>>>' -o metal.png""",
+  unilayout render 'tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, memref<75x75xf32, #tt.memory_space<l1>>>>' -o metal.html""",
     "serve": """examples:
-  unilayout serve                # http://127.0.0.1:8000/
-  unilayout serve --port 0       # any free port; the URL is printed""",
+  unilayout serve                # http://127.0.0.1:<a free port>/
+  unilayout serve --port 8000    # a fixed port""",
     "tour": """examples:
   unilayout tour                 # pictures in ./unilayout-tour
   unilayout tour -o /tmp/t --format png --scale 2""",
@@ -515,7 +515,7 @@ def _parser():
 
     q = sub.add_parser("serve", help="run the browser explorer on 127.0.0.1 and print its URL",
                        epilog=_EXAMPLES["serve"], formatter_class=argparse.RawDescriptionHelpFormatter)
-    q.add_argument("--port", type=int, default=8000, help="port (default %(default)s; 0 = any free port)")
+    q.add_argument("--port", type=int, default=0, help="port (default: 0 = a free port, printed at start)")
     q.set_defaults(run=_cmd_serve)
 
     q = sub.add_parser("tour", help="one example of each family, with pictures", epilog=_EXAMPLES["tour"],
@@ -528,6 +528,10 @@ def _parser():
     from .plan import command as _plan_command  # `unilayout plan ...`: lives with the planner (unilayout.plan)
 
     _plan_command.add_parser(sub)
+
+    from .sharding import command as _sharding_command  # `unilayout sharding ...`: lives with unilayout.sharding
+
+    _sharding_command.add_parser(sub)
     return p
 
 
