@@ -67,3 +67,13 @@ def test_gather_source_is_fine_but_broadcast_destination_is_not():
         cute_copy(cute.Layout(8, 1), cute.Layout(4, 1))
     with pytest.raises(LayoutError, match="cute.Layout"):
         cute_copy("8:1", cute.Layout(8, 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(permutation_layout(n), permutation_layout(n))))
+def test_vector_matches_unilayouts_own_max_common_vector(pair):
+    mcv = getattr(cute, "max_common_vector", None)
+    if mcv is None:
+        pytest.skip("cute.max_common_vector is not there yet")
+    src, dst = (cute.Layout(*p) for p in pair)
+    assert cute_copy(src, dst, element_bits=8).vector == min(mcv(src, dst), 16)
