@@ -1216,10 +1216,21 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
         raise LayoutError(
             f"identity_standard_nd: order {order} must be a permutation of 0..{len(shape) - 1} (one entry per shape dim)"
         )
-    ret = _EMPTY
-    for d in order:
-        ret = ret * LinearLayout.identity_1d(shape[d], in_dim, f"dim{d}")
-    return ret
+    in_dim = _as_name(in_dim, "in-dim name")
+    if not order:
+        return _EMPTY
+    rank = len(order)
+    vecs = []
+    for k, d in enumerate(order):  # built directly: the same bases as the product of identity_1d's
+        size = shape[d]
+        if size == 0:
+            raise LayoutError(f"identity_standard_nd: shape {shape} has a zero entry")
+        as_pow2(size, f"size of dim{d}")
+        for i in range(size.bit_length() - 1):
+            v = [0] * rank
+            v[k] = 1 << i
+            vecs.append(tuple(v))
+    return LinearLayout._make(((in_dim, tuple(vecs)),), tuple((f"dim{d}", shape[d]) for d in order))
 
 
 from . import algebra as _alg  # noqa: E402  (algebra imports LinearLayout from here)

@@ -215,10 +215,23 @@ class _Fields:
             self.s.fail(f"unknown field {name!r} in #{self.kind}", pos)
 
 
+_INT = r"\s*-?\d+\s*"
+_FLAT = rf"\[(?:{_INT}(?:,{_INT})*)?\]"
+_LISTS = re.compile(rf"\s*({_FLAT}|\[\s*(?:{_FLAT}\s*(?:,\s*{_FLAT}\s*)*)?\])")
+_NUMBER = re.compile(r"-?\d+")
+
+
 def _value(s: Scanner, aliases):
     pos = s.skip()
     c = s.peek()
     if c == "[":
+        m = _LISTS.match(s.text, pos)  # fast path: a list of ints, or of lists of ints
+        if m:
+            body = m.group(1)
+            s.pos = m.end()
+            if body[1:].lstrip().startswith("["):
+                return [[int(x) for x in _NUMBER.findall(inner)] for inner in re.findall(r"\[[^\[\]]*\]", body[1:-1])], pos
+            return [int(x) for x in _NUMBER.findall(body)], pos
         s.expect("[")
         out = []
         if not s.accept("]"):
