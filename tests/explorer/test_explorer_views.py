@@ -436,3 +436,15 @@ def test_explorer_and_cli_say_the_same_facts(name, capsys):
     for key in ("size", "injective", "contiguity"):
         if key in dict(view["facts"]):
             assert any(line.startswith(key + ":") for line in printed)
+
+
+def test_shape_resolves_a_dynamic_tsl():
+    from unilayout import tsl
+
+    dyn = "#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>"
+    view = text_view(dyn, (16, 16))
+    assert view["text"] == str(tsl.parse(dyn).resolve((16, 16))) and view["count"] == 256
+    status, answer = handle("/api/view", json.dumps({"text": dyn, "shape": "64x64"}).encode())
+    assert status == 200 and answer["count"] == 64 * 64
+    with pytest.raises(LayoutError):
+        text_view(dyn)

@@ -563,7 +563,8 @@ def layout_view(value, shape=None):
     """The explorer's view of a layout value (see the module docstring for the keys).
 
     ``shape`` is the box an affine map is drawn on (default
-    ``DEFAULT_AFFINE_EXTENT`` per dim); other families ignore it. Above
+    ``DEFAULT_AFFINE_EXTENT`` per dim) and the tensor shape that resolves a
+    dynamic TSL's ``?`` values; other families ignore it. Above
     ``canvas.SVG_CELLS`` cells the view carries a ``canvas`` payload instead
     of ``svg`` and per-cell ``details`` (the page draws it on a ``<canvas>``).
 
@@ -580,6 +581,8 @@ def layout_view(value, shape=None):
 
     if isinstance(value, str):
         raise LayoutError(f"the explorer draws layout values; read text with text_view, got {value[:40]!r}")
+    if family_of(value) == "tsl" and value.is_dynamic and shape is not None:  # the shape resolves its '?' values
+        value = value.resolve(tuple(int(s) for s in shape))
     total = _cell_count(value, shape)
     if total > SVG_CELLS:
         return _canvas_view(value, shape, total)
