@@ -158,3 +158,15 @@ def test_a_metal_layout_gives_shape_type_and_tile():
 def test_collapse_that_is_not_a_sequence():
     with pytest.raises(LayoutError, match="collapse"):
         grids((4, 4), DEV8, collapse=5)
+
+
+def test_idle_grids_on_request():
+    dev = tt.Device((4, 4), "(d0, d1) -> (0, d0, d1)")
+    every = grids((5, 4), dev, idle=True, virtual=False)
+    assert {c.grid for c in every} == {(a, b) for a in range(1, 5) for b in range(1, 5)}
+    four = [c for c in every if c.grid == (4, 4)][0]        # shards of 2 rows: the 4th core row is idle
+    assert four.cores_used == 12 and four.padding_slots == four.layout.padding_summary().total
+    assert (four.layout.padding_summary().slots[3] == 2).all()
+    keys = [rank_key(c) for c in every]
+    assert keys == sorted(keys)
+    assert {c.grid for c in grids((5, 4), dev, virtual=False)} < {c.grid for c in every}

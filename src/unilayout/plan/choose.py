@@ -16,7 +16,8 @@ whole space the metal layout allows for one tensor on one device:
   *extra tall* one; others are ``row_major``), of any rank.
 
 A grid is kept when every core holds data (a grid with an empty core is
-the same shards as a smaller grid). For each candidate:
+the same shards as a smaller grid; ``idle=True`` keeps those too). For
+each candidate:
 
 ==================  ============================================================
 field               meaning
@@ -24,9 +25,9 @@ field               meaning
 ``grid``            the layout's grid
 ``collapse``        its collapse intervals (normalised), ``physical_shape``
 ``placement``       ``physical``, ``extra_wide``, ``extra_tall`` or ``row_major``
-``cores_used``      cores holding data (= cells of the grid)
+``cores_used``      cores holding data (= cells of the grid unless ``idle=True``)
 ``padding_slots``   shard slots holding no element, grid and tile padding:
-                    ``cores * prod(padded shard) - volume``; ``padding_fraction``
+                    ``cells * prod(padded shard) - volume``; ``padding_fraction``
 ``bytes_per_core``  one (tile-padded) shard in bytes (tiles: ``tt.tile_bytes``)
 ``fits_l1``         ``bytes_per_core <= l1_size - l1_unreserved_base`` of the system
 ==================  ============================================================
@@ -223,14 +224,16 @@ def _collapses(shape, device_rank, collapse):
 
 
 def grids(tensor, device, *, tile=None, memory_space="l1", collapse=None, element_type=None, system=None,
-          virtual=True) -> tuple:
+          virtual=True, idle=False) -> tuple:
     """Every legal grid of ``tensor`` on ``device``, ranked (see the module docstring).
 
     ``tensor``: a logical shape or a ``tt.MetalLayout`` (its shape, element
     type and tile). ``tile=(h, w)`` tilizes; ``collapse``: collapse intervals,
     or a list of choices (default: every cut into the device grid's rank);
     ``system``: the ``tt.SystemDesc`` giving L1 (default Wormhole B0 with
-    the device's chips); ``virtual=False`` keeps physical grids only.
+    the device's chips); ``virtual=False`` keeps physical grids only;
+    ``idle=True`` also keeps grids with idle cores (``cores_used`` then
+    counts the cores holding data, fewer than the grid's cells).
 
     **Post-conditions**: for every candidate ``c``:
     ``c.padding_slots == c.layout.padding_summary().total``, every core of
@@ -286,8 +289,9 @@ def grids(tensor, device, *, tile=None, memory_space="l1", collapse=None, elemen
         N = np.array(cands, dtype=np.int64).reshape(len(cands), g)
         Pa = np.array(P, dtype=np.int64)
         S = -(-Pa // N)
-        keep = np.all(-(-Pa // S) == N, axis=1)
-        N, S = N[keep], S[keep]
+        used = -(-Pa // S)
+        keep = np.ones(len(N), dtype=bool) if idle else np.all(used == N, axis=1)
+        N, S, used = N[keep], S[keep], used[keep]
         is_phys = np.zeros(len(N), dtype=bool)
         if g == len(D):
             is_phys = np.all(N <= np.array(D, dtype=np.int64), axis=1)
@@ -298,8 +302,8 @@ def grids(tensor, device, *, tile=None, memory_space="l1", collapse=None, elemen
             nbytes = np.prod(padded[:, :-2], axis=1) * (padded[:, -2] // tile[0]) * (padded[:, -1] // tile[1]) * tbytes
         else:
             nbytes = np.prod(padded, axis=1) * eb
-        cores = np.prod(N, axis=1)
-        slots = cores * np.prod(padded, axis=1)
+        cores = np.prod(used, axis=1)
+        slots = np.prod(N, axis=1) * np.prod(padded, axis=1)
         pad = slots - volume
         fits = nbytes <= capacity
         for k in range(len(N)):
