@@ -41,14 +41,17 @@ import json
 
 from .._families import family_of
 from ..errors import LayoutError, ParseError
-from .views import layout_view, text_view
+from .views import layout_view
 
-__all__ = ["handle", "MAX_REQUEST_BYTES", "ALGEBRA_OPS", "ENCODINGS", "RequestError"]
+__all__ = ["handle", "MAX_REQUEST_BYTES", "MAX_RANK", "ALGEBRA_OPS", "ENCODINGS", "RequestError"]
 
 #: Largest request body accepted (bytes); larger ones get 413.
 MAX_REQUEST_BYTES = 64 * 1024
 #: Longest layout text accepted (characters).
 MAX_TEXT = 8192
+#: Most modes (CuTe flat modes, linear in+out dims, affine dims+symbols+results, ...) a drawn layout may have:
+#: with at most ``views.MAX_CELLS`` cells, an answer is bounded by cells x rank as well as by cells.
+MAX_RANK = 64
 
 #: CuTe operations of the algebra panel: name -> number of layout operands (``b`` of complement is a cotarget).
 ALGEBRA_OPS = {
@@ -129,10 +132,40 @@ def _with_field(fn, field):
         raise
 
 
+def _rank(value) -> int:
+    """How many numbers describe one cell of ``value``'s view (flat modes, dims, results): a view's size per cell."""
+    fam = family_of(value)
+    if fam == "cute":
+        inner = getattr(value, "inner", value)
+        return len(inner.flat()[0]) if hasattr(inner, "flat") else 1
+    if fam == "linear":
+        return len(value.in_dim_names) + len(value.out_dim_names)
+    if fam == "affine":
+        return value.num_dims + value.num_symbols + value.num_results
+    if fam == "tsl":
+        return sum(len(ts.strides) for ts in value.tstrides)
+    if fam == "metal":
+        return len(value.logical_shape) + len(value.grid)
+    if fam == "device":
+        return len(value.grid_shape) + len(value.mesh_shape)
+    return 0
+
+
+def _check_rank(value, key):
+    """``value`` if its view's size per cell is at most ``MAX_RANK`` (so an answer is bounded by cells x rank), else 413."""
+    r = _rank(value)
+    if r > MAX_RANK:
+        raise RequestError(f"'{key}' has {r} modes/dims; the explorer draws layouts of at most {MAX_RANK}", 413, key)
+    return value
+
+
 def _view(body):
+    from .adapter import parse_any
+
     text = _text(body, "text")
     shape = _ints(body.get("shape"), "shape", allow_none=True) if body.get("shape") not in ("", None) else None
-    return _with_field(lambda: text_view(text, shape), "text")
+    value = _check_rank(_with_field(lambda: parse_any(text), "text"), "text")
+    return _with_field(lambda: layout_view(value, shape), "text")
 
 
 def _metal(body):
@@ -173,12 +206,12 @@ def _algebra(body):
     from .adapter import parse_any
 
     op = body.get("op")
-    if op not in ALGEBRA_OPS:
+    if not isinstance(op, str) or op not in ALGEBRA_OPS:
         raise RequestError(f"'op' must be one of {', '.join(ALGEBRA_OPS)}, got {op!r}", field="op")
 
     def layout(key):
         text = _text(body, key)
-        value = _with_field(lambda: parse_any(text), key)
+        value = _check_rank(_with_field(lambda: parse_any(text), key), key)
         if family_of(value) != "cute" or isinstance(value, cute.Swizzle):
             raise RequestError(f"'{key}' must be a CuTe layout such as (4,8):(8,1), got a {family_of(value)} value",
                                field=key)
@@ -204,7 +237,7 @@ def _algebra(body):
         b = layout("b")
         out["b"] = layout_view(b)
         result = _with_field(lambda: fn(a, b), "b")
-    out["result"] = layout_view(result)
+    out["result"] = layout_view(_check_rank(result, "result"))
     out["text"] = str(result)
     out["links"] = [list(link) for link in _ALGEBRA_LINKS.get(op, ())]
     return out
@@ -243,7 +276,7 @@ def _encoding(spec, shape, key):
     if not isinstance(spec, dict):
         raise RequestError(f"'{key}' must be an object {{\"kind\": ..., \"params\": {{...}}}}", field=key)
     kind = spec.get("kind")
-    if kind not in ENCODINGS:
+    if not isinstance(kind, str) or kind not in ENCODINGS:
         raise RequestError(f"'{key}.kind' must be one of {', '.join(ENCODINGS)}, got {kind!r}", field=key)
     params = spec.get("params", {})
     if isinstance(params, str):

@@ -15,6 +15,21 @@ layout text are 4xx answers from ``api.handle``; only a bug in unilayout
 answers 500 (a one-line message), its traceback logged once on the
 ``unilayout.explorer.server`` logger.
 
+Safe to leave running (the explorer is a local tool; a web page the user
+visits must not be able to drive it):
+
+- every request's ``Host`` must name the loopback (``127.0.0.1``,
+  ``localhost`` or ``[::1]``, with the server's port), so DNS rebinding
+  cannot read answers: else 403;
+- an ``/api/*`` POST must be ``Content-Type: application/json`` (a cross-origin
+  "simple" request — ``text/plain``, form types — cannot be), else 415, and an
+  ``Origin`` header, when sent, must be the server's own, else 403;
+- every answer carries a ``Content-Security-Policy`` (scripts and styles from
+  the page only, ``frame-ancestors 'none'``) and ``X-Frame-Options: DENY``;
+- each connection has a ``TIMEOUT``-second socket timeout and at most
+  ``MAX_THREADS`` requests run at once (the others wait, then get 503);
+- a client that drops its connection is not an error: nothing is printed.
+
 >>> html = render_html("(2,2):(1,2)")
 >>> html.count("<script"), 'id="layout-input"' in html, 'src="' in html, 'href="' in html
 (2, True, False, False)
@@ -38,6 +53,15 @@ __all__ = ["serve", "render_html", "ExplorerServer", "page_file", "ALLOWED_HOSTS
 
 #: Hosts the server may bind to: the loopback interface only.
 ALLOWED_HOSTS = ("127.0.0.1", "localhost")
+#: Names a request's Host (and Origin) header may give: the loopback only.
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+#: Seconds a connection may stay silent (idle keep-alive, a slow body) before it is closed.
+TIMEOUT = 10
+#: Most requests answered at once; more wait up to ``TIMEOUT`` seconds for a slot, then get 503.
+MAX_THREADS = 16
+#: The page loads its script, style and data from itself only, and may not be framed.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -66,6 +90,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "unilayout-explorer"
     sys_version = ""
     protocol_version = "HTTP/1.1"
+    timeout = TIMEOUT  # the socket timeout of each connection (StreamRequestHandler applies it)
 
     def log_message(self, format, *args):  # quiet: the CLI prints the URL, tests read the answers
         pass
@@ -76,6 +101,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Referrer-Policy", "no-referrer")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -86,7 +114,18 @@ class _Handler(BaseHTTPRequestHandler):
     def _fail(self, status, message):
         self._json(status, {"error": {"message": message, "position": None, "field": None, "detail": message}})
 
+    def _host_ok(self) -> bool:
+        """Whether the Host header names the loopback with this server's port (else 403 sent)."""
+        host = (self.headers.get("Host") or "").strip().lower()
+        if _loopback(host, self.server.server_address[1]):
+            return True
+        self.close_connection = True
+        self._fail(403, f"Host {host!r} is not this explorer: open it as http://127.0.0.1:{self.server.server_address[1]}/")
+        return False
+
     def do_GET(self):
+        if not self._host_ok():
+            return
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         entry = _STATIC.get(path)
         if path == "/favicon.ico":
@@ -108,7 +147,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._fail(411, "a POST needs a Content-Length header")
             return
         try:
-            n = int(length)
+            n = int(length) if len(length) < 20 else -1
         except ValueError:
             self.close_connection = True
             self._fail(400, f"bad Content-Length {length!r}")
@@ -117,7 +156,22 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._fail(413, f"request body of {n} bytes is larger than {MAX_REQUEST_BYTES}")
             return
+        if not self._host_ok():
+            return
+        origin = self.headers.get("Origin")
+        if origin is not None and not _loopback(_origin_host(origin), self.server.server_address[1]):
+            self.close_connection = True
+            self._fail(403, f"Origin {origin!r} may not use this explorer: only its own page may")
+            return
+        ctype = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if ctype != "application/json":
+            self.close_connection = True
+            self._fail(415, f"a POST must be Content-Type: application/json, got {ctype or 'none'!r}")
+            return
         body = self.rfile.read(n)
+        if len(body) < n:  # the client went away mid-body
+            self.close_connection = True
+            return
         try:
             status, payload = handle(path, body)  # answers every unilayout error itself (4xx)
         except Exception as exc:  # noqa: BLE001 -- the request boundary: a bug in unilayout, not bad input
@@ -131,6 +185,62 @@ class _Handler(BaseHTTPRequestHandler):
         self._fail(405, f"method {self.command} is not allowed: use GET for the page and POST for /api/...")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _not_allowed
+
+
+def _loopback(host: str, port: int) -> bool:
+    """Whether ``host`` (a Host header: name[:port]) is the loopback at ``port``."""
+    name, sep, p = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not sep:
+        name, p = host, ""
+    return name in _LOOPBACK_NAMES and p in ("", str(port))
+
+
+def _origin_host(origin: str) -> str:
+    """The ``host[:port]`` of an Origin header (``"null"`` and other schemes give ``""``)."""
+    origin = origin.strip().lower()
+    return origin[len("http://"):].rstrip("/") if origin.startswith("http://") else ""
+
+
+_DROPPED = (ConnectionError, TimeoutError, OSError)
+
+
+class _Server(ThreadingHTTPServer):
+    """A ThreadingHTTPServer with at most ``MAX_THREADS`` requests at once and no traceback for dropped clients."""
+
+    daemon_threads = True
+
+    def __init__(self, address, handler):
+        super().__init__(address, handler)
+        self._slots = threading.BoundedSemaphore(MAX_THREADS)
+
+    def process_request(self, request, client_address):
+        if not self._slots.acquire(timeout=TIMEOUT):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def handle_error(self, request, client_address):
+        import sys
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, _DROPPED):  # the client closed, reset or went silent: nothing to report
+            _log.debug("connection from %s dropped: %s", client_address, exc)
+            return
+        _log.exception("error serving %s", client_address)
 
 
 class ExplorerServer:
@@ -201,7 +311,7 @@ def serve(port: int = 0, host: str = "127.0.0.1") -> ExplorerServer:
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise LayoutError(f"port must be an integer in [0, 65535], got {port!r}")
     try:
-        httpd = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
+        httpd = _Server(("127.0.0.1", port), _Handler)
     except OSError as exc:
         raise LayoutError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     httpd.daemon_threads = True
