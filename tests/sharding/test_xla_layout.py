@@ -102,3 +102,18 @@ def test_bad_values():
         parse_xla_layout("f32[2,2]")(2, 0)
     with pytest.raises(AttributeError):
         parse_xla_layout("f32[2,2]").dims = (1,)
+
+
+def test_jax_layout_objects():
+    jax = pytest.importorskip("jax", reason="JAX gives real array layouts (pip install 'unilayout[jax]')")
+    import jax.numpy as jnp
+    from jax.experimental.layout import Layout
+    x = jnp.zeros((4, 6), jnp.bfloat16)
+    L = XlaLayout.from_jax(x.format.layout, x.shape, x.dtype)
+    assert str(L) == "bf16[4,6]{1,0}" and (L.offsets() == np.arange(24).reshape(4, 6)).all()
+    t = XlaLayout.from_jax(Layout((0, 1), ((8, 128), (2, 1))), (128, 256), "bfloat16")
+    assert t == parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}") and t.to_jax() == Layout((0, 1), ((8, 128), (2, 1)))
+    with pytest.raises(LayoutError, match="no XLA element type"):
+        XlaLayout.from_jax(Layout((0,)), (4,), "float8_e4m3fn")
+    with pytest.raises(LayoutError, match="expected a jax.experimental.layout.Layout"):
+        XlaLayout.from_jax("x", (4,))

@@ -220,6 +220,33 @@ class XlaLayout:
             sizes = head_s + [n // tt for n, tt in zip(tail_s, t)] + list(t)
             owners = head_o + tail_o + tail_o
 
+    # --- JAX ----------------------------------------------------------------------------------
+    @staticmethod
+    def from_jax(layout, shape, dtype="float32") -> "XlaLayout":
+        """From a ``jax.experimental.layout.Layout`` (``major_to_minor``, ``tiling``) of an array of ``shape``.
+
+        ``dtype`` is a numpy/JAX dtype (its XLA name: float32 -> f32, bfloat16 -> bf16, int8 -> s8, bool -> pred).
+
+        >>> from jax.experimental.layout import Layout
+        >>> str(XlaLayout.from_jax(Layout((0, 1), ((8, 128), (2, 1))), (128, 256), "bfloat16"))
+        'bf16[128,256]{1,0:T(8,128)(2,1)}'
+        """
+        mtm = getattr(layout, "major_to_minor", None)
+        if mtm is None:
+            raise LayoutError(f"expected a jax.experimental.layout.Layout, got {type(layout).__name__}")
+        if getattr(layout, "sub_byte_element_size_in_bits", 0):
+            raise NotRepresentableError("sub-byte element sizes are not modelled")
+        return XlaLayout(_xla_type(dtype), shape, tuple(reversed(tuple(mtm))), tuple(layout.tiling or ()))
+
+    def to_jax(self):
+        """The ``jax.experimental.layout.Layout`` of this layout (memory space dropped).
+
+        >>> parse_xla_layout("f32[8,256]{0,1:T(8,128)}").to_jax()
+        Layout(major_to_minor=(1, 0), tiling=((8, 128),), sub_byte_element_size_in_bits=0)
+        """
+        from jax.experimental.layout import Layout
+        return Layout(tuple(reversed(self.minor_to_major)), self.tiles)
+
     # --- value ------------------------------------------------------------------------------
     def _key(self):
         return (self.element_type, self.dims, self.minor_to_major, self.tiles, self.memory_space)
@@ -240,6 +267,19 @@ class XlaLayout:
         if tiles or self.memory_space is not None:
             layout += ":" + (("T" + tiles) if tiles else "") + (f"S({self.memory_space})" if self.memory_space is not None else "")
         return f"{self.element_type}[{','.join(map(str, self.dims))}]{{{layout}}}"
+
+
+_XLA_TYPES = {"bool": "pred", "bfloat16": "bf16", "float16": "f16", "float32": "f32", "float64": "f64",
+              "int8": "s8", "int16": "s16", "int32": "s32", "int64": "s64", "uint8": "u8", "uint16": "u16",
+              "uint32": "u32", "uint64": "u64", "complex64": "c64", "complex128": "c128"}
+
+
+def _xla_type(dtype) -> str:
+    name = getattr(dtype, "name", None) or str(dtype)
+    name = getattr(np.dtype(name), "name", name) if name in np.sctypeDict else name
+    if name not in _XLA_TYPES:
+        raise LayoutError(f"dtype {dtype!r} has no XLA element type here (one of {', '.join(_XLA_TYPES)})")
+    return _XLA_TYPES[name]
 
 
 def _apply(v, ops):
