@@ -96,3 +96,27 @@ def test_bad_ttnn_text_is_a_positioned_parse_error(text, message, needle):
     with pytest.raises(ParseError, match=message) as e:
         tt.parse(text)
     assert e.value.position == text.index(needle), text[e.value.position:]
+
+
+def test_nd_shard_spec_text_alone_and_in_a_memory_config_as_tt_mlir_prints_it():
+    # from tt-mlir's ttnn_nd_layout runtime test
+    nd_text = "#ttnn.nd_shard_spec<<[#ttnn.core_range<(0,0), (0,0)>]>, <32x32>, <row_major>, <grid_2d>>"
+    nd = tt.parse(nd_text)
+    assert nd == tt.NdShardSpec((32, 32), [((0, 0), (0, 0))], "row_major", "GRID_2D")
+    assert str(nd) == nd_text and unilayout.parse(str(nd)) == nd
+    c = tt.parse("#ttnn.memory_config<#l1, <block_sharded>, " + nd_text + ">")
+    assert c.shard_spec == nd and tt.parse(str(c)) == c
+    assert c.to_metal((32, 32)) == tt.MetalLayout.from_collapse((32, 32), (1, 1))
+    with pytest.raises(ParseError, match="distribution strategy 'diagonal' is not one of"):
+        tt.parse(nd_text.replace("grid_2d", "diagonal"))
+
+
+def test_nd_memory_config_to_metal_where_a_grid_split_is_the_same():
+    rr = tt.MemoryConfig("l1", "height_sharded", tt.height_sharded((256, 64), (8, 1)))
+    assert rr.to_metal((256, 64)) == tt.MetalLayout.from_collapse((256, 64), (8, 1))
+    many = tt.MemoryConfig("l1", "height_sharded", tt.NdShardSpec((16, 64), (8, 1)))
+    with pytest.raises(unilayout.NotRepresentableError, match="16 round-robin shards on 8 cores"):
+        many.to_metal((256, 64))
+    nd3 = tt.MemoryConfig("l1", "block_sharded", tt.NdShardSpec((1, 32, 32), (2, 2), distribution="GRID_2D"))
+    with pytest.raises(unilayout.NotRepresentableError, match="not a 2-D grid split"):
+        nd3.to_metal((2, 64, 64))

@@ -157,6 +157,18 @@ class NdShardSpec:
         return (f"NdShardSpec({self.shard_shape!r}, [{ranges}], {self.orientation.lower()!r}, "
                 f"{self.distribution!r})")
 
+    def __str__(self):
+        """tt-mlir's ``#ttnn.nd_shard_spec<...>`` text; ``tt.parse(str(spec)) == spec``.
+
+        >>> print(NdShardSpec((32, 32), [((0, 0), (0, 0))], distribution="GRID_2D"))
+        #ttnn.nd_shard_spec<<[#ttnn.core_range<(0,0), (0,0)>]>, <32x32>, <row_major>, <grid_2d>>
+        """
+        ranges = ", ".join(f"#ttnn.core_range<({r.start[0]},{r.start[1]}), ({r.end[0]},{r.end[1]})>"
+                           for r in self.core_grid)
+        shape = "x".join(str(v) for v in self.shard_shape)
+        return (f"#ttnn.nd_shard_spec<<[{ranges}]>, <{shape}>, <{self.orientation.lower()}>, "
+                f"<{self.distribution.lower()}>>")
+
     @property
     def cores(self) -> tuple:
         """The cores in placement order (``corerange_to_cores`` with this orientation).

@@ -367,9 +367,14 @@ class MemoryConfig:
             raise LayoutError(f"buffer type {buffer_type!r} is not one of {', '.join(BUFFER_TYPES)}")
         if memory_layout is not None and memory_layout not in TTNN_MEMORY_LAYOUTS:
             raise LayoutError(f"memory layout {memory_layout!r} is not one of {', '.join(TTNN_MEMORY_LAYOUTS)}")
-        if shard_spec is not None:
+        from .ndshard import NdShardSpec
+
+        if isinstance(shard_spec, NdShardSpec):
+            if shard_mode is not None:
+                raise LayoutError("a shard mode goes with a 2-D shard spec, not an ND one")
+        elif shard_spec is not None:
             if not isinstance(shard_spec, ShardSpec):
-                raise LayoutError(f"shard_spec must be a tt.ShardSpec, got {type(shard_spec).__name__}")
+                raise LayoutError(f"shard_spec must be a tt.ShardSpec or tt.NdShardSpec, got {type(shard_spec).__name__}")
             o = str(shard_spec.orientation).upper()
             if o not in ("ROW_MAJOR", "COL_MAJOR"):
                 raise LayoutError(f"orientation must be row_major or col_major, got {shard_spec.orientation!r}")
@@ -413,7 +418,9 @@ class MemoryConfig:
         parts = [f"#ttnn.buffer_type<{self.buffer_type}>"]
         if self.memory_layout is not None:
             parts.append(f"<{self.memory_layout}>")
-        if self.shard_spec is not None:
+        if self.shard_spec is not None and not isinstance(self.shard_spec, ShardSpec):
+            parts.append(str(self.shard_spec))  # an NdShardSpec
+        elif self.shard_spec is not None:
             sp = self.shard_spec
             inner = [f"<[{', '.join(_core_range_text(r) for r in sp.grid)}]>", f"<{xs(sp.shape)}>",
                      f"<{sp.orientation.lower()}>"]
@@ -449,6 +456,8 @@ class MemoryConfig:
                 raise NotRepresentableError("L1-interleaved pages go round robin over the L1 banks: not a grid split")
             return MetalLayout(shape, linear, (1, 1), element_type, space, "undef", tile, tile_dtype)
         sp = self.shard_spec
+        if not isinstance(sp, ShardSpec):  # an ND shard spec: exact as a grid split in two cases
+            sp = _legacy(sp, shape)
         n = sp.num_cores
         if lay == "height_sharded":
             grid = (n, 1)
@@ -466,3 +475,27 @@ class MemoryConfig:
                                         f"{xs(shape)} on grid {xs(grid)}")
         del rank
         return ml
+
+
+def _legacy(nd, shape):
+    """The 2-D ``ShardSpec`` an ND spec equals on ``shape``, or ``NotRepresentableError`` why none does.
+
+    GRID_2D with a 2-D shard is block sharding; ROUND_ROBIN_1D with at most
+    one shard per core and full-width (full-height) shards is height (width)
+    sharding.
+    """
+    if len(nd.shard_shape) != 2:
+        raise NotRepresentableError(f"an ND shard {xs(nd.shard_shape)} is not a 2-D grid split")
+    h = 1
+    for v in shape[:-1]:
+        h *= v
+    w = shape[-1]
+    grid = nd.shard_grid(shape)
+    if nd.distribution == "ROUND_ROBIN_1D":
+        if grid[0] * grid[1] > nd.num_cores:
+            raise NotRepresentableError(f"{grid[0] * grid[1]} round-robin shards on {nd.num_cores} cores: some cores "
+                                        "hold several, which no grid split does")
+        if grid[1] != 1 and grid[0] != 1:
+            raise NotRepresentableError(f"round-robin shards {xs(nd.shard_shape)} of {h}x{w} are neither full-width "
+                                        "nor full-height")
+    return ShardSpec(nd.core_grid, nd.shard_shape, nd.orientation)

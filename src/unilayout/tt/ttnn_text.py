@@ -8,7 +8,9 @@ Grammar (whitespace free between tokens; read on the tt parser's ``Scanner``)::
                       [',' 'physical_to_virt_map' '=' map]] '>'
     memref        ::= 'memref<' (INT 'x')+ (elem | tile) ',' buffer '>'
     buffer        ::= '#ttnn.buffer_type<' NAME '>' | '#dram' | '#l1' | '#system_memory' | '#l1_small'
-    memory-config ::= '#ttnn.memory_config<' buffer [',' '<' mem-layout '>'] [',' shard-spec] '>'
+    memory-config ::= '#ttnn.memory_config<' buffer [',' '<' mem-layout '>'] [',' (shard-spec | nd-shard-spec)] '>'
+    nd-shard-spec ::= '#ttnn.nd_shard_spec<' '<' ranges '>' ',' '<' INT ('x' INT)* '>' ',' '<' orientation '>' ','
+                      '<' ('round_robin_1d' | 'grid_2d') '>' '>'
     shard-spec    ::= '#ttnn.shard_spec<' ('<' ranges '>' | core-range-set) ',' '<' INT 'x' INT '>' ','
                       '<' ('row_major' | 'col_major') '>' [',' '<' ('physical' | 'logical') '>'] '>'
     core-range-set ::= '#ttnn.core_range_set<' ranges '>'
@@ -34,7 +36,7 @@ from .metal import TILE_DTYPES, is_scalar_type
 from .ttnn import CoreRange, ShardSpec
 from .ttnn_attrs import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, MemoryConfig, TTNNTensorLayout
 
-__all__ = ["read_ttnn_tensor", "read_ttnn_attribute"]
+__all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_memory_config", "read_nd_shard_spec"]
 
 _ALIASES = {f"#{b}": b for b in BUFFER_TYPES}
 
@@ -109,6 +111,33 @@ def _core_range_set(p):
     return r
 
 
+def read_nd_shard_spec(p):
+    """'#ttnn.nd_shard_spec<' '<' ranges '>' ',' '<' dims '>' ',' '<' orientation '>' ',' '<' distribution '>' '>'."""
+    from .ndshard import NdShardSpec
+
+    start = p.ws()
+    p.expect("#ttnn.nd_shard_spec<", "'#ttnn.nd_shard_spec<'")
+    if p.peek("#ttnn.core_range_set"):
+        ranges = _core_range_set(p)
+    else:
+        p.expect("<", "'<' and the core ranges")
+        ranges = _ranges(p)
+        p.expect(">", "'>' after the core ranges")
+    p.expect(",", "',' before the shard shape")
+    p.expect("<", "'<' and the shard shape")
+    shape = p.dims("a shard dim")
+    p.expect(">", "'>' after the shard shape")
+    p.expect(",", "',' before the orientation")
+    orient, _ = _angle_word(p, ("row_major", "col_major"), "orientation")
+    p.expect(",", "',' before the distribution strategy")
+    dist, _ = _angle_word(p, ("round_robin_1d", "grid_2d"), "distribution strategy")
+    p.expect(">", "'>' to close '#ttnn.nd_shard_spec<'")
+    try:
+        return NdShardSpec(shape, ranges, orient, dist.upper())
+    except LayoutError as e:
+        raise p.error(str(e), start) from None
+
+
 def read_memory_config(p):
     """'#ttnn.memory_config<...>' -> ``MemoryConfig`` (the scanner at the '#')."""
     start = p.ws()
@@ -119,9 +148,9 @@ def read_memory_config(p):
         if p.peek("<"):
             layout, _ = _angle_word(p, TTNN_MEMORY_LAYOUTS, "memory layout")
             if p.accept(","):
-                spec, mode = _shard_spec(p)
+                spec, mode = (read_nd_shard_spec(p), None) if p.peek("#ttnn.nd_shard_spec") else _shard_spec(p)
         else:
-            spec, mode = _shard_spec(p)
+            spec, mode = (read_nd_shard_spec(p), None) if p.peek("#ttnn.nd_shard_spec") else _shard_spec(p)
     p.expect(">", "'>' to close '#ttnn.memory_config<'")
     try:
         return MemoryConfig(buffer, layout, spec, mode)
@@ -231,6 +260,8 @@ def read_ttnn_attribute(p):
     t = p.s.text
     if t.startswith("#ttnn.memory_config", pos):
         return read_memory_config(p)
+    if t.startswith("#ttnn.nd_shard_spec", pos):
+        return read_nd_shard_spec(p)
     if t.startswith("#ttnn.ttnn_layout", pos):
         raise p.error("a #ttnn.ttnn_layout needs its tensor (it has no logical shape): write "
                       "tensor<...xbf16, #ttnn.ttnn_layout<...>>", pos)
