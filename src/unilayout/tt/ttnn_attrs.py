@@ -177,7 +177,7 @@ class TTNNTensorLayout(MetalLayout):
         for k, d in defaults.items():
             v = f[k]
             if v != d:
-                parts.append(f"{k}={str(v) if k == 'grid_map' else v!r}" if k != "grid_map" else f"grid_map={str(v)!r}")
+                parts.append(f"grid_map={str(v)!r}" if k == "grid_map" else f"{k}={v!r}")
         return f"TTNNTensorLayout({', '.join(parts)})"
 
     def replace(self, **changes) -> "TTNNTensorLayout":
