@@ -117,3 +117,34 @@ def test_jax_layout_objects():
         XlaLayout.from_jax(Layout((0,)), (4,), "float8_e4m3fn")
     with pytest.raises(LayoutError, match="expected a jax.experimental.layout.Layout"):
         XlaLayout.from_jax("x", (4,))
+
+
+def tile_major_offsets(ml, shape):
+    """Where tt puts each element in its tile-major shards (to_tiles), read back from the data."""
+    a = np.arange(1, int(np.prod(shape)) + 1).reshape(shape)
+    flat = ml.replace(oob_val="zero").to_tiles(ml.replace(oob_val="zero").shard(a)).reshape(-1)
+    off = np.zeros(shape, np.int64)
+    pos = np.flatnonzero(flat)
+    off.reshape(-1)[flat[pos] - 1] = pos
+    return off, flat.size
+
+
+def test_to_metal_puts_every_element_where_xla_does():
+    rng = random.Random(6)
+    done = 0
+    for _ in range(200):
+        r = rng.randint(2, 3)
+        dims = tuple(rng.randint(1, 9) for _ in range(r))
+        mtm = list(range(r))
+        rng.shuffle(mtm)
+        tiles = ((rng.randint(1, 4), rng.randint(1, 4)),) if rng.random() < 0.8 else ()
+        L = XlaLayout("f32", dims, tuple(mtm), tiles)
+        ml = L.to_metal()
+        off, size = tile_major_offsets(ml, dims)
+        assert (off == L.offsets()).all() and size == L.storage_size, (str(L), str(ml))
+        done += 1
+    assert done == 200
+    with pytest.raises(NotRepresentableError, match="2 tile levels"):
+        parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}").to_metal()
+    with pytest.raises(NotRepresentableError, match="not 2-D"):
+        parse_xla_layout("f32[8,8]{1,0:T(8)}").to_metal()

@@ -204,6 +204,43 @@ class XlaLayout:
                 modes_d.append(tuple(s for _, _, s in digits))
         return Layout(tuple(modes_s), tuple(modes_d))
 
+    def to_metal(self, oob_val="undef"):
+        """The one-shard tt ``MetalLayout`` holding the buffer exactly as XLA lays it out, where one exists.
+
+        The metal layout's map is the ``minor_to_major`` permutation (no
+        collapse: a tt tile pads every 2-D slice as XLA's tile does), grid
+        1 x ... x 1, and the one XLA tile, if any, is its ``tilize`` tile.
+        ``NotRepresentableError`` for a second tile level (``(8,128)(2,1)``
+        packs pairs of rows: a metal layout has one tile level), a tile that
+        is not 2-D, or an element type tt does not have.
+
+        **Post-condition**: the metal layout's shards in tile-major order
+        (``to_tiles``) put element ``x`` at ``self(x)``.
+
+        >>> print(parse_xla_layout("f32[3,5]{1,0:T(2,2)}").to_metal())
+        tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
+        >>> parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}").to_metal()
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.NotRepresentableError: 2 tile levels (8, 128)(2, 1): a metal layout has one tile level
+        """
+        from ..affine import AffineMap, dim
+        from ..tt import MetalLayout
+        if len(self.tiles) > 1:
+            raise NotRepresentableError(
+                f"{len(self.tiles)} tile levels {''.join(map(str, self.tiles))}: a metal layout has one tile level")
+        if self.tiles and (len(self.tiles[0]) != 2 or len(self.dims) < 2):
+            raise NotRepresentableError(f"tile {self.tiles[0]} is not 2-D over 2 dims: tt tiles are 2-D")
+        r = len(self.dims)
+        if r == 0:
+            raise NotRepresentableError("a scalar has no metal layout")
+        linear = AffineMap(r, 0, tuple(dim(i) for i in reversed(self.minor_to_major)))
+        try:
+            return MetalLayout(self.dims, linear, (1,) * r, self.element_type, oob_val=oob_val,
+                               tile=self.tiles[0] if self.tiles else None)
+        except LayoutError as e:
+            raise NotRepresentableError(f"no metal layout: {e}") from None
+
     def _check_exact(self):
         items = [(i, self.dims[i]) for i in reversed(self.minor_to_major)]
         sizes = [n for _, n in items]
