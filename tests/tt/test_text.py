@@ -233,3 +233,39 @@ module attributes {ttcore.device = #any_device} {
     assert m["tensor<32x32xf32, #ttnn_layout>"].buffer_type == "dram"
     with pytest.raises(ParseError, match="does not match the device shape"):
         tt.parse_module(dump.replace("tensor<6x1x32x32xf32, #layout>", "tensor<6x1x32x31xf32, #layout>", 1))
+
+
+TODAY = [
+    "tensor<2x1x96x32xf32, #ttcore.metal_layout<logical_shape = 3x43x7, dim_alignments = 1x32x32, collapsed_intervals "
+    "= dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, undef, l1, sharded, index_map = map(4)>>",
+    "tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6, (d0, d1) -> (0, d0, d1)>, memref<1x2x!ttcore."
+    "tile<32x32, bf16>, #l1>, <block_sharded>, core_ranges = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (5,0)>]>>>",
+    "#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (7,0)>]>, <32x32>, "
+    "<row_major>, <physical>>>",
+    "#ttcore.device<workerGrid = #ttcore.grid<8x8, virt_to_physical_map = (d0, d1) -> (0, d0, d1), "
+    "physical_to_virt_map = (d0, d1) -> (0, d0, d1)>, dramGrid = #ttcore.grid<1x12>, meshShape = , chipIds = [0]>",
+]
+
+
+@pytest.mark.parametrize("text", TODAY)
+def test_mutated_todays_text_is_a_layout_error_or_round_trips(text):
+    import random
+
+    rng = random.Random(15)
+    alphabet = "0123456789x<>[](),=-: #!abcdefgilmnoprstuz"
+    for _ in range(300):
+        s = list(text)
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(s))
+            op = rng.random()
+            if op < 0.4:
+                s[i] = rng.choice(alphabet)
+            elif op < 0.7:
+                del s[i]
+            else:
+                s.insert(i, rng.choice(alphabet))
+        try:
+            v = tt.parse("".join(s))
+        except LayoutError:
+            continue
+        assert tt.parse(str(v)) == v
