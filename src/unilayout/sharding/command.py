@@ -10,7 +10,8 @@
   unless the mesh is inline);
 - DTensor placements ``Shard(0), Replicate()`` or TTNN ``PlacementShard(0), PlacementReplicate()`` (needs
   ``--shape`` and ``--mesh-shape``);
-- an XLA tiled layout ``f32[128,256]{1,0:T(8,128)(2,1)}`` (its own shape): buffer, affine map, CuTe layout.
+- an XLA tiled layout ``f32[128,256]{1,0:T(8,128)(2,1)}`` (its own shape): buffer, affine map, CuTe and
+  metal layouts.
 
 For a sharding it prints who holds what, then the same sharding in every
 other vocabulary (or why that one cannot say it); ``-o`` draws which device
@@ -166,16 +167,17 @@ def run(args) -> int:
     if kind == "xla":
         d = {"kind": "xla_layout", "text": str(value), "buffer_shape": list(value.buffer_shape),
              "storage_size": value.storage_size, "padded": value.padded, "affine": str(value.to_affine())}
-        try:
-            d["cute"] = str(value.to_cute())
-        except NotRepresentableError as e:
-            d["cute"] = f"not representable: {e}"
+        for key, make in (("cute", value.to_cute), ("metal", value.to_metal)):
+            try:
+                d[key] = str(make())
+            except NotRepresentableError as e:
+                d[key] = f"not representable: {e}"
         if args.output:
             raise LayoutError("-o draws shardings; for an XLA layout, render its affine map or CuTe layout")
         if args.json:
             print(json.dumps({"schema": "unilayout/1", "command": "sharding", "ok": True, **d}, indent=2))
         else:
-            for k in ("text", "buffer_shape", "storage_size", "padded", "affine", "cute"):
+            for k in ("text", "buffer_shape", "storage_size", "padded", "affine", "cute", "metal"):
                 v = d[k]
                 print(f"{k + ':':14s}{'x'.join(map(str, v)) if k == 'buffer_shape' else v}")
         return 0
@@ -208,6 +210,7 @@ def main_for_tests(argv) -> int:
     padded:       True
     affine:       (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + (d0 mod 2) * 2 + d1 mod 2)
     cute:         not representable: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
+    metal:        tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
     0
     """
     p = argparse.ArgumentParser(prog="unilayout")
