@@ -46,6 +46,8 @@ def parse(text):
     ======================================================  ==========================
     ``#tsl.tsl<`` or ``[`` (a bare TSL body)                tsl (TiledStridedLayout)
     ``#ttg.linear<`` or Triton's toString (``- ``)          linear (LinearLayout)
+    Triton's ``tensor<..., #ttg.*>``, ``!ttg.memdesc<``,     linear (LinearLayout; a
+    ``#alias = #ttg...`` lines above one                    padded buffer: AffineMap)
     ``tensor<``, ``#tt.device<`` (``#ttcore.`` too)         tt (MetalLayout, Device)
     ``affine_map<``, or any text holding ``->``             affine (AffineMap)
     a digit, ``(``, ``_`` or ``Sw``                         cute (Layout, Swizzle,
@@ -60,12 +62,14 @@ def parse(text):
     ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
     >>> print(parse("affine_map<(d0, d1) -> (d1, d0)>"))
     (d0, d1) -> (d1, d0)
+    >>> parse("tensor<8xf16, #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [4], warpsPerCTA = [1], order = [0]}>>").bases[:2]
+    [('register', [[1]]), ('lane', [[2], [4]])]
     >>> parse("  #ttg.blocked<{sizePerThread = [1]}>")
     Traceback (most recent call last):
     ...
-    unilayout.errors.ParseError: #ttg.blocked is not read here: write it as #ttg.linear<{...}> (or build it with unilayout.linear.encodings) at position 2
-      #ttg.blocked<{sizePerThread = [1]}>
-      ^
+    unilayout.errors.ParseError: #ttg.blocked needs the field 'threadsPerWarp' at position 36
+        #ttg.blocked<{sizePerThread = [1]}>
+                                        ^
     """
     return _families.parse(text)
 
