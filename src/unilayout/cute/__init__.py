@@ -31,6 +31,8 @@ from .algebra import (
     left_inverse, logical_divide, logical_product, raked_product, recast_layout, right_inverse,
     tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
 )
+from .atoms_copy import CopyAtom, copy_atom, copy_atoms
+from .atoms_mma import MMAAtom, mma_atom, mma_atoms
 from .basis import (
     ArithTuple, CoordTensor, E, ScaledBasis, make_basis_like, make_identity_layout, make_identity_tensor,
 )
@@ -50,7 +52,10 @@ from .printing import layout_table, print_layout
 from .swizzle import ComposedLayout, Swizzle
 from .tensor import Tensor, local_partition, local_tile
 from .text import parse
+from .tiled import ThrMMA, TiledMMA, make_tiled_mma
+from .tiled_copy import ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
 from .tv import make_layout_tv, tv_owner, tv_table
+from .vector import max_common_layout, max_common_vector, nullspace
 
 
 def flatten(x):
@@ -80,5 +85,7 @@ __all__ = [
     "slice_and_offset", "index_map", "evaluate", "print_layout", "layout_table", "make_layout_tv",
     "tv_owner", "tv_table", "find_swizzle", "fit_mode", "fit_layout", "MAX_SWIZZLE_BITS",
     "ScaledBasis", "E", "ArithTuple", "CoordTensor", "make_basis_like", "make_identity_layout",
-    "make_identity_tensor",
+    "make_identity_tensor", "MMAAtom", "mma_atom", "mma_atoms", "TiledMMA", "ThrMMA", "make_tiled_mma",
+    "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
+    "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
 ]

@@ -1,0 +1,330 @@
+"""TiledMMA: many MMA atoms over a CTA tile, and which thread owns which element of A, B and C.
+
+``make_tiled_mma(atom, atom_layout_mnk, permutation_mnk)`` repeats an MMA atom
+over threads (``atom_layout_mnk``, e.g. ``(2,2,1)``: 2x2 warps) and reorders
+the M/N/K modes first (``permutation_mnk``, CuTe's ``Tile<...>``), exactly as
+CuTe's ``mma_atom.hpp`` does:
+
+- ``thr_layout_vmnk = tiled_product(atom.thr_id, atom_layout_mnk)`` maps the
+  thread coordinate (ThrV, ThrM, ThrN, ThrK) to the thread index;
+- ``thrfrg_C(T)`` divides a tensor by the permutation tile, zips it by the
+  atom's (M, N), composes the atom's C layout (``(thr, val) -> (m, n)``) in
+  and zips again by the thread tile, giving
+  ``((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN,...)))``; ``thrfrg_A``/``thrfrg_B``
+  likewise with (M, K) and (N, K);
+- ``get_layoutC_TV()`` is ``thrfrg_C`` of the tile, its thread mode composed
+  with ``thridx -> thread coordinate``: ``(thread index, value) -> m + M*n``.
+  For A and B, the thread mode first gains the broadcast N (resp. M) mode;
+- ``get_slice(t).partition_C(T)`` is ``thrfrg_C(T)`` sliced at thread t:
+  ``(FrgV, RestM, RestN, ...)``.
+
+SM80's 16x8x16 on 2x2 warps: a 32x16 C tile, 128 threads, 4 values each;
+thread 37 (lane 5 of warp 1, which sits at M-block 1) owns rows 17 and 25:
+
+>>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+>>> mma.tile_size_mnk(), str(mma.thr_layout_vmnk)
+((32, 16, 16), '(32,2,2,1):(1,32,64,0)')
+>>> C = mma.get_layoutC_TV()
+>>> str(C), [divmod(C(37, v), 32)[::-1] for v in range(4)]
+('((4,8,2,2),((2,2),(1,1))):((64,1,16,256),((32,8),(0,0)))', [(17, 2), (17, 3), (25, 2), (25, 3)])
+
+Invariants checked by the tests: every C element of the tile has exactly one
+(thread, value) owner; every thread's A values lie in the M rows of its C
+values and its B values in the N columns; and the layouts agree with
+tensor-layouts' tiled grids and with CuTe's own printed outputs.
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
+from .atoms_mma import MMAAtom, mma_atom
+from .basis import CoordTensor, _add, as_coord
+from .inttuple import crd2idx, idx2crd, product
+from .layout import Layout, slice_and_offset
+from .tensor import Tensor
+
+__all__ = ["TiledMMA", "ThrMMA", "make_tiled_mma", "partition_layout"]
+
+
+def _size(x) -> int:
+    if isinstance(x, Layout):
+        return x.size
+    if isinstance(x, tuple):
+        return product(tuple(_size(v) for v in x))
+    return x
+
+
+def _check_tile(p, what):
+    if p is None or isinstance(p, Layout):
+        return p
+    if isinstance(p, int) and not isinstance(p, bool) and p > 0:
+        return p
+    if isinstance(p, tuple):
+        return tuple(_check_tile(q, what) for q in p)
+    raise LayoutError(f"make_tiled_mma: {what} must be None, a positive int or a Layout, got {p!r}")
+
+
+def _zero_units(layout: Layout) -> Layout:
+    """Give every size-1 mode stride 0, as CuTe C++'s static algebra does (pycute and ``cute.composition`` keep
+    the stride). It matters where a later composition runs past a mode's end, e.g. threads along K."""
+    def z(s, d):
+        if isinstance(s, tuple):
+            return tuple(map(z, s, d))
+        return 0 if s == 1 else d
+    return Layout(layout.shape, z(layout.shape, layout.stride))
+
+
+class TiledMMA:
+    """A tiling of one MMA atom over threads and values (C++ ``TiledMMA``); build with ``make_tiled_mma``.
+
+    >>> mma = make_tiled_mma("SM90_64x128x16_F32F16F16_SS")
+    >>> mma.size, mma.tile_size_mnk(), str(mma.get_layoutA_TV())
+    (128, (64, 128, 16), '(128,((64,16),(1,1))):(0,((1,64),(0,0)))')
+    """
+
+    __slots__ = ("atom", "atom_layout_mnk", "permutation_mnk", "thr_layout_vmnk", "_cache")
+
+    def __init__(self, atom: MMAAtom, atom_layout_mnk: Layout, permutation_mnk: tuple):
+        object.__setattr__(self, "atom", atom)
+        object.__setattr__(self, "atom_layout_mnk", atom_layout_mnk)
+        object.__setattr__(self, "permutation_mnk", permutation_mnk)
+        object.__setattr__(self, "thr_layout_vmnk", tiled_product(atom.thr_id, atom_layout_mnk))
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name, value):
+        raise AttributeError("TiledMMA is immutable")
+
+    def __repr__(self):
+        perm = None if self.permutation_mnk == (None, None, None) else self.permutation_mnk
+        return f"make_tiled_mma({self.atom!r}, {self.atom_layout_mnk!r}, {perm!r})"
+
+    def __str__(self):
+        return (f"TiledMMA\n  ThrLayoutVMNK:  {self.thr_layout_vmnk}\n"
+                f"  PermutationMNK: {self._perm_str()}\n" + str(self.atom))
+
+    def _perm_str(self):
+        return "(" + ",".join("_" if p is None else str(p) for p in self.permutation_mnk) + ")"
+
+    def __eq__(self, other):
+        return (type(other) is TiledMMA and self.atom == other.atom and self.atom_layout_mnk == other.atom_layout_mnk
+                and self.permutation_mnk == other.permutation_mnk)
+
+    def __hash__(self):
+        return hash((self.atom, self.atom_layout_mnk, self.permutation_mnk))
+
+    @property
+    def size(self) -> int:
+        """Number of threads: ``size(thr_layout_vmnk)``."""
+        return self.thr_layout_vmnk.size
+
+    def thr_size(self, mode: int) -> int:
+        """Threads along mode 0..3 (V, M, N, K) of ``thr_layout_vmnk``."""
+        return self.thr_layout_vmnk[mode].size
+
+    # -- the permutation tiles and the tile size -------------------------------------------------
+    def permutation(self, i: int):
+        """``permutation_mnk<I>()``: the tiler of mode i; a ``_`` (None) becomes ``atom size * threads``."""
+        p = self.permutation_mnk[i]
+        return self.atom.shape_mnk[i] * self.thr_size(i + 1) if p is None else p
+
+    def tile_size_mnk(self) -> tuple:
+        """``(tile_size<0>, tile_size<1>, tile_size<2>)``: the sizes of the three permutation tilers."""
+        return tuple(_size(self.permutation(i)) for i in range(3))
+
+    # -- thrfrg ------------------------------------------------------------------------------------
+    def _thrfrg(self, layout, p, q, atom_tv, tp, tq):
+        t = logical_divide(layout, (self.permutation(p), self.permutation(q)))
+        a = zipped_divide(t, (Layout(self.atom.shape_mnk[p]), Layout(self.atom.shape_mnk[q])))
+        tv = composition(a, (atom_tv, None))
+        thr_tile = (None, (Layout(self.thr_size(tp)), Layout(self.thr_size(tq))))
+        return _zero_units(zipped_divide(tv, thr_tile))
+
+    def thrfrg_C(self, layout):
+        """``(M,N,...) -> ((ThrV,(ThrM,ThrN)),(FrgV,(RestM,RestN,...)))`` (C++ ``thrfrg_C``)."""
+        return self._thrfrg(layout, 0, 1, self.atom.layout_c, 1, 2)
+
+    def thrfrg_A(self, layout):
+        """``(M,K,...) -> ((ThrV,(ThrM,ThrK)),(FrgV,(RestM,RestK,...)))`` (C++ ``thrfrg_A``)."""
+        return self._thrfrg(layout, 0, 2, self.atom.layout_a, 1, 3)
+
+    def thrfrg_B(self, layout):
+        """``(N,K,...) -> ((ThrV,(ThrN,ThrK)),(FrgV,(RestN,RestK,...)))`` (C++ ``thrfrg_B``)."""
+        return self._thrfrg(layout, 1, 2, self.atom.layout_b, 2, 3)
+
+    def _thridx_2_thrid(self):
+        v = self.thr_layout_vmnk
+        full = Layout((v.shape, complement(v).shape), (v.stride, complement(v).stride))
+        return composition(Layout((v.size, 1), (1, 0)), right_inverse(full))
+
+    def get_layoutC_TV(self) -> Layout:
+        """``(thread index, value) -> m + M*n`` over the ``tile_size_mnk`` tile (C++ ``get_layoutC_TV``)."""
+        c = self._cache.get("C")
+        if c is None:
+            m, n, _ = self.tile_size_mnk()
+            c = composition(self.thrfrg_C(Layout((m, n))), (self._thridx_2_thrid(), None))
+            self._cache["C"] = c
+        return c
+
+    def get_layoutA_TV(self) -> Layout:
+        """``(thread index, value) -> m + M*k`` (C++ ``get_layoutA_TV``; threads along N see the same A)."""
+        a = self._cache.get("A")
+        if a is None:
+            m, _, k = self.tile_size_mnk()
+            atile = (None, (Layout((self.thr_size(1), self.thr_size(2)), (1, 0)), None))
+            a = composition(_zero_units(composition(self.thrfrg_A(Layout((m, k))), (atile, None))),
+                            (self._thridx_2_thrid(), None))
+            self._cache["A"] = a
+        return a
+
+    def get_layoutB_TV(self) -> Layout:
+        """``(thread index, value) -> n + N*k`` (C++ ``get_layoutB_TV``; threads along M see the same B)."""
+        b = self._cache.get("B")
+        if b is None:
+            _, n, k = self.tile_size_mnk()
+            btile = (None, (Layout((self.thr_size(1), self.thr_size(2)), (0, 1)), None))
+            b = composition(_zero_units(composition(self.thrfrg_B(Layout((n, k))), (btile, None))),
+                            (self._thridx_2_thrid(), None))
+            self._cache["B"] = b
+        return b
+
+    def get_slice(self, thr_idx: int) -> "ThrMMA":
+        """Thread ``thr_idx``'s view: ``thr_vmnk`` is its (V, M, N, K) coordinate (C++ ``get_flat_coord``).
+
+        The coordinate is where ``thr_layout_vmnk`` sends ``thr_idx`` (``idx2crd`` with the
+        layout's stride), each mode's coordinate flattened to one int.
+
+        >>> make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2, 1)).get_slice(70).thr_vmnk
+        (6, 0, 1, 0)
+        """
+        if isinstance(thr_idx, bool) or not isinstance(thr_idx, int) or not 0 <= thr_idx < self.size:
+            raise LayoutError(f"get_slice: thread index {thr_idx!r} outside [0, {self.size})")
+        shape = self.thr_layout_vmnk.shape
+        hier = idx2crd(thr_idx, shape, self.thr_layout_vmnk.stride)  # C++ get_hier_coord: the layout's inverse
+        return ThrMMA(self, thr_idx, tuple(crd2idx(h, s) for h, s in zip(hier, shape)))
+
+    get_thread_slice = get_slice
+
+    def partition_shape_C(self, shape_mn) -> tuple:
+        """Shape of one thread's partition of an ``shape_mn`` C (C++ ``partition_shape_C``).
+
+        >>> make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)).partition_shape_C((128, 128))
+        ((2, 2), 4, 8)
+        """
+        return _shape_of(self.thrfrg_C(Layout(tuple(shape_mn))), len(shape_mn))
+
+
+def _shape_of(tv, r):
+    sub, _ = slice_and_offset((0, (None, (None,) * r)), tv)
+    return sub.shape
+
+
+def partition_layout(x, thrfrg, thr_crd):
+    """Slice ``thrfrg(layout of x)`` at ``(thr_crd, (_, (_, ...)))`` and rewrap like ``x``.
+
+    A ``Layout`` gives ``(layout, offset)``, a ``Tensor`` a view, a ``CoordTensor`` a CoordTensor.
+    """
+    if isinstance(x, Tensor):
+        layout = x.layout
+    elif isinstance(x, CoordTensor):
+        layout = x.layout
+    elif isinstance(x, Layout):
+        layout = x
+    else:
+        raise LayoutError(f"partition: expected a Layout, Tensor or CoordTensor, got {type(x).__name__}")
+    if not isinstance(layout, Layout):
+        raise LayoutError("partition: a swizzled (ComposedLayout) tensor is not supported yet; partition its "
+                          "inner layout and apply the swizzle to the offsets")
+    tv = thrfrg(layout)
+    rest = tv[1][1]
+    sub, off = slice_and_offset((thr_crd, (None, (None,) * rest.rank)), tv)
+    if isinstance(x, Tensor):
+        return Tensor._view(x.storage, sub, x.offset + off)
+    if isinstance(x, CoordTensor):
+        return CoordTensor(sub, _add(x.base, as_coord(off)))
+    return sub, off
+
+
+class ThrMMA:
+    """One thread's slice of a TiledMMA (C++ ``ThrMMA``): ``partition_A/B/C`` of tensors.
+
+    A partition has shape ``(FrgV, RestM, RestN, ...)``: the thread's values of
+    one atom, times the repetitions over the tensor.
+
+    >>> from unilayout.cute import make_identity_tensor
+    >>> thr = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN").get_slice(5)
+    >>> tC = thr.partition_C(make_identity_tensor((16, 16)))
+    >>> tC.shape, [tC(v, 0, 1) for v in range(4)]
+    (((2, 2), 1, 2), [(1, 10), (1, 11), (9, 10), (9, 11)])
+    """
+
+    __slots__ = ("tiled_mma", "thr_idx", "thr_vmnk")
+
+    def __init__(self, tiled_mma, thr_idx, thr_vmnk):
+        object.__setattr__(self, "tiled_mma", tiled_mma)
+        object.__setattr__(self, "thr_idx", thr_idx)
+        object.__setattr__(self, "thr_vmnk", thr_vmnk)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ThrMMA is immutable")
+
+    def __repr__(self):
+        return f"{self.tiled_mma!r}.get_slice({self.thr_idx})"
+
+    def partition_C(self, x):
+        """Thread's part of C (M, N, ...): ``(FrgV, RestM, RestN, ...)``."""
+        v, m, n, _ = self.thr_vmnk
+        return partition_layout(x, self.tiled_mma.thrfrg_C, (v, (m, n)))
+
+    def partition_A(self, x):
+        """Thread's part of A (M, K, ...): ``(FrgV, RestM, RestK, ...)``."""
+        v, m, _, k = self.thr_vmnk
+        return partition_layout(x, self.tiled_mma.thrfrg_A, (v, (m, k)))
+
+    def partition_B(self, x):
+        """Thread's part of B (N, K, ...): ``(FrgV, RestN, RestK, ...)``."""
+        v, _, n, k = self.thr_vmnk
+        return partition_layout(x, self.tiled_mma.thrfrg_B, (v, (n, k)))
+
+
+def _compact(shape) -> Layout:
+    """CuTe's compact column-major layout of a shape tuple: a size-1 mode gets stride 0 (as ``Layout<Shape<...>>``)."""
+    lay = Layout(shape)
+    if not isinstance(lay.shape, tuple):
+        return lay
+    return Layout(lay.shape, tuple(0 if s == 1 else d for s, d in zip(lay.shape, lay.stride)))
+
+
+def make_tiled_mma(atom, atom_layout_mnk=None, permutation_mnk=None) -> TiledMMA:
+    """Tile an MMA atom over threads (C++ ``make_tiled_mma``).
+
+    ``atom``: an ``MMAAtom`` or its name. ``atom_layout_mnk``: a Layout of up to
+    rank 3 (or a shape tuple, column-major), padded with ``1:0`` to rank 3;
+    default one atom. ``permutation_mnk``: up to three tilers, each ``None``
+    (CuTe's ``_``), an int or a Layout; padded with ``None``.
+
+    >>> mma = make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", (2, 2), (32, 32, None))
+    >>> mma.tile_size_mnk(), mma.get_layoutC_TV().shape
+    ((32, 32, 8), ((4, 8, 2, 2), ((2, 2), (1, 2))))
+    """
+    if isinstance(atom, str):
+        atom = mma_atom(atom)
+    if not isinstance(atom, MMAAtom):
+        raise LayoutError(f"make_tiled_mma: expected an MMAAtom or an atom name, got {type(atom).__name__}")
+    if atom_layout_mnk is None:
+        atom_layout_mnk = _compact((1, 1, 1))
+    elif not isinstance(atom_layout_mnk, Layout):
+        atom_layout_mnk = _compact(atom_layout_mnk)
+    r = atom_layout_mnk.rank
+    if r > 3:
+        raise LayoutError(f"make_tiled_mma: atom layout {atom_layout_mnk} has rank {r}; at most 3 (M, N, K)")
+    if r < 3:
+        s = atom_layout_mnk.shape if isinstance(atom_layout_mnk.shape, tuple) else (atom_layout_mnk.shape,)
+        d = atom_layout_mnk.stride if isinstance(atom_layout_mnk.stride, tuple) else (atom_layout_mnk.stride,)
+        atom_layout_mnk = Layout(s + (1,) * (3 - r), d + (0,) * (3 - r))
+    if permutation_mnk is None:
+        permutation_mnk = (None, None, None)
+    if not isinstance(permutation_mnk, tuple) or len(permutation_mnk) > 3:
+        raise LayoutError(f"make_tiled_mma: permutation_mnk must be a tuple of up to 3 tilers, got {permutation_mnk!r}")
+    perm = tuple(_check_tile(p, "permutation") for p in permutation_mnk) + (None,) * (3 - len(permutation_mnk))
+    return TiledMMA(atom, atom_layout_mnk, perm)

@@ -1,0 +1,236 @@
+"""TiledCopy: a copy atom repeated over a tile, and what each thread moves (CuTe ``copy_atom.hpp``).
+
+A TiledCopy is a copy atom plus a TV layout ``(thread, value) -> m + M*n``
+over a tile ``tiler_mn``. ``make_tiled_copy(atom, thr, val)`` builds the TV
+layout from a thread layout and a value layout (their raked product, inverted);
+``make_tiled_copy_A/B/C(atom, mma)`` take a TiledMMA's A/B/C TV layout, so the
+copy hands each thread exactly the fragment the MMA needs.
+
+``tile2thrfrg`` is C++'s: the TV layout is split into atom-sized blocks, each
+block's reference layout is replaced by the source (or destination) one
+(``right_inverse(ref) o src``), the thread modes are zipped together and the
+result composed into the tensor's tile mode. ``get_layoutS_TV()`` is that on
+the tile itself, ``get_slice(t).partition_S(T)`` on a tensor, sliced at thread t:
+``(CopyV, RestM, RestN, ...)``.
+
+128-bit vector loads of a 32x8 half tile by 32 threads (4 x 8 threads, 8 values each):
+
+>>> from unilayout.cute import Layout, copy_atom
+>>> tc = make_tiled_copy(copy_atom("UniversalCopy<uint128_t>", 16), Layout((4, 8), (8, 1)), Layout((8, 1)))
+>>> tc.tiler_mn, str(tc.get_layoutS_TV())
+((32, 8), '((8,4),(8,1)):((32,8),(1,0))')
+>>> tc.get_slice(9).partition_S(Layout((32, 16), (16, 1)))
+(Layout(((8, 1), 1, 2), ((16, 0), 0, 8)), 129)
+"""
+
+from __future__ import annotations
+
+from ..errors import LayoutError
+from .algebra import coalesce, composition, right_inverse, zipped_divide
+from .atoms_copy import CopyAtom, copy_atom  # noqa: F401 - copy_atom is in the examples
+from .basis import CoordTensor, _add, as_coord
+from .layout import Layout, slice_and_offset
+from .tensor import Tensor
+from .tiled import TiledMMA
+from .tv import make_layout_tv
+
+__all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
+           "make_tiled_copy_C"]
+
+
+def _zip2(layout: Layout) -> Layout:
+    """``((a,b),(c,d)) -> ((a,c),(b,d))`` (C++ ``zip`` of a rank-2 layout of rank-2 modes)."""
+    (a, b), (c, d) = layout.shape
+    (sa, sb), (sc, sd) = layout.stride
+    return Layout(((a, c), (b, d)), ((sa, sc), (sb, sd)))
+
+
+class TiledCopy:
+    """A copy atom tiled over ``tiler_mn`` by ``layout_tv`` (C++ ``TiledCopy``).
+
+    >>> tc = make_tiled_copy(copy_atom("SM75_U32x4_LDSM_N", 16), Layout((32, 1)), Layout((1, 8)))
+    >>> tc.tiler_mn, tc.size, str(tc.get_layoutD_TV())
+    ((32, 8), 32, '(32,(8,1)):(1,(32,0))')
+    """
+
+    __slots__ = ("atom", "layout_tv", "tiler_mn", "_cache")
+
+    def __init__(self, atom: CopyAtom, layout_tv: Layout, tiler_mn: tuple):
+        if layout_tv[0].size % atom.layout_ref[0].size or layout_tv[1].size % atom.num_values:
+            raise LayoutError(f"TiledCopy: TV layout {layout_tv} is not a whole number of {atom.name} atoms "
+                              f"({atom.layout_ref[0].size} threads x {atom.num_values} values)")
+        object.__setattr__(self, "atom", atom)
+        object.__setattr__(self, "layout_tv", layout_tv)
+        object.__setattr__(self, "tiler_mn", tuple(tiler_mn))
+        object.__setattr__(self, "_cache", {})
+
+    def __setattr__(self, name, value):
+        raise AttributeError("TiledCopy is immutable")
+
+    def __repr__(self):
+        return f"TiledCopy({self.atom!r}, {self.layout_tv!r}, {self.tiler_mn!r})"
+
+    def __str__(self):
+        return (f"TiledCopy\n  Tiler_MN:       {self.tiler_mn}\n  TiledLayout_TV: {self.layout_tv}\n"
+                + str(self.atom))
+
+    def __eq__(self, other):
+        return (type(other) is TiledCopy and self.atom == other.atom and self.layout_tv == other.layout_tv
+                and self.tiler_mn == other.tiler_mn)
+
+    def __hash__(self):
+        return hash((self.atom, self.layout_tv, self.tiler_mn))
+
+    @property
+    def size(self) -> int:
+        """Number of threads (``size<0>(TiledLayout_TV)``)."""
+        return self.layout_tv[0].size
+
+    def _ref2(self, which):
+        r = self._cache.get(which)
+        if r is None:
+            trg = self.atom.layout_src if which == "S" else self.atom.layout_dst
+            r = composition(right_inverse(self.atom.layout_ref), trg)
+            self._cache[which] = r
+        return r
+
+    def tile2thrfrg(self, layout: Layout, ref2trg: Layout) -> Layout:
+        """``((TileM,TileN,...),(RestM,RestN,...)) -> (Thr,(FrgV,FrgX),(RestM,RestN,...))`` (C++)."""
+        atom_tv = zipped_divide(self.layout_tv, (self.atom.layout_ref[0].size, self.atom.num_values))
+        trg_tv = composition(atom_tv, (ref2trg, None))
+        thrval2mn = coalesce(_zip2(trg_tv), (1, (1, 1)))
+        tv = composition(layout, (thrval2mn, None))
+        return slice_and_offset(((None, None), None), tv)[0]
+
+    def tidfrg_S(self, layout: Layout) -> Layout:
+        """A source tensor's layout as ``(Thr, FrgV, (RestM, RestN, ...))``."""
+        return self.tile2thrfrg(zipped_divide(layout, self.tiler_mn), self._ref2("S"))
+
+    def tidfrg_D(self, layout: Layout) -> Layout:
+        """A destination tensor's layout as ``(Thr, FrgV, (RestM, RestN, ...))``."""
+        return self.tile2thrfrg(zipped_divide(layout, self.tiler_mn), self._ref2("D"))
+
+    def _tv(self, which):
+        key = "TV" + which
+        r = self._cache.get(key)
+        if r is None:
+            ref = Layout((self.tiler_mn, 1))
+            r = slice_and_offset((None, None, 0), self.tile2thrfrg(ref, self._ref2(which)))[0]
+            self._cache[key] = r
+        return r
+
+    def get_layoutS_TV(self) -> Layout:
+        """``(thread, value) -> m + M*n`` of the source over the tile (C++ ``get_layoutS_TV``)."""
+        return self._tv("S")
+
+    def get_layoutD_TV(self) -> Layout:
+        """``(thread, value) -> m + M*n`` of the destination over the tile (C++ ``get_layoutD_TV``)."""
+        return self._tv("D")
+
+    def get_slice(self, thr_idx: int) -> "ThrCopy":
+        """Thread ``thr_idx``'s view (C++ ``ThrCopy``)."""
+        if isinstance(thr_idx, bool) or not isinstance(thr_idx, int) or not 0 <= thr_idx < self.size:
+            raise LayoutError(f"get_slice: thread index {thr_idx!r} outside [0, {self.size})")
+        return ThrCopy(self, thr_idx)
+
+    get_thread_slice = get_slice
+
+
+class ThrCopy:
+    """One thread's slice of a TiledCopy: ``partition_S/D`` give ``(CopyV, RestM, RestN, ...)``.
+
+    >>> from unilayout.cute import make_identity_tensor
+    >>> tc = make_tiled_copy(copy_atom("UniversalCopy<uint64_t>", 16), Layout((8, 4), (4, 1)), Layout((1, 4)))
+    >>> part = tc.get_slice(5).partition_S(make_identity_tensor((8, 32)))
+    >>> part.shape, [part(v, 0, 1) for v in range(4)]
+    (((4, 1), 1, 2), [(1, 20), (1, 21), (1, 22), (1, 23)])
+    """
+
+    __slots__ = ("tiled_copy", "thr_idx")
+
+    def __init__(self, tiled_copy, thr_idx):
+        object.__setattr__(self, "tiled_copy", tiled_copy)
+        object.__setattr__(self, "thr_idx", thr_idx)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ThrCopy is immutable")
+
+    def __repr__(self):
+        return f"{self.tiled_copy!r}.get_slice({self.thr_idx})"
+
+    def _partition(self, x, tidfrg):
+        layout = x.layout if isinstance(x, (Tensor, CoordTensor)) else x
+        if not isinstance(layout, Layout):
+            raise LayoutError(f"partition: expected a Layout, Tensor or CoordTensor (not swizzled), got {x!r}")
+        tv = tidfrg(layout)
+        rank = layout.rank
+        sub, off = slice_and_offset((self.thr_idx, None, (None,) * rank), tv)
+        if isinstance(x, Tensor):
+            return Tensor._view(x.storage, sub, x.offset + off)
+        if isinstance(x, CoordTensor):
+            return CoordTensor(sub, _add(x.base, as_coord(off)))
+        return sub, off
+
+    def partition_S(self, x):
+        """Thread's part of a source tensor: ``(CopyV, RestM, RestN, ...)``."""
+        return self._partition(x, self.tiled_copy.tidfrg_S)
+
+    def partition_D(self, x):
+        """Thread's part of a destination tensor: ``(CopyV, RestM, RestN, ...)``."""
+        return self._partition(x, self.tiled_copy.tidfrg_D)
+
+
+def _atom(atom):
+    if not isinstance(atom, CopyAtom):
+        raise LayoutError(f"expected a CopyAtom (cute.copy_atom(name, element_bits)), got {type(atom).__name__}")
+    return atom
+
+
+def make_tiled_copy(atom, thr_layout, val_layout=None) -> TiledCopy:
+    """Tile ``atom`` by a thread layout and a value layout over (M, N) (C++ ``make_tiled_copy``).
+
+    ``layout_mn = raked_product(thr, val)``; the TV layout is its right inverse
+    shaped ``(size(thr), size(val))``; ``tiler_mn = product_each(shape(layout_mn))``.
+
+    >>> make_tiled_copy(copy_atom("UniversalCopy<uint32_t>", 32), Layout((16, 8), (8, 1))).tiler_mn
+    (16, 8)
+    """
+    atom = _atom(atom)
+    if not isinstance(thr_layout, Layout):
+        thr_layout = Layout(thr_layout)
+    val_layout = Layout(1, 0) if val_layout is None else val_layout
+    if not isinstance(val_layout, Layout):
+        val_layout = Layout(val_layout)
+    tiler, tv = make_layout_tv(thr_layout, val_layout)
+    return TiledCopy(atom, tv, tiler if isinstance(tiler, tuple) else (tiler,))
+
+
+def _from_mma(atom, mma, which):
+    atom = _atom(atom)
+    if not isinstance(mma, TiledMMA):
+        raise LayoutError(f"make_tiled_copy_{which}: expected a TiledMMA, got {type(mma).__name__}")
+    m, n, k = mma.tile_size_mnk()
+    tv, tiler = {"A": (mma.get_layoutA_TV, (m, k)), "B": (mma.get_layoutB_TV, (n, k)),
+                 "C": (mma.get_layoutC_TV, (m, n))}[which]
+    return TiledCopy(atom, tv(), tiler)
+
+
+def make_tiled_copy_A(atom, mma) -> TiledCopy:
+    """A TiledCopy that gives every thread its A fragment of ``mma`` (C++ ``make_tiled_copy_A``).
+
+    >>> from unilayout.cute import make_tiled_mma
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> make_tiled_copy_A(copy_atom("SM75_U32x4_LDSM_N", 16), mma).tiler_mn
+    (32, 16)
+    """
+    return _from_mma(atom, mma, "A")
+
+
+def make_tiled_copy_B(atom, mma) -> TiledCopy:
+    """A TiledCopy that gives every thread its B fragment of ``mma`` (C++ ``make_tiled_copy_B``)."""
+    return _from_mma(atom, mma, "B")
+
+
+def make_tiled_copy_C(atom, mma) -> TiledCopy:
+    """A TiledCopy that moves every thread's C fragment of ``mma`` (C++ ``make_tiled_copy_C``)."""
+    return _from_mma(atom, mma, "C")
