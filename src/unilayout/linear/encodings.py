@@ -184,8 +184,7 @@ def _shrink(layout: LinearLayout, out_dim: str, desired: int) -> LinearLayout:
     return LinearLayout(bases, outs, require_surjective=False)
 
 
-def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _after_grow=None,
-                 _grow_to_full_shape=False) -> LinearLayout:
+def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None) -> LinearLayout:
     """Fit a one-CTA layout to ``shape`` and add the CGA (``block``) layout (Triton ``combineCtaCgaWithShape``).
 
     ``cta`` maps its in-dims (first one: ``register`` or ``offset``) to
@@ -203,26 +202,56 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None, _afte
     shape = _shape(shape)
     rank = len(shape)
     names = _dims(rank)
-    if sorted(cta.out_dim_names) != names:
-        raise LayoutError(f"fit_to_shape: the CTA layout's out-dims {cta.out_dim_names} must be {names}")
-    cga = _cga_layout(cga_layout, rank)
-    for d, s in zip(names, shape):
-        cga = _shrink(cga, d, s)
-    cga = cga.transpose_outs(cta.out_dim_names)
-    first = cta.in_dim_names[0]
-    want = {d: max(1, s // cga.out_dim_size(d)) for d, s in zip(names, shape)}
-    grow = dict(want)
-    for d in _grow_to_full_shape or ():
-        grow[d] = shape[names.index(d)]
-    for d in cta.out_dim_names:
-        have = cta.out_dim_size(d)
-        if have < grow[d]:
-            cta = cta * LinearLayout.identity_1d(grow[d] // have, first, d)
-    if _after_grow is not None:
-        cta = _after_grow(cta)
-    for d in cta.out_dim_names:
-        cta = _shrink(cta, d, want[d])
-    return (cta * cga).transpose_outs(names)
+    outs = [n for n, _ in cta._outs]
+    if sorted(outs) != names:
+        raise LayoutError(f"fit_to_shape: the CTA layout's out-dims {outs} must be {names}")
+    # The CGA layout, shrunk to the shape, in the CTA's out-dim order (sizes per CTA tile).
+    if cga_layout:
+        cga = _cga_layout(cga_layout, rank)
+        for d, n in zip(names, shape):
+            cga = _shrink(cga, d, n)
+        cga_vecs = [list(v) for v in cga._bases[0][1]]
+        cga_size = dict(cga._outs)
+    else:
+        cga_vecs, cga_size = [], dict.fromkeys(names, 1)
+    perm = [names.index(n) for n in outs]  # CTA out position -> standard dim
+    cga_vecs = [[v[j] for j in perm] for v in cga_vecs]
+    # Everything below works on plain lists in the CTA's out-dim order, built into one value at the end.
+    bases = [(n, [list(v) for v in vecs]) for n, vecs in cta._bases]
+    sizes = [s for _, s in cta._outs]
+    want = [max(1, shape[names.index(n)] // cga_size[n]) for n in outs]
+    first = bases[0][1]
+    for j, goal in enumerate(want):  # grow: repeat along the first in-dim (ensureLayoutNotSmallerThan)
+        while sizes[j] < goal:
+            v = [0] * rank
+            v[j] = sizes[j]
+            first.append(v)
+            sizes[j] *= 2
+    for j, goal in enumerate(want):  # shrink: zero the largest entry per halving (ensureLayoutNotLargerThan)
+        size = sizes[j]
+        while size > goal:
+            best, where = 0, None
+            for _, vecs in bases:
+                for v in vecs:
+                    if v[j] > best:
+                        best, where = v[j], v
+            if where is not None:
+                where[j] = 0
+            size //= 2
+        if size < sizes[j]:
+            for _, vecs in bases:
+                for v in vecs:
+                    if v[j] >= size:
+                        v[j] = 0
+            sizes[j] = size
+    block = [tuple(e * sz for e, sz in zip(v, sizes)) for v in cga_vecs]
+    inv = [perm.index(d) for d in range(rank)]  # standard dim -> CTA out position
+    if any(n == "block" for n, _ in bases):
+        raise LayoutError("fit_to_shape: the CTA layout must not have a 'block' in-dim (the CGA layout adds it)")
+    out = tuple((n, tuple(tuple(v[i] for i in inv) for v in vecs)) for n, vecs in bases)
+    out += (("block", tuple(tuple(v[i] for i in inv) for v in block)),)
+    total = tuple((names[d], sizes[inv[d]] * cga_size[names[d]]) for d in range(rank))
+    return LinearLayout._make(out, total)
 
 
 def _bool(value):
