@@ -260,24 +260,39 @@ def shared_hardware_view(layout) -> str:
     return "".join(lines)
 
 
+def _runs(mask):
+    """``(line, start, stop)`` of every run of True along axis 1 of a 2-D boolean array (vectorised)."""
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    d = np.diff(padded, axis=1)
+    lines, starts = np.nonzero(d == 1)
+    _, stops = np.nonzero(d == -1)
+    return lines, starts, stops
+
+
 def _boundaries(scene, key, rows_per_band, rgb, width, cls):
-    """Lines between neighbouring cells whose ``key`` differs (runs merged), and around each band."""
+    """Lines between neighbouring cells whose ``key`` differs (runs merged, vectorised), and around each band."""
     R, C = key.shape
     cw, ch = scene.cell_w, scene.cell_h
-    for r in range(R):  # vertical lines inside row r
-        diff = np.nonzero(key[r, 1:] != key[r, :-1])[0]
-        for c in diff.tolist():
-            x = scene.col_x[c + 1]
-            scene.add_line(x, scene.row_y[r], x, scene.row_y[r] + ch, rgb, width, cls)
-    for r in range(R - 1):  # horizontal lines between rows r and r+1 of one band
-        if (r + 1) % rows_per_band == 0:
-            continue
-        d = np.concatenate([[False], key[r] != key[r + 1], [False]])
-        starts = np.nonzero(d[1:] & ~d[:-1])[0]
-        ends = np.nonzero(~d[1:] & d[:-1])[0]
+    band = np.arange(R) // max(rows_per_band, 1)
+    # vertical: between columns c and c+1, runs of rows (a run stops at a band's edge)
+    vert = (key[:, 1:] != key[:, :-1]).T  # (C-1, R)
+    vert_split = np.zeros((vert.shape[0], R + (R - 1) // max(rows_per_band, 1)), dtype=bool)
+    pos = np.arange(R) + band  # one False column between bands
+    vert_split[:, pos] = vert
+    cols, a, b = _runs(vert_split)
+    rows_of = np.full(vert_split.shape[1] + 1, -1, dtype=np.int64)
+    rows_of[pos] = np.arange(R)
+    for c, r0, r1 in zip(cols.tolist(), rows_of[a].tolist(), rows_of[b - 1].tolist()):
+        x = scene.col_x[c + 1]
+        scene.add_line(x, scene.row_y[r0], x, scene.row_y[r1] + ch, rgb, width, cls)
+    # horizontal: between rows r and r+1 of one band, runs of columns
+    horiz = key[1:, :] != key[:-1, :]
+    horiz[band[1:] != band[:-1]] = False
+    rows, a, b = _runs(horiz)
+    for r, c0, c1 in zip(rows.tolist(), a.tolist(), b.tolist()):
         y = scene.row_y[r + 1]
-        for a, b in zip(starts.tolist(), ends.tolist()):
-            scene.add_line(scene.col_x[a], y, scene.col_x[b - 1] + cw, y, rgb, width, cls)
+        scene.add_line(scene.col_x[c0], y, scene.col_x[c1 - 1] + cw, y, rgb, width, cls)
     for b0 in range(0, R, rows_per_band):
         scene.add_outline(*scene.cell_box(b0, 0, min(b0 + rows_per_band, R), C), rgb=rgb, width=width, cls=cls)
 

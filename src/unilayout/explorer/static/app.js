@@ -102,10 +102,13 @@
       " title=\"zoom in\">+</button><button type=\"button\" class=\"canvas-out\"" + (main ? " id=\"canvas-zoom-out\"" : "") +
       " title=\"zoom out\">&minus;</button><button type=\"button\" class=\"canvas-fit\"" + (main ? " id=\"canvas-fit\"" : "") +
       ">Fit</button> <span class=\"canvas-zoom\"></span> <span class=\"canvas-title\"></span></div>" +
-      "<canvas class=\"layout-canvas\"" + (main ? " id=\"layout-canvas\"" : "") + " tabindex=\"0\"></canvas>" +
+      "<div class=\"canvas-stack\"><canvas class=\"layout-canvas\"" + (main ? " id=\"layout-canvas\"" : "") +
+      " tabindex=\"0\"></canvas><canvas class=\"canvas-overlay\"></canvas></div>" +
       "<div class=\"canvas-notes\"></div>";
-    this.canvas = box.querySelector("canvas");
+    this.canvas = box.querySelector("canvas.layout-canvas");
     this.ctx = this.canvas.getContext("2d");
+    this.overlay = box.querySelector("canvas.canvas-overlay");  // the hovered cell's frame: hover never redraws the picture
+    this.octx = this.overlay.getContext("2d");
     box.querySelector(".canvas-title").textContent = c.title;
     box.querySelector(".canvas-notes").textContent = (c.notes || []).join("\n");
     this.zoomText = box.querySelector(".canvas-zoom");
@@ -132,12 +135,14 @@
   }
 
   CanvasView.prototype.resize = function () {
-    var box = this.canvas.parentNode, dpr = window.devicePixelRatio || 1;
+    var box = this.canvas.parentNode.parentNode, dpr = window.devicePixelRatio || 1;
     var w = Math.max(320, box.clientWidth - 4 || 900);
     var h = Math.max(300, Math.min(Math.round(window.innerHeight * 0.7), Math.round(w * this.c.height / this.c.width) + 8));
     this.w = w; this.h = h; this.dpr = dpr;
     this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round(h * dpr);
     this.canvas.style.width = w + "px"; this.canvas.style.height = h + "px";
+    this.overlay.width = this.canvas.width; this.overlay.height = this.canvas.height;
+    this.overlay.style.width = w + "px"; this.overlay.style.height = h + "px";
   };
 
   // One image of the whole picture at up to 4096 px a side, painted from the arrays (gaps included).
@@ -254,13 +259,23 @@
         }
       }
     }
-    c.outlines.forEach(function (o) {
-      ctx.strokeStyle = o[4]; ctx.lineWidth = Math.max(1, Math.min(o[5], o[5] * s * 2));
-      ctx.strokeRect(tx + o[0] * s, ty + o[1] * s, o[2] * s, o[3] * s);
-    });
-    c.lines.forEach(function (l) {
-      ctx.strokeStyle = l[4]; ctx.lineWidth = Math.max(1, Math.min(l[5], l[5] * s * 2));
-      ctx.beginPath(); ctx.moveTo(tx + l[0] * s, ty + l[1] * s); ctx.lineTo(tx + l[2] * s, ty + l[3] * s); ctx.stroke();
+    // Outlines and lines: one path per colour and width.
+    var paths = {};
+    function path(color, width) {
+      var key = color + "/" + width;
+      if (!paths[key]) { paths[key] = {color: color, width: Math.max(1, Math.min(width, width * s * 2)), segs: []}; }
+      return paths[key].segs;
+    }
+    c.outlines.forEach(function (o) { path(o[4], o[5]).push(["r", tx + o[0] * s, ty + o[1] * s, o[2] * s, o[3] * s]); });
+    c.lines.forEach(function (l) { path(l[4], l[5]).push(["l", tx + l[0] * s, ty + l[1] * s, tx + l[2] * s, ty + l[3] * s]); });
+    Object.keys(paths).forEach(function (key) {
+      var p = paths[key];
+      ctx.strokeStyle = p.color; ctx.lineWidth = p.width;
+      ctx.beginPath();
+      p.segs.forEach(function (g) {
+        if (g[0] === "r") { ctx.rect(g[1], g[2], g[3], g[4]); } else { ctx.moveTo(g[1], g[2]); ctx.lineTo(g[3], g[4]); }
+      });
+      ctx.stroke();
     });
     ctx.textBaseline = "middle";
     c.texts.forEach(function (t) {
@@ -270,12 +285,18 @@
       ctx.textAlign = t[4] === "middle" ? "center" : t[4] === "end" ? "right" : "left";
       ctx.fillText(t[2], tx + t[0] * s, ty + t[1] * s);
     });
-    if (this.hover) {
-      var h = this.hover;
-      ctx.strokeStyle = "#d40000"; ctx.lineWidth = 2;
-      ctx.strokeRect(tx + this.colX[h.col] * s - 1, ty + this.rowY[h.row] * s - 1, Math.max(cw, 3) + 2, Math.max(ch, 3) + 2);
-    }
+    this.drawHover();
     this.zoomText.textContent = Math.round(100 * s) + "%";
+  };
+
+  CanvasView.prototype.drawHover = function () {
+    var o = this.octx, c = this.c, s = this.s;
+    o.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    o.clearRect(0, 0, this.w, this.h);
+    if (!this.hover) { return; }
+    var h = this.hover, cw = Math.max(c.cell_w * s, 3), ch = Math.max(c.cell_h * s, 3);
+    o.strokeStyle = "#d40000"; o.lineWidth = 2;
+    o.strokeRect(this.tx + this.colX[h.col] * s - 1, this.ty + this.rowY[h.row] * s - 1, cw + 2, ch + 2);
   };
 
   CanvasView.prototype.attach = function () {
@@ -318,7 +339,7 @@
 
   CanvasView.prototype.show = function (cell) {
     this.hover = cell;
-    this.draw();
+    this.drawHover();
     var c = this.c, a = this.arrays, k = cell.k, d = this.data;
     var what = c.cell_class === "core" ? "core" : "cell";
     var html = "<h3>" + esc(d.family) + " " + what + " (row " + cell.row + ", column " + cell.col + ")" +
