@@ -45,7 +45,7 @@ unilayout.errors.ParseError: expected an integer or '(', found end of text at po
 from __future__ import annotations
 
 from .._ints import as_int
-from .._text import Scanner, check_text
+from .._text import MAX_INT, Scanner, check_text
 from ..errors import LayoutError
 from .inttuple import congruent, int_tuple_str
 from .basis import ScaledBasis
@@ -122,9 +122,13 @@ def _layout(s: Scanner) -> Layout:
         if not congruent(shape, stride):
             s.fail(f"stride {int_tuple_str(stride)} is not congruent with shape {int_tuple_str(shape)}", stride_at)
     try:
-        return Layout(shape, stride)
+        layout = Layout(shape, stride)
     except LayoutError as e:
         s.fail(str(e), start)
+    if stride is None and any(abs(d) > MAX_INT for d in layout.flat()[1]):  # so that str(layout) reads back
+        s.fail(f"the compact strides of shape {int_tuple_str(shape)} go past {MAX_INT}, the largest number a "
+               "text may hold", start)
+    return layout
 
 
 def _swizzle(s: Scanner) -> Swizzle:
