@@ -4,7 +4,10 @@
 
 1. An op mix on a fixed set of 1- to 3-level layouts: median time per call
    of each op, unilayout / baseline (target: <= 0.5x pycute on every op).
-2. ``index_map`` of 2^20- and 2^24-element layouts, against pycute evaluating
+2. TiledMMA: ``make_tiled_mma`` + its A, B and C TV layouts for SM80 16x8x16 on
+   2x2 warps and for SM90 64x128x16 GMMA, against tensor-layouts' ``tile_mma_grid``
+   for A, B and C (target: <= 0.5x tensor-layouts).
+3. ``index_map`` of 2^20- and 2^24-element layouts, against pycute evaluating
    points one by one (per point; target >= 1000x) and against ``np.arange(n)``,
    the write-bandwidth floor (target <= 3x).
 """
@@ -116,6 +119,36 @@ def bench_ops():
     print(f"  worst ratio against pycute: {worst:.2f}x (target <= 0.5x)")
 
 
+def bench_tiled_mma():
+    print("\nTiledMMA: make_tiled_mma + get_layoutA/B/C_TV (unilayout) vs tile_mma_grid A, B, C (tensor-layouts)")
+    cases = [("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)), ("SM90_64x128x16_F32F16F16_SS", (1, 1, 1))]
+    number = 20 if QUICK else 100
+    for name, lay in cases:
+        def ours(name=name, lay=lay):
+            mma = cute.make_tiled_mma(name, lay)
+            return mma.get_layoutA_TV(), mma.get_layoutB_TV(), mma.get_layoutC_TV()
+
+        ours()
+        t_ours = _per_call(ours, number)
+        cells = f"{t_ours * 1e6:10.1f}us"
+        if tl:
+            from tensor_layouts import atoms_nv
+            from tensor_layouts.layout_utils import tile_mma_grid
+
+            atom = getattr(atoms_nv, name)
+            al = tl.Layout(lay[:2], (1, lay[0]))
+
+            def theirs(atom=atom, al=al):
+                return [tile_mma_grid(atom, al, m) for m in "ABC"]
+
+            t_tl = _per_call(theirs, max(1, number // 10))
+            cells += f"{t_tl * 1e6:12.1f}us{t_ours / t_tl:8.3f}x"
+        else:
+            cells += f"{'n/a':>14}"
+        print(f"  {name + ' ' + str(lay):<46}{cells}")
+    print("  target: <= 0.5x tensor-layouts")
+
+
 def bench_index_map():
     layouts = [
         Layout(((32, 32), (32, 32)), ((1, 1024), (32, 32768))),
@@ -146,4 +179,5 @@ if __name__ == "__main__":
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
           f"pycute {'yes' if pycute else 'not installed'}, tensor-layouts {getattr(tl, '__version__', 'yes') if tl else 'not installed'}")
     bench_ops()
+    bench_tiled_mma()
     bench_index_map()
