@@ -69,3 +69,19 @@ def test_import_inside_ipython_registers():
             "print(d.startswith('<svg'))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.stdout.strip().endswith("True"), r.stderr[-2000:]
+
+
+def test_explorer_widget_is_the_explorer_page():
+    pytest.importorskip("anywidget")
+    from unilayout import LayoutError
+    from unilayout.explorer import render_html
+
+    w = _notebook.explorer_widget("(4,8):(8,1)")
+    assert w.html == render_html("(4,8):(8,1)") and w.html.count('class="cell"') == 32
+    w.text = "tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, " \
+             "memref<75x75xf32, #tt.memory_space<l1>>>>"
+    assert '"canvas"' in w.html and len(w.html) < 500_000  # the big layout on the canvas, compactly
+    w2 = _notebook.explorer_widget(VALUES["affine"], shape=(3, 5))
+    assert w2.html.count('class="cell"') == 15 and "render(" in w2._esm
+    with pytest.raises(LayoutError):
+        _notebook.explorer_widget("(2,2):(1,")

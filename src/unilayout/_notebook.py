@@ -14,6 +14,11 @@ summarised as ``render`` does); an affine map, which has no box of its own,
 is drawn over ``default_box(m)``; a value that cannot be drawn (a TSL with
 ``?`` values) falls back to its text.
 
+``explorer_widget(text)`` is the browser explorer inside a notebook (the
+optional ``anywidget`` extra, ``pip install unilayout[widget]``): the same
+page ``unilayout render TEXT -o FILE.html`` writes, hover, zoom and all, in
+the output cell; setting the widget's ``text`` redraws it.
+
 >>> from unilayout import cute
 >>> svg(cute.Layout((2, 2))).startswith("<svg")
 True
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 from html import escape
 
-__all__ = ["TYPES", "MAX_CELLS", "svg", "html", "default_box", "register", "load_ipython_extension"]
+__all__ = ["TYPES", "MAX_CELLS", "svg", "html", "default_box", "register", "load_ipython_extension", "explorer_widget"]
 
 #: The value classes of every family, as ``(module, class name)`` (the registry's ``types()``; a test checks).
 TYPES = (
@@ -103,8 +108,13 @@ def register(ip=None) -> bool:
 
     Returns False when there is no IPython shell (plain Python).
 
-    >>> register()  # no IPython kernel in a doctest
-    False
+    >>> import types
+    >>> seen = []
+    >>> fmt = types.SimpleNamespace(for_type_by_name=lambda module, name, fn: seen.append((module, name, fn)))
+    >>> shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(
+    ...     formatters={"image/svg+xml": fmt, "text/html": fmt}))
+    >>> register(shell), len(seen) == 2 * len(TYPES), seen[0][2] is svg
+    (True, True, True)
     """
     if ip is None:
         try:
@@ -124,3 +134,75 @@ def register(ip=None) -> bool:
 def load_ipython_extension(ip):
     """``%load_ext unilayout._notebook``."""
     register(ip)
+
+
+_WIDGET_ESM = """
+export default {
+  render({ model, el }) {
+    const frame = document.createElement("iframe");
+    frame.style.width = "100%";
+    frame.style.border = "1px solid #d8dee6";
+    const show = () => { frame.srcdoc = model.get("html"); frame.style.height = model.get("height") + "px"; };
+    show();
+    model.on("change:html", show);
+    model.on("change:height", show);
+    el.appendChild(frame);
+  }
+};
+"""
+
+_WIDGET_CLASS = None
+
+
+def _widget_class():
+    global _WIDGET_CLASS
+    if _WIDGET_CLASS is None:
+        try:
+            import anywidget
+            import traitlets
+        except ImportError:
+            from .errors import LayoutError
+
+            raise LayoutError("the explorer widget needs anywidget: pip install 'unilayout[widget]'") from None
+
+        class ExplorerWidget(anywidget.AnyWidget):
+            """The unilayout explorer page for ``text`` (and ``shape``) in a notebook cell."""
+
+            _esm = _WIDGET_ESM
+            text = traitlets.Unicode("").tag(sync=True)
+            shape = traitlets.Unicode("").tag(sync=True)
+            height = traitlets.Int(760).tag(sync=True)
+            html = traitlets.Unicode("").tag(sync=True)
+
+            @traitlets.observe("text", "shape")
+            def _redraw(self, change):
+                from .cli import _dims
+                from .explorer import render_html
+
+                self.html = render_html(self.text, shape=_dims(self.shape) if self.shape else None)
+
+        _WIDGET_CLASS = ExplorerWidget
+    return _WIDGET_CLASS
+
+
+def explorer_widget(text, shape=None, height=760):
+    """An ``anywidget`` showing the explorer page for ``text`` (any layout text, or a value); needs ``anywidget``.
+
+    The page is ``explorer.render_html(text, shape)`` — the offline explorer,
+    its script and the view embedded — in an iframe; bad text raises the
+    unilayout error at once.
+
+    >>> from unilayout.errors import LayoutError
+    >>> try:
+    ...     w = explorer_widget("(4,8):(8,1)")
+    ... except LayoutError:  # anywidget is not installed
+    ...     w = None
+    >>> w is None or w.html.count('class="cell"') == 32
+    True
+    """
+    from .facts import canonical_text
+
+    if not isinstance(text, str):
+        text = canonical_text(text)
+    shape_text = "x".join(str(int(v)) for v in shape) if shape else ""
+    return _widget_class()(text=text, shape=shape_text, height=int(height))
