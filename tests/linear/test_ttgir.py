@@ -178,3 +178,41 @@ def test_show_prints_triton_tensor_and_hardware_views(capsys):
         assert main(["show", _type_text(case["type"] == "dist" and "blocked" or "shared", case["shape"], "f16", enc)]) == 0
         out = capsys.readouterr().out
         assert want["hw"].strip() in out and want["tv"].strip() in out, case
+
+
+def test_mangled_texts_raise_only_unilayout_errors():
+    """Random edits of valid texts (deleted, doubled, swapped or replaced characters) give a value
+    or a ``LayoutError``/``ParseError``, never another exception."""
+    import unilayout
+
+    rng = random.Random(99)
+    texts = []
+    for kind in H.TEXT_KINDS:
+        for _ in range(3):
+            _, enc, shape = H.random_case(rng, kind)
+            texts.append(_type_text(kind, shape, "f16", enc))
+    alphabet = "[]{}<>,=:+-#x0123456789 abcdefgtrue"
+    for text in texts:
+        for _ in range(40):
+            t = list(text)
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(t))
+                op = rng.randrange(4)
+                if op == 0:
+                    del t[i]
+                elif op == 1:
+                    t.insert(i, t[i])
+                elif op == 2:
+                    j = rng.randrange(len(t))
+                    t[i], t[j] = t[j], t[i]
+                else:
+                    t[i] = rng.choice(alphabet)
+            mangled = "".join(t)
+            try:  # linear.ttgir itself, not unilayout.parse (which would wrap a stray exception)
+                T.layout(mangled)
+            except LayoutError:
+                pass
+            try:
+                unilayout.parse(mangled)
+            except LayoutError:
+                pass

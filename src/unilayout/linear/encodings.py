@@ -1164,6 +1164,20 @@ def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
     return layout
 
 
+def _implied_shape(vecs, what) -> tuple[int, ...]:
+    """Each dim the smallest power of two above the bases' largest entry (Gluon's rule)."""
+    rank = len(_ints(vecs[0], f"{what} basis"))
+    if rank == 0:
+        raise LayoutError(f"{what} bases need at least one entry (one per tensor dim)")
+    for v in vecs:
+        v = _ints(v, f"{what} basis")
+        if len(v) != rank:
+            raise LayoutError(f"{what} bases have {rank} and {len(v)} entries: give one per tensor dim in every basis")
+        if any(e < 0 for e in v):
+            raise LayoutError(f"{what} basis {list(v)} has a negative entry")
+    return tuple(1 << max(v[j] for v in vecs).bit_length() for j in range(rank))
+
+
 def _identity_order(vecs, rank):
     """``(order, shape)`` when ``vecs`` are 1, 2, 4, .. along one dim, then along the next (each dim
     once): the identity in that order; else ``(None, None)``. Dims without bases follow, from the last."""
@@ -1211,11 +1225,9 @@ class SharedLinear(_Encoding):
     @property
     def shape(self) -> tuple[int, ...]:
         """The tensor shape the bases span (Gluon's ``SharedLinearLayout.shape``)."""
-        vecs = list(self.offset_bases) + list(self.block_bases)
-        if not vecs:
+        if not self.offset_bases:
             raise LayoutError("shared_linear needs at least one offset basis")
-        rank = len(vecs[0])
-        return tuple(1 << max(v[j] for v in vecs).bit_length() for j in range(rank))
+        return _implied_shape(list(self.offset_bases) + list(self.block_bases), "shared_linear")
 
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
         """``offset, block`` -> tensor; ``shape`` (default: :attr:`shape`) must hold the bases.
@@ -1319,8 +1331,7 @@ class PaddedShared(_Encoding):
             if self.shape is not None:
                 shape = self.shape
             elif self.offset_bases:
-                vecs = list(self.offset_bases) + list(self.block_bases or ())
-                shape = [1 << max(v[j] for v in vecs).bit_length() for j in range(len(vecs[0]))]
+                shape = _implied_shape(list(self.offset_bases) + list(self.block_bases or ()), "padded_shared")
             else:
                 raise LayoutError("padded_shared: give a shape")
         shape = _shape(shape)
