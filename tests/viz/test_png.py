@@ -116,3 +116,34 @@ def test_too_large(monkeypatch):
     monkeypatch.setattr(png, "MAX_PIXELS", 100)
     with pytest.raises(LayoutError, match="too large"):
         png.to_png(grid_scene("big", 4, 4))
+
+
+@pytest.mark.skipif(__import__("shutil").which("tesseract") is None, reason="tesseract is not installed "
+                    "(apt-get install tesseract-ocr)")
+@pytest.mark.parametrize("scale", [1, 2])
+def test_swizzle_caption_reads_back_by_ocr(tmp_path, scale):
+    """The title of a swizzle picture, read by tesseract, is its text: case, commas and brackets intact.
+
+    An isolated 'o' between digits reads as '0' in tesseract whatever the font, so o and 0 are compared alike.
+    """
+    import subprocess
+
+    from PIL import Image
+
+    from unilayout import cute
+    from unilayout.viz import scene
+
+    text = "Sw<3,4,3> o 0 o (8,64):(64,1)"
+    s = scene(cute.parse(text))
+    img = png.rasterise(s, scale)
+    title = [t for t in s.texts if t[6] == "title"][0]
+    y = int(title[1] * scale)
+    path = tmp_path / "title.png"
+    Image.fromarray(img[max(0, y - 14 * scale): y + 14 * scale, : int((8 + 12 * len(text)) * scale)]).save(path)
+    out = subprocess.run(["tesseract", str(path), "stdout", "--psm", "7"], capture_output=True, text=True,
+                         timeout=60).stdout
+
+    def norm(t):
+        return t.replace(" ", "").replace("o", "0").strip()
+
+    assert norm(out) == norm(text), out
