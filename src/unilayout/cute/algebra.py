@@ -27,7 +27,7 @@ from math import gcd
 import numpy as np
 
 from ..errors import LayoutError
-from .._ints import as_positive, ceil_div, check_table
+from .._ints import as_instance, as_positive, ceil_div, check_table
 from ._flat import coalesce_lists as _coalesce_lists
 from .evaluate import evaluate
 from .inttuple import int_tuple_str, normalize, prefix_product, product_each
@@ -45,7 +45,9 @@ _ONE = _make(1, 0, ((1,), (0,), 1))
 
 
 def _flat(layout: Layout):
-    """``(leaf shapes, leaf strides, size)``, cached on the layout."""
+    """``(leaf shapes, leaf strides, size)``, cached on the layout (``LayoutError`` for anything but a Layout)."""
+    if not isinstance(layout, Layout):
+        as_instance(layout, Layout, "layout", "a CuTe Layout")
     f = layout._flat
     return f if f is not None else layout.flat()
 
@@ -305,7 +307,7 @@ def _complement(inner: Layout, cotarget) -> Layout:
     tc = type(cotarget)
     for v in ((cotarget,) if tc is int else cotarget if tc is list else _make(cotarget, cotarget).flat()[0]):
         n = -(-v // rest)
-        rest = -(-rest // v)
+        rest = -(-rest // v) if v else 1  # a cotarget leaf of 0 adds a mode of size 0, as pycute and C++ do
         if n != 1:
             if rs and rs[-1] * rd[-1] == cur:
                 rs[-1] *= n

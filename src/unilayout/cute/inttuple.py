@@ -298,6 +298,8 @@ def crd2idx(crd, shape, stride=None) -> int:
     """
     if stride is None:
         stride = prefix_product(shape)
+    if not isinstance(crd, tuple) and type(crd) is not int:
+        crd = as_int(crd, "crd2idx: coordinate")  # 1.5, None, strings: a LayoutError, not a wrong answer
     if isinstance(crd, tuple):
         if not isinstance(shape, tuple) or len(crd) != len(shape):
             raise LayoutError(f"coordinate {int_tuple_str(crd)} does not match shape {int_tuple_str(shape)}")
@@ -323,6 +325,8 @@ def idx2crd(idx, shape, stride=None):
     >>> idx2crd(16, (4, 4)), idx2crd((1, 5), (3, (2, 3))), idx2crd(5, (2, 4), (1, 2))
     ((0, 4), (1, (1, 2)), (1, 2))
     """
+    if not isinstance(idx, tuple) and type(idx) is not int:
+        idx = as_int(idx, "idx2crd: index")  # idx2crd(1.5, (2, 4)) was (1.5, 0.0)
     if stride is not None:
         return _idx2crd_strided(idx, shape, stride)
     if isinstance(idx, tuple):

@@ -65,6 +65,7 @@ class Swizzle:
                 raise LayoutError(f"{self}: offsets must be non-negative")
             y = x & self._yyy
             return x ^ ((y >> self.shift) if self.shift >= 0 else (y << -self.shift))
+        x = as_int(x, f"{self}: offset")
         if x < 0:
             raise LayoutError(f"{self}: offset {x} is negative")
         y = x & self._yyy
