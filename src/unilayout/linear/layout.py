@@ -805,6 +805,9 @@ class LinearLayout:
         return plan
 
     def _apply_checked(self, ins: Any) -> dict[str, int]:
+        if not isinstance(ins, (Mapping, list, tuple)):
+            raise LayoutError(f"apply: expected {{in_dim: value}} or (in_dim, value) pairs, got {type(ins).__name__} "
+                              f"{ins!r:.60}")
         items = ins.items() if isinstance(ins, Mapping) else ins
         vals = {}
         for item in items:
