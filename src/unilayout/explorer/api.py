@@ -1,7 +1,7 @@
 """The explorer's JSON requests: each one parses or builds layouts and renders them — nothing else.
 
 ``handle(path, body)`` answers one POST request (``body`` is the raw JSON
-bytes) with ``(status, payload)``. The four requests:
+bytes) with ``(status, payload)``. The five requests:
 
 ==================  ==========================================================  ====================================
 path                body                                                        answer
@@ -14,6 +14,9 @@ path                body                                                        
 ``/api/encodings``  ``{"shape": [32, 32], "a": {"kind": "blocked", "params":    ``a``, ``b`` views, their attribute
                     {...}}, "b": {...}}``                                       texts ``a_text``/``b_text``, the
                                                                                 levels a conversion crosses, links
+``/api/plan``       ``{"shape": "53x63", "mesh": [1, 2], "tile": [32, 32],      ranked ``grids``, the chosen one's
+                    "collapse": "0,-1", "top": 20, "choice": 0,                 ``svg``, and ``reshard`` counters
+                    "reshard_from": "tensor<...>"}``                            (see ``unilayout.plan.panel``)
 ==================  ==========================================================  ====================================
 
 ``links`` lists ``[view, key, view, key]``: cells of the two views whose
@@ -332,7 +335,15 @@ def _encodings(body):
     return out
 
 
-_ROUTES = {"/api/view": _view, "/api/metal": _metal, "/api/algebra": _algebra, "/api/encodings": _encodings}
+def _plan(body):
+    """The planner panel (``unilayout.plan.panel.answer``): ranked grids, the chosen one's picture, a reshard's price."""
+    from ..plan.panel import answer
+
+    return answer(body)
+
+
+_ROUTES = {"/api/view": _view, "/api/metal": _metal, "/api/algebra": _algebra, "/api/encodings": _encodings,
+           "/api/plan": _plan}
 
 
 def handle(path, body):
