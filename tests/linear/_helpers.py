@@ -166,6 +166,32 @@ os._exit(0)
 '''
 
 
+_DEFAULT_SWIZZLE_ORACLE = r'''
+import json, os, sys
+import triton.experimental.gluon.language as gl
+from triton.experimental.gluon.language._layouts import NVMMASharedLayout
+ty = {8: gl.float8e4nv, 16: gl.float16, 32: gl.float32}
+out = []
+for c in json.load(sys.stdin):
+    try:
+        r = NVMMASharedLayout.get_default_for(c["shape"], ty[c["bits"]], transposed=c["transposed"],
+                                              fp4_padded=c["fp4"], cga_layout=c["cga"])
+        out.append([r.swizzle_byte_width, r.element_bitwidth, r.rank, r.transposed, r.fp4_padded])
+    except Exception as e:
+        out.append({"error": repr(e)})
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+'''
+
+
+def triton_default_swizzle_oracle(cases: list) -> list:
+    """Gluon's ``NVMMASharedLayout.get_default_for`` on ``[{"shape", "bits", "transposed", "fp4", "cga"}]``."""
+    if not _have_triton():
+        pytest.skip("triton is not installed")
+    return _run(_DEFAULT_SWIZZLE_ORACLE, cases)
+
+
 def triton_tmem_reg_oracle(cases: list) -> list:
     """``[{"block": [M, N], "cs", "shape", "warps", "bits"}]`` -> Gluon's 32x32b TMEM register layouts."""
     if not _have_triton():
