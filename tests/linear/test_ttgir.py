@@ -144,6 +144,7 @@ def test_layout_of_a_tensor_type_inline_or_through_an_alias():
      "colour = 1}>", "unknown field 'colour'", "1}>"),
     ("#ttg.padded_shared<[32:4] {order = [0], shape = [8]}>", "':+'", ":4"),
     ("#ttng.tensor_memory_encoding<blockM = 128, blockN = 64, blockM = 64>", "appears twice", "64>"),
+    ("#ttg.swizzled_shared<[8:+1] {vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>", "takes no", "[8"),
 ])
 def test_malformed_text_is_a_positioned_parse_error(text, message, at):
     with pytest.raises(ParseError, match=message) as e:

@@ -213,6 +213,8 @@ class _Fields:
     def done(self):
         for name, (_, pos) in self.items.items():
             self.s.fail(f"unknown field {name!r} in #{self.kind}", pos)
+        if self.pairs is not None:
+            self.s.fail(f"#{self.kind} takes no [interval:+padding] list", self.pairs[1])
 
 
 _INT = r"\s*-?\d+\s*"
@@ -389,7 +391,7 @@ def _nvmma_shared(f):
 def _padded_shared(f):
     if f.pairs is None:
         f.s.fail("#ttg.padded_shared needs its [interval:+padding, ...] list", f.end)
-    pairs = f.pairs[0]
+    pairs, f.pairs = f.pairs[0], None
     if "offset" in f.items:
         return E.PaddedShared(pairs, offset_bases=f.bases("offset"), block_bases=f.bases("block", False, []))
     return E.PaddedShared(pairs, f.ints("order"), f.ints("shape"))
