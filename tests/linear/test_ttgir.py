@@ -104,6 +104,10 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     m = E.parse_module(dump)
     assert list(m) == ["blocked", "mma", "shared", "dot"]
     assert m["dot"] == E.DotOperand(1, m["mma"], 2)
+    rot = "#rot = #ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>\n"
+    assert E.parse_module(rot + dump) == m  # an encoding unilayout does not model is skipped ...
+    with pytest.raises(ParseError, match="#rot is #ttg.amd_rotating_shared, an encoding unilayout does not read"):
+        T.layout(rot + "tensor<8x8xf16, #rot>")  # ... until it is used
     with pytest.raises(ParseError, match="unknown alias #mma2") as e:
         E.parse_module("#dot = #ttg.dot_op<{opIdx = 1, parent = #mma2, kWidth = 2}>")
     assert e.value.position == e.value.text.index("#mma2")

@@ -297,6 +297,9 @@ def _attr(s: Scanner, aliases):
         name = s.identifier("an attribute alias or #ttg.<kind>")
         if aliases is None or name not in aliases:
             s.fail(f"unknown alias #{name}: define it on a line '#{name} = ...' above", start)
+        if isinstance(aliases[name], _Unread):
+            s.fail(f"#{name} is {aliases[name].kind}, an encoding unilayout does not read: unilayout reads "
+                   f"{', '.join('#' + k for k in _KINDS)}", start)
         return aliases[name]
     s.pos += len(dialect)
     kpos = s.pos
@@ -474,6 +477,17 @@ def parse_module(text: str) -> dict:
     """
     if not isinstance(text, str):
         raise LayoutError(f"parse_module: expected text, got {type(text).__name__}")
+    return {k: v for k, v in _module(text).items() if not isinstance(v, _Unread)}
+
+
+class _Unread:
+    """An alias of an encoding unilayout does not model: an error only where it is used."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+
+def _module(text: str) -> dict:
     aliases: dict = {}
     pos = 0
     for line in text.splitlines(keepends=True):
@@ -482,9 +496,14 @@ def parse_module(text: str) -> dict:
             body = line[m.end():].lstrip()
             if body.startswith(_DIALECTS) and _known(body):
                 s = Scanner(text, pos + len(line) - len(line[m.end():].lstrip()))
-                aliases[m.group(1)] = _attr(s, aliases)
-                if s.text[s.pos:pos + len(line)].strip():
-                    s.expected("the end of the line")
+                kind = body.split("<", 1)[0].strip()
+                dialect = "ttng." if kind.startswith("#ttng.") else "ttg."
+                if dialect + kind.split(".", 1)[1] not in _KINDS:
+                    aliases[m.group(1)] = _Unread(kind)  # e.g. #ttg.amd_rotating_shared
+                else:
+                    aliases[m.group(1)] = _attr(s, aliases)
+                    if s.text[s.pos:pos + len(line)].strip():
+                        s.expected("the end of the line")
         pos += len(line)
     return aliases
 
@@ -569,7 +588,7 @@ def layout(text: str) -> LinearLayout:
             s = Scanner(text, sum(len(x) for x in lines[:i]))
             if line.lstrip().startswith(_DIALECTS):
                 start = sum(len(x) for x in lines[:i])
-                aliases = parse_module(text[:start]) if i else {}
+                aliases = _module(text[:start]) if i else {}
                 try:
                     enc = parse(text[start:], aliases)
                 except ParseError as e:
@@ -585,7 +604,7 @@ def layout(text: str) -> LinearLayout:
         s = Scanner(text, len(text))
         s.expected("a tensor type tensor<SHAPExT, #encoding> after the alias lines")
     offset = sum(len(x) for x in lines[:head])
-    aliases = parse_module(text[:offset]) if head else {}
+    aliases = _module(text[:offset]) if head else {}
     try:
         shape, _, enc = parse_type(text[offset:], aliases)
     except ParseError as e:
