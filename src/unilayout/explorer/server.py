@@ -4,9 +4,9 @@
 background thread and returns an :class:`ExplorerServer` (``.url``,
 ``.shutdown()``, ``.wait()``, usable as a context manager). It answers:
 
-- ``GET /`` (also ``/index.html``), ``/app.js``, ``/style.css``: the page,
+- ``GET /`` (also ``/index.html``), ``/app.js``, ``/plan.js``, ``/style.css``: the page,
   read from the package (no other file is ever served);
-- ``POST /api/view | /api/metal | /api/algebra | /api/encodings``: JSON, see
+- ``POST /api/view | /api/metal | /api/algebra | /api/encodings | /api/plan``: JSON, see
   ``unilayout.explorer.api.handle``.
 
 Anything else gets 404 or 405, oversized bodies 413, bodies without a
@@ -67,22 +67,23 @@ _STATIC = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/plan.js": ("plan.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 
 
 def page_file(name: str) -> str:
-    """The text of one of the page's files shipped in the package (``index.html``, ``app.js``, ``style.css``).
+    """The text of one of the page's files in the package (``index.html``, ``app.js``, ``plan.js``, ``style.css``).
 
     >>> page_file("index.html").lstrip().startswith("<!DOCTYPE html>")
     True
     >>> page_file("../cli.py")
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js or style.css
+    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js, plan.js or style.css
     """
-    if name not in ("index.html", "app.js", "style.css"):
-        raise LayoutError(f"no page file {name!r}: use index.html, app.js or style.css")
+    if name not in ("index.html", "app.js", "plan.js", "style.css"):
+        raise LayoutError(f"no page file {name!r}: use index.html, app.js, plan.js or style.css")
     return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
 
 
@@ -347,6 +348,7 @@ def render_html(text, shape=None) -> str:
         '<script src="app.js"></script>',
         f'<script id="embedded-view" type="application/json">{_embed(data)}</script>\n<script>\n{js}\n</script>',
     )
+    page = page.replace('<script src="plan.js"></script>\n', "")  # the planner panel needs the server
     # The picture is in the file itself, so it shows even before the script runs.
     from xml.sax.saxutils import escape
 
