@@ -476,3 +476,53 @@ def test_show_of_a_huge_metal_layout_is_fast():
     assert r.returncode == 0 and "slots=0" in r.stdout
     assert time.perf_counter() - t0 < 5  # about 0.3 s here; a generous bound for a shared CI machine
     assert int(r.stdout.split()[-1]) < 50_000_000  # bytes at peak (numpy's included): the padding mask was 4 GB
+
+
+MEMCFG = ("#ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), "
+          "(3,1)>]>, <32x64>, <row_major>>>")
+
+
+def test_show_a_bare_ttnn_config_prints_its_text_and_fields(capsys):
+    status, out, _ = run(capsys, "show", MEMCFG)
+    facts = dict(line.split(":", 1) for line in out.splitlines())
+    assert status == 0 and facts["family"].strip() == "ttnn" and facts["text"].strip() == MEMCFG
+    assert facts["memory_layout"].strip() == "block_sharded" and facts["cores"].strip() == "8"
+    status, out, _ = run(capsys, "show", MEMCFG, "--json")
+    d = json.loads(out)
+    assert status == 0 and (d["family"], d["kind"], d["shard_shape"]) == ("ttnn", "memory_config", [32, 64])
+    nd = str(tt.NdShardSpec((32, 32), (2, 2), distribution="GRID_2D"))
+    status, out, _ = run(capsys, "show", nd)
+    assert status == 0 and "distribution:   grid_2d" in out
+
+
+def test_a_ttnn_config_with_shape_is_the_layout_it_gives_that_tensor(capsys, tmp_path):
+    want = tt.parse(MEMCFG).to_metal((64, 256))
+    status, out, _ = run(capsys, "show", MEMCFG, "--shape", "64x256", "--json")
+    assert status == 0 and json.loads(out)["text"] == want.tensor_type() and json.loads(out)["grid"] == [2, 4]
+    status, out, err = run(capsys, "show", MEMCFG, "--shape", "64x250")
+    assert status == 2 and "is not the shard" in err
+    for ext in (".svg", ".html"):
+        status, _, err = run(capsys, "render", MEMCFG, "--shape", "64x256", "-o", str(tmp_path / f"m{ext}"))
+        assert status == 0 and (tmp_path / f"m{ext}").stat().st_size > 1000, err
+    status, _, err = run(capsys, "render", MEMCFG, "-o", str(tmp_path / "n.svg"))
+    assert status == 2 and "no tensor shape" in err and "--shape" in err
+
+
+@pytest.mark.parametrize("form", ["v1", "v2", "ttnn"])
+def test_convert_between_tt_metal_forms(capsys, form):
+    v1 = tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4), tile=(32, 32))
+    status, out, _ = run(capsys, "convert", str(v1), "--to", form)
+    got = tt.parse(out.strip())
+    assert status == 0 and got.index_map().tolist() == v1.index_map().tolist()
+    assert type(got).__name__ == {"v1": "MetalLayout", "v2": "MetalLayoutV2", "ttnn": "TTNNTensorLayout"}[form]
+    status, out, _ = run(capsys, "convert", MEMCFG, "--to", form, "--shape", "64x256", "--json")
+    assert status == 0 and json.loads(out)["to"] == form and json.loads(out)["family"] == "metal"
+
+
+def test_convert_between_tt_forms_refuses_with_the_reason(capsys):
+    status, _, err = run(capsys, "convert", str(tt.MetalLayout.from_v2((3, 43, 7), (1, 1))), "--to", "v1")
+    assert status == 2 and "v1 cannot pad a group's end" in err
+    status, _, err = run(capsys, "convert", CUTE, "--to", "v2")
+    assert status == 2 and "not a cute value" in err
+    status, _, err = run(capsys, "convert", MEMCFG, "--to", "ttnn")
+    assert status == 2 and "--shape" in err

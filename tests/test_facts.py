@@ -151,3 +151,32 @@ def test_format_facts_continues_a_multi_line_value_under_its_first_line():
     assert lines[at + 1:at + len(text_lines)] == [" " * 16 + t for t in text_lines[1:]]
     # every other line still starts with a name in the first column
     assert all(line[0] != " " for line in lines[:at] + lines[at + len(text_lines):])
+
+
+def test_describe_v2_and_ttnn_layouts_adds_their_own_fields():
+    v2 = tt.MetalLayout.from_v2((9, 43, 7), (8, 8), tile=(32, 32))
+    d = F.describe(v2)
+    assert (d["dim_alignments"], d["collapsed_intervals"]) == (list(v2.dim_alignments), [[0, 2], [2, 3]])
+    assert d["device_shape"] == list(v2.device_shape) and d["memory_layout"] == "sharded"
+    assert d["padding"]["slots"] == np.prod(v2.device_shape) * 32 * 32 - 9 * 43 * 7
+    L = tt.TTNNTensorLayout((64, 128), "(d0, d1) -> (d0, d1)", (2, 4), buffer_type="l1",
+                            memory_layout="height_sharded")
+    d = F.describe(L)
+    assert (d["buffer_type"], d["memory_layout"]) == ("l1", "height_sharded") and "dim_alignments" not in d
+    assert "memory_layout" not in F.describe(tt.MetalLayout.from_collapse((4, 4), (1, 1)))
+
+
+def test_describe_a_bare_ttnn_config_gives_its_fields():
+    text = ("#ttnn.memory_config<#ttnn.buffer_type<dram>, <height_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<"
+            "(0,0), (7,0)>, #ttnn.core_range<(0,1), (1,1)>]>, <32x64>, <col_major>, <physical>>>")
+    d = F.describe(tt.parse(text))
+    assert d["family"] == "ttnn" and d["text"] == text and F.canonical_text(tt.parse(text)) == text
+    assert (d["kind"], d["buffer_type"], d["memory_layout"], d["shard_mode"]) == (
+        "memory_config", "dram", "height_sharded", "physical")
+    assert (d["cores"], d["shard_shape"], d["orientation"]) == (10, [32, 64], "col_major")
+    assert d["core_ranges"] == ["(0,0)-(7,0)", "(0,1)-(1,1)"]
+    nd = tt.NdShardSpec((2, 32, 32), [((0, 0), (3, 3))], "col_major", "GRID_2D")
+    d = F.describe(nd)
+    assert (d["kind"], d["shard_shape"], d["distribution"], d["cores"]) == ("nd_shard_spec", [2, 32, 32], "grid_2d", 16)
+    assert [c["check"] for c in F.checks(nd)] == ["parses"] and "size" not in d
+    assert "no tensor shape" in dict(F.fact_lines(d))["note"]

@@ -1,7 +1,7 @@
 """The ``unilayout`` command: show, convert, check and render any layout text, and a guided tour.
 
     unilayout show TEXT [--json] [--shape 8x8]
-    unilayout convert TEXT --to cute|linear|affine|tsl [--shape 8x8] [--json]
+    unilayout convert TEXT --to cute|linear|affine|tsl|v1|v2|ttnn [--shape 8x8] [--json]
     unilayout check TEXT [--json]
     unilayout render TEXT -o FILE.svg|png|html|- [--scale K] [--color ...] [--tv MxN] [--place TENSOR] [--shape 8x8]
     unilayout serve [--port N]
@@ -108,6 +108,8 @@ def _value(args):
     """The value of ``args.text`` (``-``: standard input); a dynamic TSL resolved for ``--shape``."""
     value = _parse(_read_text(args.text))
     shape = _dims(getattr(args, "shape", None))
+    if shape is not None and F._ttnn_config(value):  # a #ttnn.memory_config / nd_shard_spec on a tensor of that shape
+        value = value.to_metal(shape)
     if shape is not None and family_of(value) == "tsl" and value.is_dynamic:
         value = value.resolve(shape)
     return value
@@ -117,7 +119,7 @@ def _envelope(command, value=None, ok=True):
     """The fields every ``--json`` object starts with (``JSON_SCHEMA``)."""
     d = {"schema": JSON_SCHEMA, "command": command, "ok": ok}
     if value is not None:
-        d["family"] = family_of(value)
+        d["family"] = "ttnn" if F._ttnn_config(value) else family_of(value)
         d["text"] = F.canonical_text(value)
     return d
 
@@ -150,10 +152,10 @@ def _print_tables(parts):
 def _cmd_show(args):
     value = _value(args)
     shape = _dims(args.shape)
-    if family_of(value) == "tsl":
-        shape = None  # --shape resolved the TSL; its facts need no box
+    if F._ttnn_config(value) or family_of(value) in ("tsl", "metal"):
+        shape = None  # --shape resolved the TSL (or gave a TTNN config its tensor); its facts need no box
     facts = F.describe(value, shape)
-    parts = tables(value, shape, args.max_cells)
+    parts = [] if facts["family"] == "ttnn" else tables(value, shape, args.max_cells)  # a bare TTNN config: fields
     if args.place:
         placed, summary = _placement_summary(value, args.place)
         facts["placed"] = F.canonical_text(placed)
@@ -180,10 +182,30 @@ def _placement_summary(device, tensor_text):
     return placed, distributed.shard_summary(placed, device)
 
 
+def _needs_tensor(value, what):
+    """Refuse a bare ``#ttnn.memory_config`` / ``#ttnn.nd_shard_spec`` (no tensor shape) for ``what``, saying why."""
+    if F._ttnn_config(value):
+        raise LayoutError(f"{str(value).split('<', 1)[0]} has no tensor shape to {what}: give --shape (e.g. --shape "
+                          f"64x256) to {what} the layout it gives a tensor of that shape")
+
+
 def _cmd_convert(args):
-    from .convert import convert_to
+    from .convert import convert_to, metal_form
 
     value = _value(args)
+    _needs_tensor(value, "convert")
+    if args.to in ("v1", "v2", "ttnn"):  # tt-mlir's text forms of one metal layout
+        if family_of(value) != "metal":
+            raise LayoutError(f"--to {args.to} is a tt metal layout form: it converts a metal layout, not a "
+                              f"{family_of(value)} value")
+        out = metal_form(value, args.to)
+        if args.json:
+            d = _envelope("convert", value)
+            d.update({"to": args.to, "result": F.canonical_text(out)})
+            print(json.dumps(d, indent=2, default=_json_default))
+        else:
+            print(F.canonical_text(out))
+        return 0
     options = {}
     shape = _dims(args.shape) if family_of(value) != "tsl" else None
     if shape is not None:
@@ -240,12 +262,13 @@ def _cmd_render(args):
 
     args.text = _read_text(args.text)
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
+    _needs_tensor(value, "draw")
     options = {"max_cells": args.max_cells, "element_bytes": args.element_bytes}
     if args.color:
         options["color"] = args.color
     if args.tv:
         options["tv"] = _dims(args.tv)
-    if args.shape and family_of(value) != "tsl":
+    if args.shape and family_of(value) != "tsl" and not F._ttnn_config(_parse(args.text)):  # (a config: its tensor)
         options["shape"] = _dims(args.shape)
     if args.place:
         placed = _parse(args.place)
@@ -317,7 +340,9 @@ def _render_html(args):
     text = args.text
     if args.shape:
         value = _parse(text)
-        if family_of(value) == "tsl" and value.is_dynamic:
+        if F._ttnn_config(value):  # a #ttnn.memory_config / nd_shard_spec: the layout it gives that tensor
+            text, args.shape = F.canonical_text(value.to_metal(_dims(args.shape))), None
+        elif family_of(value) == "tsl" and value.is_dynamic:
             text = str(value.resolve(_dims(args.shape)))
     html = explorer.render_html(text, shape=_dims(args.shape))
     if args.output == "-":
@@ -442,7 +467,8 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
     "convert": """examples:
   unilayout convert '(4,8):(8,1)' --to linear
   unilayout convert '(d0, d1) -> (d0 * 8 + d1)' --to cute --shape 4x8
-  unilayout convert '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>' --to affine --json""",
+  unilayout convert '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>' --to affine --json
+  unilayout convert 'tensor<64x128xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x4>, memref<32x32xf32, #tt.memory_space<l1>>>>' --to v2""",
     "check": """examples:
   unilayout check '(4,2):(2,1)'
   unilayout check '#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>' --json""",
@@ -483,7 +509,9 @@ def _parser():
     q = sub.add_parser("convert", help="convert to another family (exact, or an error saying why not)",
                        epilog=_EXAMPLES["convert"], formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
-    q.add_argument("--to", required=True, choices=["cute", "linear", "affine", "tsl"])
+    q.add_argument("--to", required=True, choices=["cute", "linear", "affine", "tsl", "v1", "v2", "ttnn"],
+                   help="a family, or (a metal layout) one of tt-mlir's forms: v1 #tt.metal_layout, v2 "
+                        "#ttcore.metal_layout, ttnn #ttnn.ttnn_layout")
     q.add_argument("--shape", help="box for an affine source, or the shape resolving a dynamic TSL, e.g. 8x8")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(run=_cmd_convert)

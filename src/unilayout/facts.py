@@ -38,6 +38,8 @@ described without their table (a ``note`` says so).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ._families import family_of
@@ -114,6 +116,12 @@ def injectivity(values, lo=None, hi=None):
     return u.size == v.size, u.size == span
 
 
+def _ttnn_config(value) -> bool:
+    """A tt ``MemoryConfig`` / ``NdShardSpec``: TTNN placements without a tensor shape, so in no layout family."""
+    tt = sys.modules.get("unilayout.tt")
+    return tt is not None and isinstance(value, (tt.MemoryConfig, tt.NdShardSpec))
+
+
 def canonical_text(value) -> str:
     """The text of a value that ``unilayout.parse`` reads back (a shared linear layout: Triton's bases).
 
@@ -124,6 +132,8 @@ def canonical_text(value) -> str:
     >>> canonical_text(tt.MetalLayout.from_collapse((4, 4), (1, 1)))[:14]
     'tensor<4x4xf32'
     """
+    if _ttnn_config(value):
+        return str(value)
     fam = family_of(value)
     if fam == "linear":
         try:
@@ -270,6 +280,14 @@ def _facts_metal(ml, d, shape):
     d["tile"] = list(ml.tile) if ml.tile else None
     d["memory_space"] = ml.memory_space
     d["oob_val"] = ml.oob_val
+    if hasattr(ml, "dim_alignments"):  # tt.MetalLayoutV2
+        d["dim_alignments"] = list(ml.dim_alignments)
+        d["collapsed_intervals"] = [list(p) for p in ml.collapsed_intervals]
+        d["device_shape"] = list(ml.device_shape)
+    if hasattr(ml, "buffer_type"):  # tt.TTNNTensorLayout
+        d["buffer_type"] = ml.buffer_type
+    if hasattr(ml, "memory_layout"):
+        d["memory_layout"] = ml.memory_layout
     d["size"] = int(ml.volume)
     slots = int(np.prod(ml.shards_shape, dtype=np.int64))
     d["cosize"] = slots
@@ -317,7 +335,10 @@ def describe(value, shape=None) -> dict:
     (CuTe ``shape``/``stride``/``rank``/``depth``, linear ``in_dims``/``out_dims``,
     TSL ``offset``/``dense``, metal ``grid``/``padding``, device ``valid`` ...).
     A fact that does not apply, or was not tabulated, is absent. ``shape`` is
-    the box an affine map is tabulated on (other families ignore it).
+    the box an affine map is tabulated on (other families ignore it). A bare
+    ``#ttnn.memory_config`` / ``#ttnn.nd_shard_spec`` (no tensor shape, so in
+    no family) gives ``family`` ``"ttnn"``, its ``text`` and its fields
+    (``tt.ttnn_attrs.config_facts``).
 
     >>> from unilayout import tsl
     >>> d = describe(tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"))
@@ -330,6 +351,10 @@ def describe(value, shape=None) -> dict:
     """
     if isinstance(value, str):
         raise LayoutError(f"describe takes a layout value, not text: read {value!r} with unilayout.parse first")
+    if _ttnn_config(value):  # a #ttnn.memory_config / #ttnn.nd_shard_spec: its fields (no shape, no table)
+        from .tt.ttnn_attrs import config_facts
+
+        return {"family": "ttnn", "text": str(value), **config_facts(value)}
     fam = family_of(value)
     d = {"family": fam, "text": canonical_text(value)}
     _FACTS[fam](value, d, shape)

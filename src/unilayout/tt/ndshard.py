@@ -169,6 +169,30 @@ class NdShardSpec:
         return (f"#ttnn.nd_shard_spec<<[{ranges}]>, <{shape}>, <{self.orientation.lower()}>, "
                 f"<{self.distribution.lower()}>>")
 
+    def to_metal(self, tensor_shape, buffer_type="l1", element_type="f32", tile=None, tile_dtype=None):
+        """The metal layout this spec gives a tensor of ``tensor_shape``, or ``NotRepresentableError`` why none.
+
+        As a ``#ttnn.memory_config`` in ``buffer_type`` would: GRID_2D is
+        block sharding, ROUND_ROBIN_1D with full-width (full-height) shards,
+        at most one per core, is height (width) sharding
+        (``MemoryConfig.to_metal``).
+
+        >>> NdShardSpec((32, 64), [((0, 0), (3, 1))], distribution="GRID_2D").to_metal((64, 256)).grid
+        (2, 4)
+        >>> NdShardSpec((32, 64), (8, 1)).to_metal((64, 256))
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.NotRepresentableError: round-robin shards 32x64 of 64x256 are neither full-width nor full-height
+        """
+        from .ttnn_attrs import MemoryConfig
+
+        if self.distribution == GRID_2D:
+            layout = "block_sharded"
+        else:
+            grid = self.shard_grid(tensor_shape)
+            layout = "width_sharded" if len(grid) == 2 and grid[0] == 1 and grid[1] > 1 else "height_sharded"
+        return MemoryConfig(buffer_type, layout, self).to_metal(tensor_shape, element_type, tile, tile_dtype)
+
     @property
     def cores(self) -> tuple:
         """The cores in placement order (``corerange_to_cores`` with this orientation).

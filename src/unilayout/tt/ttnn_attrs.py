@@ -39,7 +39,7 @@ from .collapse import collapse_map
 from .metal import MetalLayout
 from .ttnn import CoreRange, ShardSpec, TTNNLayout, core_ranges
 
-__all__ = ["TTNNTensorLayout", "MemoryConfig", "BUFFER_TYPES", "TTNN_MEMORY_LAYOUTS"]
+__all__ = ["TTNNTensorLayout", "MemoryConfig", "BUFFER_TYPES", "TTNN_MEMORY_LAYOUTS", "config_facts"]
 
 BUFFER_TYPES = ("dram", "l1", "system_memory", "l1_small", "trace")
 TTNN_MEMORY_LAYOUTS = ("interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded")
@@ -475,6 +475,52 @@ class MemoryConfig:
                                         f"{xs(shape)} on grid {xs(grid)}")
         del rank
         return ml
+
+
+def config_facts(value) -> dict:
+    """The fields of a ``MemoryConfig`` or ``NdShardSpec`` as an ordered dict (what ``unilayout show`` lists).
+
+    Neither has a tensor shape, so neither is a layout: the facts are its
+    fields, plus the cores it names; ``to_metal(shape)`` gives the layout it
+    means for a tensor (``unilayout show TEXT --shape 64x256``).
+
+    >>> from unilayout import tt
+    >>> f = config_facts(tt.parse("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<"
+    ...                           "(0,0), (3,1)>]>, <32x64>, <row_major>>>"))
+    >>> f["kind"], f["memory_layout"], f["cores"], f["shard_shape"], f["core_ranges"]
+    ('memory_config', 'block_sharded', 8, [32, 64], ['(0,0)-(3,1)'])
+    >>> config_facts(tt.NdShardSpec((2, 32, 32), (8, 8)))["distribution"]
+    'round_robin_1d'
+    """
+    from .ndshard import NdShardSpec
+
+    def spec_facts(sp, d):
+        if isinstance(sp, NdShardSpec):
+            d["shard_shape"], d["distribution"] = list(sp.shard_shape), sp.distribution.lower()
+            ranges = sp.core_grid
+        else:
+            d["shard_shape"] = list(sp.shape)
+            ranges = sp.grid
+        d["orientation"] = sp.orientation.lower()
+        d["core_ranges"] = [f"({r.start[0]},{r.start[1]})-({r.end[0]},{r.end[1]})" for r in ranges]
+        d["cores"] = sp.num_cores
+
+    d = {}
+    if isinstance(value, NdShardSpec):
+        d["kind"] = "nd_shard_spec"
+        spec_facts(value, d)
+    elif isinstance(value, MemoryConfig):
+        d["kind"] = "memory_config"
+        d["buffer_type"], d["memory_layout"] = value.buffer_type, value.memory_layout
+        if value.shard_spec is not None:
+            d["shard_spec"] = "nd_shard_spec" if isinstance(value.shard_spec, NdShardSpec) else "shard_spec"
+            spec_facts(value.shard_spec, d)
+            if value.shard_mode is not None:
+                d["shard_mode"] = value.shard_mode
+    else:
+        raise LayoutError(f"config_facts: expected a MemoryConfig or NdShardSpec, got {type(value).__name__}")
+    d["note"] = "no tensor shape: give one (--shape 64x256) to see the layout it gives that tensor"
+    return d
 
 
 def _legacy(nd, shape):
