@@ -49,6 +49,7 @@ from .layout import depth_of as depth
 from .layout import flatten_layout
 from .layout import group as group
 from .printing import layout_table, print_layout
+from .smem import SMEM_KINDS, check_equivalents, smem_atom, smem_equivalents, smem_table
 from .swizzle import ComposedLayout, Swizzle
 from .tensor import Tensor, local_partition, local_tile
 from .text import parse
@@ -88,4 +89,5 @@ __all__ = [
     "make_identity_tensor", "MMAAtom", "mma_atom", "mma_atoms", "TiledMMA", "ThrMMA", "make_tiled_mma",
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
+    "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",
 ]

@@ -328,3 +328,110 @@ def make_tiled_mma(atom, atom_layout_mnk=None, permutation_mnk=None) -> TiledMMA
         raise LayoutError(f"make_tiled_mma: permutation_mnk must be a tuple of up to 3 tilers, got {permutation_mnk!r}")
     perm = tuple(_check_tile(p, "permutation") for p in permutation_mnk) + (None,) * (3 - len(permutation_mnk))
     return TiledMMA(atom, atom_layout_mnk, perm)
+
+
+def parse_tiled_mma(text: str):
+    """A TiledMMA from its description, or None when ``text`` is not one (for ``unilayout show/render``).
+
+    Grammar (whitespace free)::
+
+        text  ::= NAME [layout [perm]] | 'make_tiled_mma(' NAME [',' layout [',' perm]] ')'
+        layout::= a CuTe layout or shape text, e.g. (2,2,1) or (2,2,1):(2,1,0)
+        perm  ::= '(' tile (',' tile)* ')' where tile is an int, '_' or a layout in parentheses
+
+    >>> parse_tiled_mma("SM80_16x8x16_F32F16F16F32_TN (2,2,1)").tile_size_mnk()
+    (32, 16, 16)
+    >>> parse_tiled_mma("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN, (2,2), (32,_,_))").tile_size_mnk()
+    (32, 16, 8)
+    >>> parse_tiled_mma("(4,2):(2,1)") is None
+    True
+    """
+    from .._text import Scanner, check_text
+    from .text import parse as parse_cute
+
+    s = Scanner(check_text(text, "TiledMMA description"))
+    call = s.keyword("make_tiled_mma") if s.at("make_tiled_mma") else False
+    if call:
+        s.expect("(")
+    start = s.skip()
+    if not s.at("SM"):
+        if call:
+            s.expected("an MMA atom name (cute.mma_atoms() lists them)")
+        return None
+    name = s.identifier("an MMA atom name")
+    try:
+        atom = mma_atom(name)
+    except LayoutError as e:
+        s.fail(str(e), start)
+    parts = []
+    while True:
+        if call:
+            if not s.accept(","):
+                break
+        elif s.end():
+            break
+        at = s.skip()
+        depth, p, t = 0, at, s.text
+        while p < len(t):  # one balanced group: a layout "(..):(..)" or a tuple
+            c = t[p]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and (c in " \t\n" or (c == "," and call)):
+                break
+            p += 1
+        piece = t[at:p]
+        if not piece:
+            s.expected("an atom layout or a permutation")
+        s.pos = p
+        parts.append((at, piece))
+        if len(parts) > 2:
+            s.fail("a TiledMMA takes an atom layout and a permutation, no more", at)
+    if call:
+        s.expect(")")
+    s.expect_end()
+    layout = perm = None
+    if parts:
+        at, piece = parts[0]
+        try:
+            lay = parse_cute(piece)
+        except LayoutError as e:
+            s.fail(f"atom layout: {e}", at)
+        layout = lay if ":" in piece else lay.shape
+    if len(parts) > 1:
+        at, piece = parts[1]
+        if not (piece.startswith("(") and piece.endswith(")")):
+            s.fail("the permutation is a tuple of tiles, e.g. (32,32,_)", at)
+        perm = []
+        for item in _split_top(piece[1:-1]):
+            item = item.strip()
+            if item == "_":
+                perm.append(None)
+            else:
+                try:
+                    v = parse_cute(item)
+                except LayoutError as e:
+                    s.fail(f"permutation tile {item!r}: {e}", at)
+                perm.append(v.shape if isinstance(v.shape, int) and ":" not in item else v)
+        perm = tuple(perm)
+    try:
+        return make_tiled_mma(atom, layout, perm)
+    except LayoutError as e:
+        s.fail(str(e), start)
+
+
+def _split_top(text):
+    out, depth, cur = [], 0, ""
+    for c in text:
+        if c == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+            continue
+        depth += c == "("
+        depth -= c == ")"
+        cur += c
+    out.append(cur)
+    return out
