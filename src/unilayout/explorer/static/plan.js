@@ -37,7 +37,10 @@
     "#plan-reshard th { text-align: left; font-weight: normal; color: #555; padding: 0.1em 0.8em 0.1em 0; }" +
     "#plan-reshard td { font-family: ui-monospace, Menlo, Consolas, monospace; text-align: right; }" +
     "#panel-plan code { word-break: break-all; font-size: 0.85em; }" +
-    "#plan-grid-view, #plan-heat-view { max-height: 70vh; }";
+    "#plan-grid-view, #plan-heat-view { max-height: 70vh; }" +
+    "#plan-heat-box { margin: 0.6em 0 0 0; } #plan-heat-box figcaption, #panel-plan figcaption { font-weight: bold; font-size: 0.9em; }" +
+    "#plan-heat-view svg { width: 100%; max-width: 60em; height: auto; cursor: zoom-in; }" +
+    "#plan-heat-view.natural svg { width: auto; max-width: none; cursor: zoom-out; }";
   var FORM =
     "<h2>Layout planner</h2>" +
     "<form id=\"plan-form\" class=\"grid-form\">" +
@@ -51,7 +54,7 @@
     "<option>u32</option><option>u16</option><option>u8</option></select></label>" +
     "<label>rows <input id=\"plan-top\" value=\"20\" size=\"4\" spellcheck=\"false\"></label>" +
     "<label><span><input type=\"checkbox\" id=\"plan-physical\"> physical grids only</span></label>" +
-    "<label class=\"wide\">reshard from (a <code>tensor&lt;..., #tt.metal_layout&gt;</code>, priced into the chosen grid) " +
+    "<label class=\"wide\">reshard from: a metal layout's tensor text, priced into the chosen grid " +
     "<input id=\"plan-from\" spellcheck=\"false\" placeholder=\"tensor&lt;53x63xf32, #tt.metal_layout&lt;...&gt;&gt;\"></label>" +
     "<button type=\"submit\" id=\"plan-run\">Plan</button>" +
     "</form>" +
@@ -65,9 +68,12 @@
     "<button type=\"button\" id=\"plan-use-from\" title=\"price moving from this layout into the next choice\">Reshard from this</button></p>" +
     "<div class=\"side-by-side\">" +
     "<figure><figcaption>the chosen grid over the device</figcaption><div id=\"plan-grid-view\" class=\"view\"></div></figure>" +
-    "<figure id=\"plan-reshard-box\" hidden><figcaption>reshard into it</figcaption>" +
-    "<table id=\"plan-reshard\"></table><div id=\"plan-heat-view\" class=\"view\"></div></figure>" +
-    "</div></div>";
+    "<figure id=\"plan-reshard-box\" hidden><figcaption>reshard into it (bytes)</figcaption>" +
+    "<table id=\"plan-reshard\"></table></figure>" +
+    "</div>" +
+    "<figure id=\"plan-heat-box\" hidden><figcaption>core-to-core traffic: rows send, columns receive " +
+    "(click the picture: natural size / fit)</figcaption><div id=\"plan-heat-view\" class=\"view\"></div></figure>" +
+    "</div>";
 
   var choice = 0, seq = 0, lastAnswer = null;
 
@@ -92,7 +98,7 @@
 
   function cell(key, v) {
     if (key === "grid") { return v.join("x"); }
-    if (key === "collapse") { return v.length ? v.map(function (p) { return "[" + p[0] + ", " + p[1] + ")"; }).join(" ") : "\u2014"; }
+    if (key === "collapse") { return v.length ? v.map(function (p) { return "[" + p[0] + ", " + p[1] + ")"; }).join(" ") : "none"; }
     if (key === "padding_fraction") { return (100 * v).toFixed(1) + "%"; }
     if (key === "fits_l1") { return v ? "yes" : "no"; }
     if (key === "bytes_per_core" || key === "padding_slots" || key === "cores_used") { return Number(v).toLocaleString("en-US"); }
@@ -165,6 +171,7 @@
     $("plan-grid-view").innerHTML = a.svg;  // the server's SVG (unilayout.viz.svg): no user text unescaped
     var rb = $("plan-reshard-box");
     rb.hidden = !a.reshard;
+    $("plan-heat-box").hidden = !a.reshard;
     if (a.reshard) {
       var r = a.reshard;
       $("plan-reshard").innerHTML = COUNTERS.map(function (c) {
@@ -219,6 +226,7 @@
     $("plan-form").addEventListener("submit", function (e) { e.preventDefault(); run(0); });
     $("plan-grids").addEventListener("click", rowClicked);
     $("plan-grids").addEventListener("keydown", rowClicked);
+    $("plan-heat-view").addEventListener("click", function () { $("plan-heat-view").classList.toggle("natural"); });
     $("plan-open").addEventListener("click", function () {
       if (!lastAnswer) { return; }
       $("layout-input").value = lastAnswer.layout;
