@@ -149,7 +149,56 @@ def _print_tables(parts):
         print(body)
 
 
+def _tiled_mma(args):
+    """The TiledMMA TEXT describes (``SM80_16x8x16_F32F16F16F32_TN (2,2,1)``, ``make_tiled_mma(...)``), else None."""
+    from .cute.tiled import parse_tiled_mma
+
+    args.text = _read_text(args.text)
+    return parse_tiled_mma(args.text)
+
+
+def _show_mma(mma, args):
+    """``show`` of an MMA atom / tiled MMA: the atom's layouts and the tiled TV layouts."""
+    m, n, k = mma.tile_size_mnk()
+    facts = {"family": "cute.TiledMMA", "atom": mma.atom.name, "thr_layout_vmnk": str(mma.thr_layout_vmnk),
+             "tile_mnk": [m, n, k], "threads": mma.size, "layoutA_TV": str(mma.get_layoutA_TV()),
+             "layoutB_TV": str(mma.get_layoutB_TV()), "layoutC_TV": str(mma.get_layoutC_TV())}
+    if args.json:
+        out = {"schema": JSON_SCHEMA, "command": "show", "ok": True}
+        out.update(facts)
+        print(json.dumps(out, indent=2))
+        return 0
+    print(str(mma))
+    print(f"  Tile_MNK:       {m}x{n}x{k}\n  LayoutA_TV:     {facts['layoutA_TV']}\n"
+          f"  LayoutB_TV:     {facts['layoutB_TV']}\n  LayoutC_TV:     {facts['layoutC_TV']}")
+    return 0
+
+
+def _render_mma(mma, args):
+    """``render`` of an MMA atom / tiled MMA: C, A left, B above (``viz.cute_mma``)."""
+    from . import viz
+    from .viz.cute_mma import tiled_mma_scene
+
+    s = tiled_mma_scene(mma, max_cells=max(args.max_cells, 65536))
+    ext = "." + (args.format or "svg") if args.output == "-" else os.path.splitext(args.output)[1].lower()
+    if ext not in viz.FORMATS:
+        raise LayoutError(f"cannot write {args.output!r}: a TiledMMA picture is .svg or .png")
+    if args.output == "-":
+        from .viz.png import to_png
+        from .viz.svg import to_svg
+
+        sys.stdout.buffer.write(to_png(s, args.scale) if ext == ".png" else to_svg(s).encode("utf-8"))
+        sys.stdout.buffer.flush()
+    else:
+        viz.render(s, args.output, scale=args.scale)
+        _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes)")
+    return 0
+
+
 def _cmd_show(args):
+    mma = _tiled_mma(args)
+    if mma is not None:
+        return _show_mma(mma, args)
     value = _value(args)
     shape = _dims(args.shape)
     if F._ttnn_config(value) or family_of(value) in ("tsl", "metal"):
@@ -260,7 +309,9 @@ def _cmd_check(args):
 def _cmd_render(args):
     from . import viz
 
-    args.text = _read_text(args.text)
+    mma = _tiled_mma(args)
+    if mma is not None:
+        return _render_mma(mma, args)
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
     _needs_tensor(value, "draw")
     options = {"max_cells": args.max_cells, "element_bytes": args.element_bytes}
@@ -460,6 +511,7 @@ _EXAMPLES = {
 run 'unilayout COMMAND --help' for the examples of each command.""",
     "show": """examples:
   unilayout show '((2,2),2):((4,1),2)'
+  unilayout show 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1), (32,32,_))'   # an MMA atom or tiled MMA
   unilayout show '(d0, d1) -> (d1, d0)' --shape 4x4
   unilayout show '#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>' --shape 64x64   # resolve a dynamic TSL
   unilayout show 'tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>' --json
@@ -476,6 +528,7 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
   unilayout render 'Sw<3,4,3> o 0 o (8,64):(64,1)' -o swizzle.png --color bank --scale 2
   unilayout render '(32,4):(1,32)' --tv 16x8 -o tv.svg
   unilayout render '(8,8):(8,1)' -o - --format svg > L.svg
+  unilayout render 'SM80_16x8x16_F32F16F16F32_TN (2,2,1)' -o mma.png      # a TiledMMA as print_latex draws it
   unilayout render 'tensor<300x300xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <4x4>, memref<75x75xf32, #tt.memory_space<l1>>>>' -o metal.html""",
     "serve": """examples:
   unilayout serve                # http://127.0.0.1:<a free port>/
