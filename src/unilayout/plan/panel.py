@@ -9,7 +9,7 @@ request field       meaning
 ``shape``           the tensor's logical shape, ``[53, 63]`` or ``"53x63"`` (required)
 ``device``          a ``#tt.device<...>`` text, or ``mesh`` ``[1, 2]`` (Wormhole chips); default one 8x8 chip
 ``tile``            ``[32, 32]`` or null; ``element_type`` (``"f32"``), ``memory_space`` (``"l1"``)
-``collapse``        null (every cut), or a list of ``[begin, end]`` pairs
+``collapse``        null (every cut), ``[begin, end]`` pairs, or the form's ``"0,-1"``
 ``physical``        true: physical grids only
 ``top``             rows returned (default 20); ``choice``: the row drawn (default 0)
 ``reshard_from``    optional ``tensor<...>`` text: price resharding it into the chosen layout
@@ -34,9 +34,18 @@ answers 400 with its message).
 
 from __future__ import annotations
 
+import math
+
 from ..errors import LayoutError
 
-__all__ = ["answer"]
+__all__ = ["answer", "MAX_TOP", "MAX_RESHARD_POINTS", "MAX_VOLUME"]
+
+#: Most elements (and cells of a mesh or tile) a request may name: bytes and slots stay within int64.
+MAX_VOLUME = 1 << 48
+#: Most rows one answer lists.
+MAX_TOP = 1000
+#: Most points ``reshard_cost`` may enumerate in one group of linked dims for a panel request (about a second).
+MAX_RESHARD_POINTS = 1 << 22
 
 
 def _ints(value, key):
@@ -51,7 +60,51 @@ def _ints(value, key):
         raise LayoutError(f"'{key}' must be a non-empty list of integers, got {value!r}")
     if len(value) > 16:
         raise LayoutError(f"'{key}' has {len(value)} entries; at most 16 are accepted")
+    if any(v < 1 for v in value):
+        raise LayoutError(f"'{key}' entries must be >= 1, got {list(value)}")
+    if math.prod(value) > MAX_VOLUME:
+        raise LayoutError(f"'{key}' {'x'.join(map(str, value))} has more than 2**{MAX_VOLUME.bit_length() - 1} "
+                          "elements; the planner counts bytes in 64-bit integers")
     return tuple(value)
+
+
+def _collapse(value):
+    """``None`` (every cut) or a list of ``(begin, end)`` pairs, from ``[[0, -1]]`` or the form's ``"0,-1"`` / ``"0,2,3,-1"``."""
+    if value in (None, "", []):
+        return None
+    if isinstance(value, str):
+        nums = [p for p in value.replace(";", ",").replace(" ", ",").split(",") if p]
+        try:
+            nums = [int(p) for p in nums]
+        except ValueError:
+            raise LayoutError(f"'collapse' must be pairs of dims like 0,-1 or 0,2,3,-1, got {value!r}") from None
+        if len(nums) % 2:
+            raise LayoutError(f"'collapse' needs pairs of dims like 0,-1 or 0,2,3,-1, got {value!r}")
+        value = [nums[i:i + 2] for i in range(0, len(nums), 2)]
+    if not isinstance(value, list) or len(value) > 16 or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
+            for p in value):
+        raise LayoutError(f"'collapse' must be a list of [begin, end] pairs, got {value!r}")
+    return [tuple(p) for p in value]
+
+
+def _check_points(src, dst):
+    """Refuse a reshard whose largest group of linked dims has more than ``MAX_RESHARD_POINTS`` points.
+
+    ``reshard_cost`` enumerates each group of logical dims that one map result
+    links (``reshard`` module docstring); a request must stay quick, so a map
+    mixing every dim of a big tensor is for the ``unilayout plan reshard`` command.
+    """
+    from .reshard import _components
+
+    deps = [r.dims() for ml in (src, dst) for r in ml.linear.results]
+    shape = src.logical_shape
+    if len(shape) != len(dst.logical_shape):
+        return  # reshard_cost says what is wrong
+    worst = max(math.prod(shape[d] for d in comp) for comp in _components(len(shape), deps))
+    if worst > MAX_RESHARD_POINTS:
+        raise LayoutError(f"reshard_from: pricing it enumerates {worst} points at once (the panel stops at "
+                          f"{MAX_RESHARD_POINTS}); run `unilayout plan reshard` for it")
 
 
 def _row(c):
@@ -70,8 +123,6 @@ def answer(body) -> dict:
     ...
     unilayout.errors.LayoutError: 'top' must be an integer >= 1, got 'many'
     """
-    import math
-
     from .. import tt
     from ..viz.plan import grid_choice_scene, traffic_scene
     from ..viz.svg import to_svg
@@ -92,17 +143,13 @@ def answer(body) -> dict:
         dev = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
     tile = body.get("tile")
     tile = None if tile in (None, "", []) else _ints(tile, "tile")
-    collapse = body.get("collapse")
-    if collapse in (None, "", []):
-        collapse = None
-    else:
-        if not isinstance(collapse, list) or not all(isinstance(p, list) and len(p) == 2 for p in collapse):
-            raise LayoutError(f"'collapse' must be a list of [begin, end] pairs, got {collapse!r}")
-        collapse = [tuple(p) for p in collapse]
+    collapse = _collapse(body.get("collapse"))
     top, choice = body.get("top", 20), body.get("choice", 0)
     for key, v, lo in (("top", top, 1), ("choice", choice, 0)):
         if not isinstance(v, int) or isinstance(v, bool) or v < lo:
             raise LayoutError(f"'{key}' must be an integer >= {lo}, got {v!r}")
+    if top > MAX_TOP:
+        raise LayoutError(f"'top' is {top}; the panel lists at most {MAX_TOP} rows")
     kw = {}
     for key in ("element_type", "memory_space"):
         if body.get(key) not in (None, ""):
@@ -120,6 +167,7 @@ def answer(body) -> dict:
         src = tt.parse(src_text) if isinstance(src_text, str) else None
         if not isinstance(src, tt.MetalLayout):
             raise LayoutError("'reshard_from' must be a tensor<..., #tt.metal_layout<...>> text")
+        _check_points(src, chosen.layout)
         dst_device = None if chosen.placement == "physical" else chosen.device
         c = reshard_cost(src, chosen.layout, dev, dst_device=dst_device)
         r = c.summary()

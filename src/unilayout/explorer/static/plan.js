@@ -51,7 +51,7 @@
     "<label>tile (empty: scalar) <input id=\"plan-tile\" placeholder=\"32x32\" size=\"6\" spellcheck=\"false\"></label>" +
     "<label>collapse (empty: every cut) <input id=\"plan-collapse\" placeholder=\"0,-1\" size=\"10\" spellcheck=\"false\"></label>" +
     "<label>element <select id=\"plan-etype\"><option>f32</option><option>bf16</option><option>f16</option>" +
-    "<option>u32</option><option>u16</option><option>u8</option></select></label>" +
+    "<option>f64</option><option>i32</option><option>ui16</option><option>ui8</option></select></label>" +
     "<label>rows <input id=\"plan-top\" value=\"20\" size=\"4\" spellcheck=\"false\"></label>" +
     "<label><span><input type=\"checkbox\" id=\"plan-physical\"> physical grids only</span></label>" +
     "<label class=\"wide\">reshard from: a metal layout's tensor text, priced into the chosen grid " +
