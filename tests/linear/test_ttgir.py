@@ -122,6 +122,16 @@ def test_layout_of_a_tensor_type_inline_or_through_an_alias():
     shared = T.layout("!ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, "
                       "elementBitWidth = 16}>, #ttg.shared_memory, mutable>")
     assert shared == E.NvmmaShared(128, 16).to_linear([64, 64])
+    one = E.SwizzledShared(2, 1, 4, [1, 0]).to_linear([8, 8])
+    two = T.layout("!ttg.memdesc<4x8x8xf16, #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, "
+                   "order = [1, 0]}>, #ttg.shared_memory, mutable>")  # pipelined: buffer index outermost
+    assert two.out_dims == [("dim0", 4), ("dim1", 8), ("dim2", 8)]
+    for o in (0, 5, 9, 63, 64, 64 + 9, 128 + 63, 255):
+        inner = one.apply({"offset": o % 64, "block": 0})
+        assert two.apply({"offset": o, "block": 0}) == {"dim0": o // 64, "dim1": inner["dim0"], "dim2": inner["dim1"]}
+    with pytest.raises(NotRepresentableError, match="3-buffer"):
+        T.layout("!ttg.memdesc<3x8x8xf16, #ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>, "
+                 "#ttg.shared_memory, mutable>")
     padded = T.layout("!ttg.memdesc<64x64xf16, #ttg.padded_shared<[32:+4] {order = [1, 0], shape = [64, 64]}>, "
                       "#ttg.shared_memory, mutable>")
     assert padded == E.PaddedShared([[32, 4]], [1, 0], shape=[64, 64]).address_map([64, 64])
@@ -221,3 +231,55 @@ def test_mangled_texts_raise_only_unilayout_errors():
                 unilayout.parse(mangled)
             except LayoutError:
                 pass
+
+
+_DUMPS = sorted((__import__("pathlib").Path(__file__).parent / "data").glob("*.ttgir"))
+
+
+def _types(text):
+    """Every ``tensor<...>`` / ``!ttg.memdesc<...>`` with an encoding in ``text`` (balanced brackets)."""
+    out = set()
+    for start in [i for i in range(len(text)) if text.startswith(("tensor<", "!ttg.memdesc<"), i)]:
+        depth, i = 0, text.index("<", start)
+        while i < len(text):
+            depth += {"<": 1, ">": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        t = text[start:i]
+        if "#" in t:
+            out.add(t)
+    return sorted(out)
+
+
+@pytest.mark.parametrize("path", _DUMPS, ids=lambda p: p.stem)
+def test_real_ttgir_dumps_read_and_print_back(path):
+    """Triton 3.9.0's own TTGIR (tests/linear/data): every encoding alias prints back byte for byte,
+    and every tensor type of the module gives its layout."""
+    from unilayout.affine import AffineMap
+    from unilayout.linear import LinearLayout
+
+    text = path.read_text()
+    head = "\n".join(line for line in text.splitlines() if line.startswith("#"))
+    aliases = E.parse_module(text)
+    lines = {line.split(" = ", 1)[0][1:]: line.split(" = ", 1)[1] for line in head.splitlines()}
+    for name, enc in aliases.items():
+        assert str(enc) == lines[name]
+    assert aliases, path.name
+    types = _types(text)
+    assert types
+    for t in types:
+        if "amd_rotating_shared" in lines.get(t.split("#")[1].split(",")[0].split(">")[0], ""):
+            with pytest.raises(ParseError, match="does not read"):
+                T.layout(head + "\n" + t)
+            continue
+        shape, _, enc = T.parse_type(t, aliases)
+        if isinstance(enc, E.PaddedShared) and len(shape) == len(enc.shape) + 1:
+            with pytest.raises(NotRepresentableError, match="buffer"):
+                T.layout(head + "\n" + t)
+            continue
+        value = T.layout(head + "\n" + t)
+        if isinstance(value, AffineMap):
+            assert "padded_shared" in str(T.parse_type(t, aliases)[2])
+        else:
+            assert isinstance(value, LinearLayout) and [s for _, s in value.out_dims] == list(shape), t

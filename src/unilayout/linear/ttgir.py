@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 
 from .._text import Scanner
-from ..errors import LayoutError, ParseError
+from ..errors import LayoutError, NotRepresentableError, ParseError
 from . import encodings as E
 from .layout import LinearLayout
 
@@ -514,6 +514,7 @@ def _known(body: str) -> bool:
 
 
 _TYPE = re.compile(r"\s*(tensor|!ttg\.memdesc)\s*<")
+_ELEM = re.compile(r"!?[A-Za-z_][\w.]*")
 
 
 def parse_type(text: str, aliases: dict | None = None):
@@ -540,11 +541,20 @@ def parse_type(text: str, aliases: dict | None = None):
         if not s.accept("x"):
             s.expected("'x' after a dimension")
     epos = s.skip()
-    m = re.compile(r"[A-Za-z_][\w.!]*").match(s.text, epos)
+    m = _ELEM.match(s.text, epos)
     if not m:
-        s.expected("an element type such as f16", epos)
-    elem = m.group(0)
+        s.expected("an element type such as f16 or !tt.ptr<f16>", epos)
     s.pos = m.end()
+    if s.text.startswith("<", s.pos):  # a parameterised type: !tt.ptr<f16>, !tt.ptr<f16, 1>
+        depth = 0
+        while s.pos < len(s.text):
+            depth += {"<": 1, ">": -1}.get(s.text[s.pos], 0)
+            s.pos += 1
+            if depth == 0:
+                break
+        if depth:
+            s.expected("'>' to close the element type", epos)
+    elem = s.text[epos:s.pos]
     if not dims:
         s.fail("a tensor type needs a shape like 128x64xf16", start)
     s.expect(",", "',' and the layout encoding after the element type")
@@ -567,7 +577,9 @@ def layout(text: str) -> LinearLayout:
     """A tensor type (inline encoding, or an alias defined by lines above it) -> its LinearLayout.
 
     What ``unilayout.parse`` does for such text. Shared layouts give
-    ``offset, block`` -> tensor; tensor memory ``row, col, block``;
+    ``offset, block`` -> tensor (a multi-buffered ``!ttg.memdesc<NxSHAPE, ..>`` whose
+    encoding is written for SHAPE: N buffers one after another, the buffer index
+    the highest offset bits); tensor memory ``row, col, block``;
     ``padded_shared`` gives the affine map of each element's padded address
     (``PaddedShared.address_map``; padding is not linear over GF(2)).
 
@@ -609,6 +621,40 @@ def layout(text: str) -> LinearLayout:
         shape, _, enc = parse_type(text[offset:], aliases)
     except ParseError as e:
         raise ParseError(e.message, text, e.position + offset) from None
+    buffers, rank = None, _shared_rank(enc)
+    if rank is not None and len(shape) == rank + 1:
+        # a multi-buffered !ttg.memdesc<NxSHAPE, ...>: N buffers of SHAPE, one after another in memory
+        buffers, shape = shape[0], shape[1:]
     if isinstance(enc, E.PaddedShared):
+        if buffers is not None:
+            raise NotRepresentableError(f"a {buffers}-buffer padded_shared memdesc: the address of one buffer is "
+                                        f"PaddedShared.address_map({list(shape)}); the buffers' spacing is not "
+                                        "in the type")
         return enc.address_map(shape)  # padding is affine, not linear: the affine family carries it
-    return enc.to_linear(shape)
+    L = enc.to_linear(shape)
+    if buffers is None:
+        return L
+    if buffers & (buffers - 1):
+        raise NotRepresentableError(f"a {buffers}-buffer memdesc: the buffer index is not a power of two, so offset -> "
+                                    f"element is not linear over GF(2); one buffer's layout is "
+                                    f"{type(enc).__name__}.to_linear({list(shape)})")
+    rename = {f"dim{i}": f"dim{i + 1}" for i in range(len(shape))}
+    per = LinearLayout._make(tuple((n, v) for n, v in L._bases if n == "offset"),
+                             tuple((rename[n], sz) for n, sz in L._outs))
+    stacked = per * LinearLayout.identity_1d(buffers, "offset", "dim0")  # out-dims dim1.., dim0
+    blocks = tuple((n, tuple(tuple(x) + (0,) for x in v)) for n, v in L._bases if n != "offset")
+    out = LinearLayout._make(stacked._bases + blocks, stacked._outs)
+    return out.transpose_outs([f"dim{i}" for i in range(len(shape) + 1)])
+
+
+def _shared_rank(enc):
+    """The tensor rank a shared encoding is written for, or None when any rank fits."""
+    if isinstance(enc, E.SwizzledShared):
+        return len(enc.order)
+    if isinstance(enc, E.NvmmaShared):
+        return enc.rank or (len(enc.cga_layout[0]) if enc.cga_layout else 2)
+    if isinstance(enc, E.PaddedShared):
+        return len(enc.shape) if enc.shape is not None else len(enc.offset_bases[0]) if enc.offset_bases else None
+    if isinstance(enc, E.SharedLinear):
+        return len(enc.offset_bases[0]) if enc.offset_bases else None
+    return None
