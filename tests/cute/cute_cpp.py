@@ -201,22 +201,39 @@ VECTOR = [
 ]
 
 
-def program(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=()) -> str:
+SMEM = [(k, b) for k in ("K_INTER", "K_SW32", "K_SW64", "K_SW128", "MN_INTER", "MN_SW32", "MN_SW64", "MN_SW128")
+        for b in (8, 16, 32)]
+
+
+def _smem_lines(cases):
+    """Each GMMA smem atom: C++'s printed atom and its position-independent (element-offset) form."""
+    out = []
+    for kind, bits in cases:
+        t = _VT[bits]
+        out.append(f'  {{ auto L = SM90::GMMA::Layout_{kind}_Atom<{t}>{{}}; '
+                   f'auto T = make_tensor(make_smem_ptr(({t}*)nullptr), L); '
+                   f'auto P = as_position_independent_swizzle_tensor(T).layout(); std::cout << "\\n"; '
+                   f'std::cout << "smem:{kind}:{bits}=" << L << "|" << P << "\\n"; }}')
+    return out
+
+
+def program(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=()) -> str:
     lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>",
              "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>",
              "#include <cute/atom/copy_atom.hpp>", "#include <iostream>",
              "using namespace cute;", "static float buf[1 << 20];", "int main() {"]
     lines += _atom_lines(atom_names) + _tiled_lines(tiled_cases)
     lines += _copy_atom_lines(copy_atoms) + _tiled_copy_lines(tiled_copies) + _vector_lines(vectors)
+    lines += _smem_lines(smem)
     lines += ["}"]
     return "\n".join(lines) + "\n"
 
 
-def outputs(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), timeout=900):
+def outputs(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=(), timeout=900):
     """Compile and run; ``{key: value}`` (spaces and C++'s static ``_`` markers removed), or None."""
     if not available():
         return None
-    src = program(atom_names, tiled_cases, copy_atoms, tiled_copies, vectors)
+    src = program(atom_names, tiled_cases, copy_atoms, tiled_copies, vectors, smem)
     with tempfile.TemporaryDirectory() as tmp:
         cpp, exe = Path(tmp) / "o.cpp", Path(tmp) / "o"
         cpp.write_text(src)
@@ -339,7 +356,7 @@ def main():
     catoms = [(n, b) for n in copy_atoms() if not n.startswith("SM90_TMA") for b in (8, 16, 32, 64)
               if b <= 32 or n.startswith(("UniversalCopy<uint64", "UniversalCopy<uint128", "SM80_CP_ASYNC_CACHE"))]
     catoms = [(n, b) for n, b in catoms if _accepts(n, b)]
-    out = outputs(names, TILED, catoms, TILED_COPY, VECTOR)
+    out = outputs(names, TILED, catoms, TILED_COPY, VECTOR, SMEM)
     if out is None:
         raise SystemExit("no C++ compiler or CuTe/CCCL headers found")
     with open(DATA, "w") as f:

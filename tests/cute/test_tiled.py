@@ -131,3 +131,31 @@ def test_tiled_mma_is_a_value_whose_repr_pastes_back():
     env = {"make_tiled_mma": make_tiled_mma, "mma_atom": mma_atom, "Layout": Layout}
     assert eval(repr(mma), env) == mma
     assert "ThrLayoutVMNK:  (32,2,2,1):(1,32,64,0)" in str(mma)
+
+
+def test_parse_tiled_mma_reads_the_cli_descriptions():
+    from unilayout.cute.tiled import parse_tiled_mma
+    from unilayout.errors import ParseError
+
+    assert parse_tiled_mma("SM80_16x8x16_F32F16F16F32_TN (2,2,1)") == make_tiled_mma(
+        "SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    assert parse_tiled_mma("make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN, (2,2,1):(2,1,0), (32,_,_))") == \
+        make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN", Layout((2, 2, 1), (2, 1, 0)), (32, None, None))
+    assert parse_tiled_mma("(4,2):(2,1)") is None
+    with pytest.raises(ParseError, match="no MMA atom named 'SM80_x'") as e:
+        parse_tiled_mma("SM80_x (2,2,1)")
+    assert e.value.position == 0
+    with pytest.raises(ParseError, match="no more"):
+        parse_tiled_mma("SM80_16x8x8_F16F16F16F16_TN (2,2,1) (32,_,_) (1,1)")
+
+
+def test_cli_shows_and_renders_a_tiled_mma(tmp_path, capsys):
+    from unilayout.cli import main
+
+    assert main(["show", "SM80_16x8x16_F32F16F16F32_TN (2,2,1)"]) == 0
+    out = capsys.readouterr().out
+    assert "ThrLayoutVMNK:  (32,2,2,1):(1,32,64,0)" in out and "Shape_MNK:  (16,8,16)" in out
+    path = tmp_path / "mma.svg"
+    assert main(["render", "SM80_16x8x8_F16F16F16F16_TN", "-o", str(path)]) == 0
+    assert 'data-operand="2"' in path.read_text()
+    assert main(["show", "SM80_nope"]) == 2

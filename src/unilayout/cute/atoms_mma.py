@@ -91,7 +91,8 @@ class MMAAtom:
         return f"mma_atom({self.name!r}{extra})"
 
     def __str__(self):
-        return (f"MMA_Atom {self.name}\n  ThrID:      {self.thr_id}\n  Shape_MNK:  {self.shape_mnk}\n"
+        mnk = "(" + ",".join(map(str, self.shape_mnk)) + ")"
+        return (f"MMA_Atom {self.name}\n  ThrID:      {self.thr_id}\n  Shape_MNK:  {mnk}\n"
                 f"  LayoutA_TV: {self.layout_a}\n  LayoutB_TV: {self.layout_b}\n  LayoutC_TV: {self.layout_c}")
 
     def _key(self):
