@@ -97,3 +97,37 @@ def test_owners_to_sharding_and_errors():
         from_metal("ml", tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (2, 1)))
     with pytest.raises(LayoutError, match="expected a tt.Device"):
         from_metal(tt.MetalLayout.from_collapse((4, 4), (1, 1)), "dev")
+
+
+def test_identity_maps_take_the_block_plan_and_agree_with_enumeration():
+    from unilayout.sharding.metal import _from_plan
+    rng = random.Random(12)
+    used = 0
+    for _ in range(80):
+        mesh = rng.choice([(2, 1), (1, 2), (2, 2), (1, 4)])
+        dev = tt.Device.from_mesh(tt.SystemDesc((2, 2), num_chips=int(np.prod(mesh))), mesh)
+        G = dev.grid_shape
+        grid = (rng.randint(1, G[0]), rng.randint(1, G[1]))
+        shape = (rng.randint(1, 3 * grid[0]), rng.randint(1, 3 * grid[1]))
+        try:
+            ml = tt.MetalLayout.from_collapse(shape, grid)
+        except LayoutError:
+            continue
+        fast = _from_plan(ml, dev)
+        if fast is None:
+            continue
+        # enumeration, written out: the chip of every element, then the replicas as from_metal adds them
+        cores = dev.place(ml).cores
+        want = {c: set() for c in dev.chip_ids}
+        for x in np.ndindex(*shape):
+            want[int(cores[ml.locate(*x)[0]][0])].add(x)
+        got = elements(fast)
+        for c in dev.chip_ids:
+            if want[c]:
+                assert got[c] == want[c], (shape, grid, mesh)
+        used += 1
+    assert used > 40
+    # a large identity layout needs no element table
+    big = tt.MetalLayout.from_collapse((1 << 16, 1 << 16), (8, 16))
+    two = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))
+    assert from_metal(big, two).device_boxes[1] == [((0, 65536), (32768, 65536))]

@@ -4,7 +4,9 @@ A metal layout sends logical index ``x`` to physical index ``p = linear(x)``,
 then to grid cell ``G = p floordiv shard_shape``; the device's grid map sends
 ``G`` to a chip (``device.place(ml).cores[G][0]``). The chip of every element
 is therefore known, and ``from_metal`` cuts the tensor into the boxes each
-chip holds. Device ids are tt chip ids.
+chip holds (for an identity map straight from the block plan of
+``unilayout.distributed``, with no element table: a 65536x65536 tensor
+costs nothing). Device ids are tt chip ids.
 
 Mesh axes along which the layout sits on one chip (``place().distribution``
 says ``"single"``) are replicated, as TTNN's ``ReplicateTensorToMesh`` and
@@ -89,6 +91,9 @@ def from_metal(metal_layout, device) -> Sharding:
         raise LayoutError(f"expected a tt.Device, got {type(device).__name__}")
     ml = metal_layout
     placement = device.place(ml)
+    fast = _from_plan(ml, device)
+    if fast is not None:
+        return fast
     check_table(product(ml.logical_shape), "from_metal")
     r = ml.rank
     idx = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (r - 1 - i)) for i, s in enumerate(ml.logical_shape)]
@@ -113,6 +118,26 @@ def from_metal(metal_layout, device) -> Sharding:
                     others.append(o)
             replicas[c] = others
     return owners_to_sharding(owner, device.chip_ids, replicas)
+
+
+def _from_plan(ml, device):
+    """The chips' boxes from the block plan, without touching elements, for an identity map; else None.
+
+    With ``linear`` the identity the logical array is the physical one, so a
+    chip's cells ``[a, b)`` along a dim are elements ``[a*s, min(b*s, n))``.
+    Layouts the plan cannot tile (a staircase over chips) return None and are
+    enumerated element by element instead.
+    """
+    from ..affine import identity
+    from ..errors import NotRepresentableError
+    if ml.linear != identity(ml.rank) or len(ml.grid) != ml.rank:
+        return None
+    from ..distributed._plan import plan
+    try:
+        p = plan(ml, device)
+    except NotRepresentableError:
+        return None
+    return physical_sharding(p)
 
 
 def physical_sharding(p, relabel=None) -> Sharding:
