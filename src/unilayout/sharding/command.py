@@ -36,7 +36,7 @@ import re
 
 from ..errors import LayoutError, NotRepresentableError
 
-__all__ = ["add_parser", "run", "main_for_tests", "read"]
+__all__ = ["add_parser", "run", "main_for_tests", "read", "is_sharding_text", "show"]
 
 _EXAMPLES = """examples:
   unilayout sharding "{devices=[2,1,4]<=[8] last_tile_dim_replicate}" --shape 8x6
@@ -198,6 +198,36 @@ def run(args) -> int:
     for name, text in conv.items():
         print(f"{name + ':':9s}{text}")
     return 0
+
+
+def is_sharding_text(text) -> bool:
+    """Whether ``unilayout show`` should hand ``text`` to this command: HLO, Shardy or an XLA layout.
+
+    No other family's text starts with ``{``, ``sharding=``, ``#sdy.`` or ``name[``.
+
+    >>> is_sharding_text("{replicated}"), is_sharding_text("f32[4,4]{1,0}"), is_sharding_text("(4,2):(2,1)")
+    (True, True, False)
+    """
+    body = text.lstrip() if isinstance(text, str) else ""
+    return body.startswith(("{", "sharding=", "#sdy.sharding")) or bool(re.match(r"^[A-Za-z_][A-Za-z0-9_]*\[", body))
+
+
+def show(text, shape=None, as_json=False) -> int:
+    """What ``unilayout show TEXT [--shape S] [--json]`` prints for a sharding or XLA layout text.
+
+    >>> show("{devices=[2]0,1}", (4,))
+    sharding of 4 over 2 devices
+      [0:2]  device 0
+      [2:4]  device 1
+    hlo:     {devices=[2]<=[2]}
+    shardy:  #sdy.sharding<@mesh, [{"d0"}]>  over  sdy.mesh @mesh = <["d0"=2]>
+    dtensor: Shard(0)  on mesh 2
+    ttnn:    PlacementShard(0)  on mesh 2
+    0
+    """
+    args = argparse.Namespace(text=text, shape=None if shape is None else "x".join(map(str, shape)), mesh=None,
+                              mesh_shape=None, to=None, json=as_json, output=None)
+    return run(args)
 
 
 def main_for_tests(argv) -> int:
