@@ -12,16 +12,18 @@ request field       meaning
 ``collapse``        null (every cut), ``[begin, end]`` pairs, or the form's ``"0,-1"``
 ``physical``        true: physical grids only
 ``top``             rows returned (default 20); ``choice``: the row drawn (default 0)
-``reshard_from``    optional ``tensor<...>`` text: price resharding it into the chosen layout
+``reshard_from``    optional ``tensor<...>`` text: price resharding it into the chosen layout (a grid
+                    that does not fit the device sits on its cores row-major, as virtual grids do)
 ==================  =============================================================================
 
 The answer: ``count`` (candidates in all), ``grids`` (rows: grid,
 placement, collapse, cores_used, padding_slots, padding_fraction,
 bytes_per_core, fits_l1, layout text), ``choice``, ``layout`` (its
 ``tensor<...>``), ``svg`` (the chosen grid over the device), and with
-``reshard_from``: ``reshard`` (the ``ReshardCost`` counters, ``moved_bytes``
-and the heat map ``svg``). Bad input raises ``LayoutError`` (the server
-answers 400 with its message).
+``reshard_from``: ``reshard`` (the ``ReshardCost`` counters, ``moved_bytes``,
+``source``: ``"device"`` or ``"row_major view"``, and the heat map
+``svg``). Bad input raises ``LayoutError`` (the server answers 400 with
+its message).
 
 >>> a = answer({"shape": "53x63", "top": 3})
 >>> a["count"], [r["grid"] for r in a["grids"]], a["svg"].startswith("<svg")
@@ -168,10 +170,19 @@ def answer(body) -> dict:
         if not isinstance(src, tt.MetalLayout):
             raise LayoutError("'reshard_from' must be a tensor<..., #tt.metal_layout<...>> text")
         _check_points(src, chosen.layout)
-        dst_device = None if chosen.placement == "physical" else chosen.device
-        c = reshard_cost(src, chosen.layout, dev, dst_device=dst_device)
+        g, D = src.grid, dev.grid_shape
+        if len(g) == len(D) and all(a <= b for a, b in zip(g, D)):
+            src_dev, source = dev, "device"
+            dst_device = None if chosen.placement == "physical" else chosen.device
+        else:  # a virtual source grid sits on the cores row-major, as grids() places its virtual grids
+            from .regrid import row_major
+
+            src_dev, source = row_major(dev, g).device, "row_major view"
+            dst_device = chosen.device
+        c = reshard_cost(src, chosen.layout, src_dev, dst_device=dst_device)
         r = c.summary()
         r["moved_bytes"] = c.moved_bytes
+        r["source"] = source
         n = len(c.cores)
         r["svg"] = to_svg(traffic_scene(c)) if n * n <= 16384 else None
         out["reshard"] = r

@@ -25,7 +25,8 @@
                   ["cross chips", "chip_to_chip_bytes"], ["moved in all", "moved_bytes"],
                   ["most one core sends", "max_send_bytes"], ["most one core receives", "max_receive_bytes"],
                   ["core-to-core transfers", "transfers"], ["padding carried along", "padding_bytes"],
-                  ["kept in place (same slot)", "in_place_bytes"], ["reinterpretation", "reinterpretation"]];
+                  ["kept in place (same slot)", "in_place_bytes"], ["reinterpretation", "reinterpretation"],
+                  ["source grid on the cores", "source"]];
   var CSS = "#panel-plan .plan-examples button { font-size: 0.85em; margin-left: 0.3em; cursor: pointer; }" +
     "#plan-grids { border-collapse: collapse; font-size: 0.85em; margin: 0.4em 0; }" +
     "#plan-grids th, #plan-grids td { border: 1px solid #d8dee6; padding: 0.1em 0.5em; text-align: right; }" +
@@ -176,7 +177,7 @@
       var r = a.reshard;
       $("plan-reshard").innerHTML = COUNTERS.map(function (c) {
         var v = r[c[1]];
-        var text = c[1] === "reinterpretation" ? (v === null || v === undefined ? "none" : v) :
+        var text = c[1] === "reinterpretation" || c[1] === "source" ? (v === null || v === undefined ? "none" : v) :
           c[1] === "transfers" ? Number(v).toLocaleString("en-US") : bytes(v);
         return "<tr data-key=\"" + c[1] + "\"><th>" + esc(c[0]) + "</th><td>" + esc(text) + "</td></tr>";
       }).join("");
