@@ -81,31 +81,66 @@ def at(shapes, strides, idx) -> np.ndarray:
     idx = coords(idx)
     if not shapes:  # the empty shape: every coordinate is at offset 0
         return np.zeros(idx.shape, dtype=np.int64)
-    check_int64(shapes, strides, int(idx.max()) if idx.size else 0)
+    try:
+        check_int64(shapes, strides, int(idx.max()) if idx.size else 0)
+    except LayoutError:  # the bound is past int64, the offsets asked for may not be: compute them exactly
+        return _at_exact(shapes, strides, idx)
     out = np.zeros(idx.shape, dtype=np.int64)
     rest = idx
     for s, d in zip(shapes[:-1], strides[:-1]):
         q, r = np.divmod(rest, s)
-        out += r * d
+        if s > 1 and d:  # a size-1 mode adds nothing, whatever its stride (which may be past int64)
+            out += r * d
         rest = q
-    out += rest * strides[-1]
+    if strides[-1] and rest.size and rest.max() > 0:
+        out += rest * strides[-1]
     return out
 
 
+def _at_exact(shapes, strides, idx) -> np.ndarray:
+    """``at`` in Python ints (object dtype), then int64 if every offset fits, else ``LayoutError``."""
+    rest = idx.astype(object)
+    out = np.zeros(idx.shape, dtype=object)
+    for s, d in zip(shapes[:-1], strides[:-1]):
+        q, r = rest // s, rest % s
+        out = out + r * d
+        rest = q
+    out = out + rest * strides[-1]
+    if out.size:
+        hi, lo = max(out.flat), min(out.flat)
+        if hi > (1 << 63) - 1 or lo < -(1 << 63):
+            bound = hi if hi > (1 << 63) - 1 else lo
+            raise LayoutError(f"layout {_text(shapes)}:{_text(strides)}: offsets up to {bound} do not fit in int64")
+    return out.astype(np.int64)
+
+
 def check_int64(shapes, strides, last: int) -> None:
-    """Refuse coordinates up to ``last`` whose offsets could leave int64.
+    """Refuse coordinates up to ``last`` whose offsets (or the partial sums on the way) would leave int64.
+
+    Exact: every mode but the last contributes ``r * d`` with ``0 <= r < s``,
+    the last ``q * d`` with ``q <= last // (product of the others)``; the
+    positive parts and the negative parts are summed apart, so a layout whose
+    offsets all fit in int64 is never refused.
 
     >>> check_int64([1 << 40], [1 << 30], (1 << 40) - 1)
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: layout 1099511627776:1073741824: offsets up to 2361183241434822606848 do not fit in int64
+    unilayout.errors.LayoutError: layout 1099511627776:1073741824: offsets up to 1180591620716337561600 do not fit in int64
+    >>> check_int64([4, 2], [(1 << 61) - 1, 1 << 61], 7)  # offsets up to 3 * (2**61 - 1) + 2**61 < 2**63
     """
-    size = 1
-    for s in shapes:
-        size *= s
-    # |L(i)| <= sum((s-1)|d|) + (i // size) |d_last| <= (size + i + 1) * max|d|
-    bound = (size + last + 1) * max((abs(d) for d in strides), default=0)
-    if bound >= 1 << 62:
+    if not shapes:
+        return
+    hi = lo = 0
+    inner = 1
+    for s, d in zip(shapes[:-1], strides[:-1]):
+        hi += max(d, 0) * (s - 1)
+        lo += min(d, 0) * (s - 1)
+        inner *= s
+    q = last // inner if inner else 0
+    hi += max(strides[-1], 0) * q
+    lo += min(strides[-1], 0) * q
+    if hi > (1 << 63) - 1 or lo < -(1 << 63):
+        bound = hi if hi > (1 << 63) - 1 else lo
         raise LayoutError(f"layout {_text(shapes)}:{_text(strides)}: offsets up to {bound} do not fit in int64")
 
 
