@@ -199,6 +199,10 @@ def _cmd_show(args):
     mma = _tiled_mma(args)
     if mma is not None:
         return _show_mma(mma, args)
+    from .sharding.command import is_sharding_text, show as _show_sharding  # HLO, Shardy, XLA layout texts
+
+    if is_sharding_text(args.text):
+        return _show_sharding(args.text, _dims(args.shape), args.json)
     value = _value(args)
     shape = _dims(args.shape)
     if F._ttnn_config(value) or family_of(value) in ("tsl", "metal"):
