@@ -44,3 +44,14 @@ def test_errors_exit_2_with_the_reason(capsys):
                       (["f32[4]", "-o", "x.svg"], "-o draws shardings")]:
         code, _, err = run(capsys, *argv)
         assert code == 2 and msg in err, (argv, err)
+
+
+def test_show_hands_sharding_texts_to_the_sharding_command(capsys):
+    code = main(["show", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}", "--shape", "8x6"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("sharding of 8x6 over 8 devices") and "dtensor: Shard(0), Replicate()" in out
+    code = main(["show", "f32[3,5]{1,0:T(2,2)}", "--json"])
+    d = json.loads(capsys.readouterr().out)
+    assert code == 0 and d["storage_size"] == 24 and d["padded"] is True
+    code = main(["show", "(4,2):(2,1)"])  # other families are untouched
+    assert code == 0 and "family:" in capsys.readouterr().out
