@@ -47,3 +47,46 @@ def test_reshard_into_the_chosen_layout():
 def test_bad_requests_are_layout_errors(body, match):
     with pytest.raises(LayoutError, match=match):
         answer(body)
+
+
+def test_collapse_as_the_form_types_it():
+    typed = answer({"shape": "2x3x64x128", "collapse": "0,2, 2,-1", "top": 3})
+    listed = answer({"shape": [2, 3, 64, 128], "collapse": [[0, 2], [2, -1]], "top": 3})
+    assert typed == listed
+    want = plan.grids((2, 3, 64, 128), DEV8, collapse=[(0, 2), (2, -1)])
+    assert typed["count"] == len(want) and tt.parse(typed["layout"]) == want[0].layout
+    with pytest.raises(LayoutError, match="pairs"):
+        answer({"shape": "2x3x64x128", "collapse": "0,2,2"})
+
+
+def test_a_virtual_source_grid_sits_row_major():
+    g = plan.grids((53, 63), DEV8)
+    src = next(c for c in g if c.placement == "row_major" and c.grid == (1, 63))
+    r = answer({"shape": "53x63", "choice": 1, "reshard_from": src.layout.tensor_type()})["reshard"]
+    want = plan.reshard_cost(src.layout, g[1].layout, plan.row_major(DEV8, (1, 63)).device, dst_device=DEV8)
+    assert r["source"] == "row_major view" and r["moved_bytes"] == want.moved_bytes > 0
+    assert r["max_send_bytes"] == want.max_send_bytes and r["transfers"] == want.transfers
+    # a source on the plain device keeps the reinterpretation search
+    assert answer({"shape": "53x63", "choice": 1, "reshard_from": str(tt.MetalLayout.from_collapse((53, 63), (3, 2)))}
+                  )["reshard"]["source"] == "device"
+
+
+def test_requests_stay_bounded():
+    from unilayout.plan.panel import MAX_RESHARD_POINTS, MAX_TOP
+
+    with pytest.raises(LayoutError, match="64-bit"):
+        answer({"shape": [2 ** 40, 2 ** 40]})
+    with pytest.raises(LayoutError, match=">= 1"):
+        answer({"shape": [4, 0]})
+    with pytest.raises(LayoutError, match="at most"):
+        answer({"shape": [4, 4], "top": MAX_TOP + 1})
+    # a map linking both dims of a 4096x4096 tensor: one group of 2**24 points, over the panel's bound
+    mixed = tt.MetalLayout((4096, 4096), "(d0, d1) -> ((d0 * 4096 + d1) floordiv 4096, (d0 * 4096 + d1) mod 4096)",
+                           (8, 8))
+    assert 4096 * 4096 > MAX_RESHARD_POINTS
+    with pytest.raises(LayoutError, match="unilayout plan reshard"):
+        answer({"shape": [4096, 4096], "collapse": [[0, -1]], "reshard_from": mixed.tensor_type()})
+    # the same dims unlinked are two groups of 4096 points: priced
+    plain = tt.MetalLayout.from_collapse((4096, 4096), (8, 8))
+    assert answer({"shape": [4096, 4096], "collapse": [[0, -1]], "reshard_from": plain.tensor_type(), "top": 1}
+                  )["reshard"]["moved_bytes"] == 0
