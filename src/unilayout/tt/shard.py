@@ -207,6 +207,8 @@ def _logical_view(ml, phys):
 
 
 def _check_array(ml, a, shape, what):
+    if isinstance(a, np.ma.MaskedArray):  # np.asarray would drop the mask without a word
+        raise LayoutError(f"{what}: a masked array would lose its mask; pass arr.filled(...) (and shard the mask too)")
     a = np.asarray(a)
     if a.shape != tuple(shape):
         raise LayoutError(f"{what}: array of shape {a.shape} does not match the expected {tuple(shape)}")
