@@ -1,0 +1,65 @@
+"""Every parser and ``unilayout.parse`` on the docs' texts and their mutations: a value that prints back, or a LayoutError.
+
+A bounded sample runs here (``FUZZ_TEXTS`` texts, a few seconds); ``bench/fuzz.py`` runs
+the long sweep and prints the counts. Hypothesis adds free-form texts over each
+grammar's alphabet.
+"""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fuzzlib as F
+
+FUZZ_TEXTS = int(os.environ.get("UNILAYOUT_FUZZ_TEXTS", "10000"))
+
+
+@pytest.fixture(scope="module")
+def texts():
+    found = F.corpus()
+    assert len(found) >= 40  # the docs hold layout texts of every family
+    return found
+
+
+def test_the_corpus_covers_every_family(texts):
+    import unilayout
+
+    families = {unilayout.family_of(unilayout.parse(t)) for t in texts}
+    assert {"cute", "linear", "affine", "tsl", "metal", "device"} <= families
+
+
+def test_mutated_texts_never_escape_hang_or_lose_their_round_trip(texts):
+    counts, findings = F.fuzz_texts(FUZZ_TEXTS, seed=18, texts=texts, limit=2.0)
+    assert not findings, "\n".join(map(str, findings[:10]))
+    for name, c in counts.items():
+        assert c["inputs"] == FUZZ_TEXTS and c["bare"] == c["hang"] == c["wrong"] == 0, (name, c)
+        assert c["value"] > 0 and c["clean"] > 0, (name, c)  # the sample reaches both sides
+
+
+@pytest.mark.parametrize("name", sorted(F.PARSERS))
+@pytest.mark.parametrize("text", [
+    "1" * 5000 + ":1", "Sw<1,68719476736,1>", "Sw<1,8589934592,1>", "Sw<1,0,-63> o 1 o 1:1",
+    "(d0) -> (d0 * 99696969696969696 * 96)", "(" * 5000 + "1" + ")" * 5000, "d" + "9" * 5000,
+    "(d" + "9" * 5000 + ") -> ()", "#tsl.tsl<[" + "9" * 5000 + "] -> (1)>",
+    "#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [10000000000000000000]>",
+    "(65536, 458752, 524288, 16384, 120)", "\x00", "\ud800", "",
+])
+def test_the_issue_texts_are_clean_errors_or_values(name, text):
+    outcome, detail = F.check_text(F.PARSERS[name], text, limit=2.0)
+    assert outcome in ("value", "clean"), (outcome, F.describe(detail))
+
+
+_ALPHABET = st.sampled_from(list("0123456789()[]{}<>,:;=-+*x?#_ \n") +
+                            ["d0", "d1", "s0", "floordiv", "mod", "ceildiv", "Sw<", " o ", "->", "tensor<", "f32",
+                             "#tsl.tsl<", "#tt.metal_layout<", "#ttg.linear<{", "register", "lane", "[[1, 0]]",
+                             "undef", "memref<", "#tt.memory_space<l1>", "#tt.grid<", "9223372036854775808"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_ALPHABET, max_size=40).map("".join))
+def test_free_form_texts_over_the_grammars_alphabet(text):
+    for name, parser in F.PARSERS.items():
+        outcome, detail = F.check_text(parser, text, limit=2.0)
+        assert outcome in ("value", "clean"), (name, text, outcome, F.describe(detail))
