@@ -156,7 +156,9 @@ for c in json.load(sys.stdin):
     try:
         ty = {16: gl.float16, 32: gl.float32}[c["bits"]]
         r = compute_tmem_reg_layout(ty, c["shape"], c["shape"], BW.TensorMemoryLayout(tuple(c["block"]), c["cs"]),
-                                    c["warps"], "32x32b")
+                                    c["warps"], c.get("variant", "32x32b"))
+        if r is None:
+            raise ValueError("no layout")
         out.append({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases})
     except Exception as e:
         out.append({"error": repr(e)})
@@ -193,7 +195,7 @@ def triton_default_swizzle_oracle(cases: list) -> list:
 
 
 def triton_tmem_reg_oracle(cases: list) -> list:
-    """``[{"block": [M, N], "cs", "shape", "warps", "bits"}]`` -> Gluon's 32x32b TMEM register layouts."""
+    """``[{"block": [M, N], "cs", "shape", "warps", "bits", "variant"}]`` -> Gluon's TMEM register layouts."""
     if not _have_triton():
         pytest.skip("triton is not installed")
     return _run(_TMEM_REG_ORACLE, cases)

@@ -1517,39 +1517,79 @@ class TensorMemory(_Encoding):
 
     def reg_layout(self, shape: Sequence[int], num_warps: int = 4, instr_variant: str = "32x32b",
                    element_bitwidth: int = 32) -> LinearLayout:
-        """The register layout of a ``tmem.load``/``tmem.store`` with the ``32x32b`` message
-        (Gluon ``get_reg_layout``): warp ``w`` of each group of four reads TMEM rows
-        ``32 (w % 4) ..`` one lane per row, registers walk the columns.
+        """The register layout of a ``tmem.load``/``tmem.store`` (Gluon ``get_reg_layout``).
 
-        From this encoding's layout: lanes take row bits 0-4, warps row bits 5-6, registers
-        the non-zero column bases; warps beyond four take the last column bases, and a lane
-        whose row is undefined (blockM 64 with nothing to fill it) the last one left, keeping
-        the registers that share one 32-bit column (``32 / element_bitwidth`` elements).
+        Warp ``w`` of each group of four reaches TMEM rows ``32 (w % 4) ..``; the message
+        (PTX ``tcgen05.ld`` shape) says how its lanes and registers walk rows ``R0..R4``
+        and the non-zero columns ``C0, C1, ..`` of this encoding's layout:
+
+        ===========  =======================  ========================================
+        message      lanes                    registers
+        ===========  =======================  ========================================
+        ``32x32b``   R0 R1 R2 R3 R4            C0 C1 C2 ..
+        ``16x64b``   R3 C0 R0 R1 R2            C1 C2 .. R4
+        ``16x128b``  C0 C1 R0 R1 R2            R3 C2 C3 .. R4
+        ``16x256b``  C1 C2 R0 R1 R2            C0 R3 C3 .. R4
+        ===========  =======================  ========================================
+
+        Elements sharing one 32-bit column (``32 / element_bitwidth`` of them along N) come
+        first in the registers and are left out of C. Warps take R5 R6, then (beyond four
+        warps) R4, then the last columns past one message, then broadcast. Undefined rows
+        (blockM 64 with nothing there: a zero basis) are dropped; a lane on one takes the
+        last register left. Checked against Triton's ``compute_tmem_reg_layout`` for
+        16- and 32-bit elements; tiles narrower than 8 columns raise ``NotRepresentableError``.
 
         >>> TensorMemory(128, 64).reg_layout([128, 64], num_warps=8).bases[2]
         ('warp', [[32, 0], [64, 0], [0, 32]])
+        >>> TensorMemory(128, 64).reg_layout([128, 64], instr_variant="16x256b").bases[1]
+        ('lane', [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]])
         """
-        if instr_variant != "32x32b":
-            raise NotRepresentableError(f"tensor memory message {instr_variant!r} is not modelled: "
-                                        "unilayout gives the 32x32b register layout")
         nw = as_pow2(as_int(num_warps, "num_warps"), "num_warps")
         if nw < 4:
             raise LayoutError(f"num_warps must be at least 4 (one warp per 32 TMEM lanes), got {nw}")
         T = self.to_linear(shape)
+        cga = _cga_layout(self.cga_layout, 2)
+        if min(as_int(self.block_n, "blockN"), T.out_dim_size("dim1") // cga.out_dim_size("dim1")) < 8:
+            raise NotRepresentableError("tensor memory register layouts with fewer than 8 columns (blockN or N per "
+                                        "CTA) are not modelled: Triton packs such narrow tiles differently")
         rows, cols, block = (dict(T.bases)[n] for n in ("row", "col", "block"))
-        regs = [v for v in cols if any(v)]
-        extra = nw.bit_length() - 3
-        if extra > len(regs):
-            raise LayoutError(f"{nw} warps need {extra} column bits to split, but the layout has {len(regs)}")
-        split = regs[len(regs) - extra:] if extra else []
-        regs = regs[: len(regs) - extra]
+        R = [list(v) for v in rows]
+        C = [list(v) for v in cols if any(v)]
         ebw = as_pow2(as_int(element_bitwidth, "element_bitwidth"), "element_bitwidth")
-        keep = max(0, (32 // ebw).bit_length() - 1)
-        lanes = [list(v) for v in rows[:5]]
-        for i, v in enumerate(lanes):  # a lane on an undefined row (blockM 64) takes the last column bit
-            if not any(v) and len(regs) > keep:
-                lanes[i] = regs.pop()
-        return LinearLayout({"register": regs, "lane": lanes, "warp": rows[5:7] + split, "block": block},
+        # elements sharing one 32-bit column (32/bitwidth of them, along N) are a thread's first registers
+        packed = [v for v in C if v[0] == 0 and 0 < v[1] < 32 // ebw][: max(0, (32 // ebw).bit_length() - 1)]
+        C = [v for v in C if all(v is not p for p in packed)]
+        need = {"32x32b": 0, "16x64b": 1, "16x128b": 2, "16x256b": 3}
+        if instr_variant not in need:
+            raise LayoutError(f"unknown tensor memory message {instr_variant!r}: use one of {', '.join(need)}")
+        if len(C) < need[instr_variant]:
+            raise LayoutError(f"the {instr_variant} message needs {need[instr_variant]} column bits, this layout has "
+                              f"{len(C)}: use a narrower message or more columns")
+        tail = [R[4]] if any(R[4]) else []
+        if instr_variant == "32x32b":
+            lanes, rest, tail = R[:5], C, []
+        elif instr_variant == "16x64b":
+            lanes, rest = [R[3], C[0], R[0], R[1], R[2]], C[1:]
+        elif instr_variant == "16x128b":
+            lanes, rest = [C[0], C[1], R[0], R[1], R[2]], [R[3]] + C[2:]
+        else:
+            lanes, rest = [C[1], C[2], R[0], R[1], R[2]], [C[0], R[3]] + C[3:]
+        repeats = C[need[instr_variant]:]  # columns past one message: the ones warps may split
+        # warps beyond four split row bit 4 first, then the last register bases (in order), else broadcast
+        extra = nw.bit_length() - 3
+        split = tail[:extra]
+        tail = tail[len(split):]
+        movable = [v for v in rest if any(v is r for r in repeats)]
+        taken = movable[len(movable) - min(extra - len(split), len(movable)):] if extra > len(split) else []
+        split += taken
+        rest = [v for v in rest if all(v is not t for t in taken)]
+        split += [[0, 0]] * (extra - len(split))
+        lanes = [list(v) for v in lanes]
+        for i, v in enumerate(lanes):  # a lane on an undefined row takes the last register bit left
+            if not any(v) and rest:
+                lanes[i] = rest.pop()
+        regs = packed + rest + tail
+        return LinearLayout({"register": regs, "lane": lanes, "warp": R[5:7] + split, "block": block},
                             T.out_dims, require_surjective=False)
 
 
