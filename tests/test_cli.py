@@ -526,3 +526,21 @@ def test_convert_between_tt_forms_refuses_with_the_reason(capsys):
     assert status == 2 and "not a cute value" in err
     status, _, err = run(capsys, "convert", MEMCFG, "--to", "ttnn")
     assert status == 2 and "--shape" in err
+
+
+def test_an_nd_sharded_ttnn_tensor_shows_its_fields_and_draws_as_its_metal_layout(capsys, tmp_path):
+    nd = ("tensor<64x96xbf16, #ttnn.ttnn_nd_layout<<2x3>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, "
+          "<block_sharded>, <row_major>, <grid_2d>>>")
+    status, out, _ = run(capsys, "show", nd, "--json")
+    d = json.loads(out)
+    assert status == 0 and (d["family"], d["kind"], d["shard_grid"]) == ("ttnn", "ttnn_nd_layout", [2, 3])
+    assert d["metal"] == tt.parse(nd).to_metal().tensor_type()
+    status, out, _ = run(capsys, "convert", nd, "--to", "ttnn")
+    assert status == 0 and tt.parse(out.strip()).index_map().tolist() == tt.parse(nd).to_metal().index_map().tolist()
+    status, _, err = run(capsys, "render", nd, "-o", str(tmp_path / "nd.svg"))
+    assert status == 0 and (tmp_path / "nd.svg").stat().st_size > 1000, err
+    status, out, _ = run(capsys, "check", nd)
+    assert status == 0 and out.startswith("valid: ttnn tensor<64x96xbf16, #ttnn.ttnn_nd_layout")
+    rr = nd.replace("<2x3>, memref<1x1x", "<1x2>, memref<2x1x").replace("grid_2d", "round_robin_1d")
+    status, _, err = run(capsys, "render", rr, "-o", str(tmp_path / "rr.svg"))
+    assert status == 2 and "round-robin" in err

@@ -236,17 +236,20 @@ def _placement_summary(device, tensor_text):
 
 
 def _needs_tensor(value, what):
-    """Refuse a bare ``#ttnn.memory_config`` / ``#ttnn.nd_shard_spec`` (no tensor shape) for ``what``, saying why."""
+    """A TTNN ND-sharded tensor as its metal layout (or why none); a bare config (no tensor shape): refused, saying why."""
+    if F._ttnn_config(value) and hasattr(value, "logical_shape"):  # tensor<..., #ttnn.ttnn_nd_layout<...>>
+        return value.to_metal()
     if F._ttnn_config(value):
         raise LayoutError(f"{str(value).split('<', 1)[0]} has no tensor shape to {what}: give --shape (e.g. --shape "
                           f"64x256) to {what} the layout it gives a tensor of that shape")
+    return value
 
 
 def _cmd_convert(args):
     from .convert import convert_to, metal_form
 
     value = _value(args)
-    _needs_tensor(value, "convert")
+    value = _needs_tensor(value, "convert")
     if args.to in ("v1", "v2", "ttnn"):  # tt-mlir's text forms of one metal layout
         if family_of(value) != "metal":
             raise LayoutError(f"--to {args.to} is a tt metal layout form: it converts a metal layout, not a "
@@ -298,7 +301,7 @@ def _cmd_check(args):
         return 2
     checks = F.checks(value)
     valid = all(c["ok"] for c in checks)
-    fam, canonical = family_of(value), checks[0]["detail"]
+    fam, canonical = ("ttnn" if F._ttnn_config(value) else family_of(value)), checks[0]["detail"]
     if args.json:
         d = _envelope("check", ok=valid)
         d.update({"valid": valid, "family": fam, "text": canonical, "checks": checks})
@@ -317,7 +320,9 @@ def _cmd_render(args):
     if mma is not None:
         return _render_mma(mma, args)
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
-    _needs_tensor(value, "draw")
+    drawn = _needs_tensor(value, "draw")
+    if drawn is not value:  # an ND-sharded TTNN tensor: drawn as its metal layout
+        value, args.text = drawn, F.canonical_text(drawn)
     options = {"max_cells": args.max_cells, "element_bytes": args.element_bytes}
     if args.color:
         options["color"] = args.color

@@ -117,9 +117,10 @@ def injectivity(values, lo=None, hi=None):
 
 
 def _ttnn_config(value) -> bool:
-    """A tt ``MemoryConfig`` / ``NdShardSpec``: TTNN placements without a tensor shape, so in no layout family."""
+    """A tt ``MemoryConfig`` / ``NdShardSpec`` (TTNN placements without a tensor shape) or ``TTNNNDTensorLayout``
+    (an ND-sharded tensor, not a grid split): TTNN values in no layout family."""
     tt = sys.modules.get("unilayout.tt")
-    return tt is not None and isinstance(value, (tt.MemoryConfig, tt.NdShardSpec))
+    return tt is not None and isinstance(value, (tt.MemoryConfig, tt.NdShardSpec, tt.TTNNNDTensorLayout))
 
 
 def canonical_text(value) -> str:

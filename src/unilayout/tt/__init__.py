@@ -85,6 +85,7 @@ from .system import SUPPORTED_TILE_SHAPES, SystemDesc
 from .text import parse, parse_device, parse_module, parse_tensor
 from .ttnn import CoreRange, ShardSpec, TTNNLayout
 from .ttnn_attrs import MemoryConfig, TTNNTensorLayout
+from .ttnn_nd import TTNNNDTensorLayout
 from .v2 import MetalLayoutV2, default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
 
 __all__ = [
@@ -105,6 +106,7 @@ __all__ = [
     "TILE_DTYPES",
     "TTNNLayout",
     "TTNNTensorLayout",
+    "TTNNNDTensorLayout",
     "address",
     "block_sharded",
     "create_sharded_memory_config",

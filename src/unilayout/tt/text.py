@@ -155,6 +155,10 @@ class _Parser:
                              "(or '#tt.metal_layout<...>', '#ttnn.ttnn_layout<...>')", self.s.pos - 1)
         self.expect(",", "',' and a layout encoding")
         apos = self.ws()
+        if self.s.text.startswith(("#ttcore.tensor_mesh<", "#tt.tensor_mesh<"), apos):
+            raise self.error("this tensor's only encoding is #ttcore.tensor_mesh: it names the device mesh the "
+                             "tensor lives on (one shard per device) and gives no layout; a TTNN tensor carries it "
+                             "inside its layout: #ttnn.ttnn_layout<map, grid, mesh = <\"mesh\">, memref, ...>", apos)
         if self.s.text.startswith("#ttnn.", apos):
             from .ttnn_text import read_ttnn_tensor
 
@@ -529,7 +533,8 @@ def parse(text: str):
     p.s.expected("'tensor<' or '#tt.device<'", pos)
 
 
-_LAYOUT_HEADS = ("#ttcore.metal_layout<", "#tt.metal_layout<", "#ttnn.ttnn_layout<", "#ttnn.memory_config<",
+_LAYOUT_HEADS = ("#ttcore.metal_layout<", "#tt.metal_layout<", "#ttnn.ttnn_layout<", "#ttnn.ttnn_nd_layout<",
+                 "#ttnn.memory_config<", "#ttnn.nd_shard_spec<",
                  "#ttcore.device<", "#tt.device<")
 
 
@@ -577,7 +582,7 @@ def parse_module(text: str) -> dict:
         if head is not None:
             aliases[m.group(1)] = text[k:_close(text, k + len(head) - 1)]
     for name, body in aliases.items():
-        if not body.startswith("#ttnn.ttnn_layout"):
+        if not body.startswith(("#ttnn.ttnn_layout", "#ttnn.ttnn_nd_layout")):
             out[name] = parse(body)
     cache = {}
     i = text.find("tensor<")

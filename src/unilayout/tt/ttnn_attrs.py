@@ -71,9 +71,13 @@ class TTNNTensorLayout(MetalLayout):
 
     ``TTNNTensorLayout(logical_shape, linear, grid, element_type="bf16",
     buffer_type="dram", memory_layout="interleaved", tile=None,
-    tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None)``.
-    ``memory_layout`` is None exactly for ``system_memory`` (tt-mlir's
-    verifier). ``grid_map`` is the grid's virtual-to-physical map, carried.
+    tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None,
+    tensor_mesh=None)``. ``memory_layout`` is None exactly for
+    ``system_memory`` (tt-mlir's verifier). ``grid_map`` is the grid's
+    virtual-to-physical map, carried; ``tensor_mesh`` is the name of the
+    device mesh a multi-device tensor lives on (``mesh = <"mesh">``, tt-mlir's
+    ``#ttcore.tensor_mesh``), carried and printed: each device holds this
+    layout of its own shard.
 
     >>> L = TTNNTensorLayout((64, 128), "(d0, d1) -> (d0, d1)", (2, 4), buffer_type="l1",
     ...                      memory_layout="block_sharded", tile=(32, 32))
@@ -83,11 +87,12 @@ class TTNNTensorLayout(MetalLayout):
     True
     """
 
-    __slots__ = ("buffer_type", "memory_layout", "grid_map", "core_ranges", "exact_grid", "interleaved_pages")
+    __slots__ = ("buffer_type", "memory_layout", "grid_map", "core_ranges", "exact_grid", "interleaved_pages",
+                 "tensor_mesh")
 
     def __init__(self, logical_shape, linear, grid, element_type="bf16", buffer_type="dram",
                  memory_layout="interleaved", tile=None, tile_dtype=None, grid_map=None, core_ranges=None,
-                 exact_grid=None):
+                 exact_grid=None, tensor_mesh=None):
         if buffer_type not in BUFFER_TYPES:
             raise LayoutError(f"buffer type {buffer_type!r} is not one of {', '.join(BUFFER_TYPES)}")
         if memory_layout is not None and memory_layout not in TTNN_MEMORY_LAYOUTS:
@@ -102,6 +107,9 @@ class TTNNTensorLayout(MetalLayout):
             raise LayoutError(f"grid_map must be an AffineMap or its text, got {type(grid_map).__name__}")
         if exact_grid is not None and not isinstance(exact_grid, bool):
             raise LayoutError(f"exact_grid must be True, False or None, got {exact_grid!r}")
+        if tensor_mesh is not None and (not isinstance(tensor_mesh, str) or not tensor_mesh or '"' in tensor_mesh
+                                        or "\\" in tensor_mesh):
+            raise LayoutError(f"tensor_mesh must be a mesh name (a non-empty string without quotes), got {tensor_mesh!r}")
         super().__init__(logical_shape, linear, grid, element_type, _SPACE[buffer_type], "undef", tile, tile_dtype)
         pages = buffer_type == "l1" and memory_layout == "interleaved" and len(self.grid) >= 1 and \
             any(g > 1 for g in self.grid)
@@ -123,6 +131,7 @@ class TTNNTensorLayout(MetalLayout):
         s(self, "grid_map", grid_map)
         s(self, "core_ranges", _ranges(core_ranges))
         s(self, "exact_grid", exact_grid)
+        s(self, "tensor_mesh", tensor_mesh)
         s(self, "interleaved_pages", pages)
         s(self, "_hash", hash(self._key()))
 
@@ -152,13 +161,13 @@ class TTNNTensorLayout(MetalLayout):
 
     def _key(self):
         return (self.logical_shape, self.linear, self.grid, self.element_type, self.buffer_type, self.memory_layout,
-                self.tile, self.tile_dtype, self.grid_map, self.core_ranges, self.exact_grid)
+                self.tile, self.tile_dtype, self.grid_map, self.core_ranges, self.exact_grid, self.tensor_mesh)
 
     def _fields(self):
         return dict(logical_shape=self.logical_shape, linear=self.linear, grid=self.grid,
                     element_type=self.element_type, buffer_type=self.buffer_type, memory_layout=self.memory_layout,
                     tile=self.tile, tile_dtype=self.tile_dtype, grid_map=self.grid_map,
-                    core_ranges=self.core_ranges, exact_grid=self.exact_grid)
+                    core_ranges=self.core_ranges, exact_grid=self.exact_grid, tensor_mesh=self.tensor_mesh)
 
     def __eq__(self, other):
         return type(other) is TTNNTensorLayout and other._hash == self._hash and other._key() == self._key()
@@ -173,7 +182,7 @@ class TTNNTensorLayout(MetalLayout):
         f = self._fields()
         parts = [repr(self.logical_shape), repr(str(self.linear)), repr(self.grid)]
         defaults = dict(element_type="bf16", buffer_type="dram", memory_layout="interleaved", tile=None,
-                        tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None)
+                        tile_dtype=None, grid_map=None, core_ranges=None, exact_grid=None, tensor_mesh=None)
         for k, d in defaults.items():
             v = f[k]
             if v != d:
@@ -213,7 +222,10 @@ class TTNNTensorLayout(MetalLayout):
         '#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #ttnn.buffer_type<system_memory>>>'
         """
         grid = xs(self.grid) + (f", {self.grid_map}" if self.grid_map is not None else "")
-        parts = [str(self.linear), f"<{grid}>", self.memref_type()]
+        parts = [str(self.linear), f"<{grid}>"]
+        if self.tensor_mesh is not None:
+            parts.append(f'mesh = <"{self.tensor_mesh}">')
+        parts.append(self.memref_type())
         if self.memory_layout is not None:
             parts.append(f"<{self.memory_layout}>")
         if self.core_ranges is not None:
@@ -478,11 +490,13 @@ class MemoryConfig:
 
 
 def config_facts(value) -> dict:
-    """The fields of a ``MemoryConfig`` or ``NdShardSpec`` as an ordered dict (what ``unilayout show`` lists).
+    """The fields of a ``MemoryConfig``, ``NdShardSpec`` or ``TTNNNDTensorLayout`` as an ordered dict (``show``).
 
-    Neither has a tensor shape, so neither is a layout: the facts are its
+    A config has no tensor shape, so it is no layout: the facts are its
     fields, plus the cores it names; ``to_metal(shape)`` gives the layout it
-    means for a tensor (``unilayout show TEXT --shape 64x256``).
+    means for a tensor (``unilayout show TEXT --shape 64x256``). An ND
+    tensor layout adds its shard grid, shards per core and its metal layout
+    (``metal``: the text, or ``none:`` and why).
 
     >>> from unilayout import tt
     >>> f = config_facts(tt.parse("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<"
@@ -505,7 +519,23 @@ def config_facts(value) -> dict:
         d["core_ranges"] = [f"({r.start[0]},{r.start[1]})-({r.end[0]},{r.end[1]})" for r in ranges]
         d["cores"] = sp.num_cores
 
+    from .ttnn_nd import TTNNNDTensorLayout
+
     d = {}
+    if isinstance(value, TTNNNDTensorLayout):  # a tensor with an ND layout: its fields, the spec, the metal form
+        d["kind"] = "ttnn_nd_layout"
+        d["logical_shape"], d["element_type"] = list(value.logical_shape), value.element_type
+        d["grid"], d["memref_shape"] = list(value.grid), list(value.shard_shape)
+        d["tile"] = list(value.tile) if value.tile else None
+        d["buffer_type"], d["memory_layout"] = value.buffer_type, value.memory_layout
+        spec_facts(value.nd_shard_spec(), d)
+        try:
+            d["shard_grid"] = list(value.nd_shard_spec().shard_grid(value.logical_shape))
+            d["shards_per_core"] = list(value.shards_per_core())
+            d["metal"] = value.to_metal().tensor_type()
+        except LayoutError as e:
+            d["metal"] = f"none: {e}"
+        return d
     if isinstance(value, NdShardSpec):
         d["kind"] = "nd_shard_spec"
         spec_facts(value, d)

@@ -1,13 +1,16 @@
-"""Reading TTNN's text: ``#ttnn.ttnn_layout<...>`` (on its tensor) and ``#ttnn.memory_config<...>``.
+"""Reading TTNN's text: ``#ttnn.ttnn_layout<...>`` / ``#ttnn.ttnn_nd_layout<...>`` (on a tensor), ``#ttnn.memory_config<...>``.
 
 Grammar (whitespace free between tokens; read on the tt parser's ``Scanner``)::
 
-    ttnn-layout   ::= '#ttnn.ttnn_layout<' map ',' grid ',' memref [',' '<' mem-layout '>']
+    ttnn-layout   ::= '#ttnn.ttnn_layout<' map ',' grid ',' ['mesh' '=' tensor-mesh ','] memref [',' '<' mem-layout '>']
                       (',' 'core_ranges' '=' core-range-set | ',' 'exactGrid' '=' ('true'|'false'))* '>'
     grid          ::= '<' INT ('x' INT)* [',' map | ',' 'virt_to_physical_map' '=' map
                       [',' 'physical_to_virt_map' '=' map]] '>'
     memref        ::= 'memref<' (INT 'x')+ (elem | tile) ',' buffer '>'
     buffer        ::= '#ttnn.buffer_type<' NAME '>' | '#dram' | '#l1' | '#system_memory' | '#l1_small'
+    tensor-mesh   ::= ['#ttcore.tensor_mesh'] '<' '"' NAME '"' '>'
+    nd-layout     ::= '#ttnn.ttnn_nd_layout<' '<' INT 'x' INT '>' ',' memref ',' '<' mem-layout '>' ','
+                      '<' orientation '>' ',' '<' ('round_robin_1d' | 'grid_2d') '>' '>'
     memory-config ::= '#ttnn.memory_config<' buffer [',' '<' mem-layout '>'] [',' (shard-spec | nd-shard-spec)] '>'
     nd-shard-spec ::= '#ttnn.nd_shard_spec<' '<' ranges '>' ',' '<' INT ('x' INT)* '>' ',' '<' orientation '>' ','
                       '<' ('round_robin_1d' | 'grid_2d') '>' '>'
@@ -182,11 +185,30 @@ def _shard_spec(p):
     return ShardSpec(ranges, shape, orient.upper()), mode
 
 
+def _tensor_mesh(p):
+    """``<"name">`` or ``#ttcore.tensor_mesh<"name">`` -> the mesh name."""
+    p.ws()
+    if not p.accept("#ttcore.tensor_mesh"):
+        p.accept("#tt.tensor_mesh")
+    p.expect("<", "'<' and the mesh name in quotes")
+    p.expect('"', "the mesh name in quotes")
+    t = p.s.text
+    start = p.s.pos
+    end = t.find('"', start)
+    if end < 0 or end == start or "\n" in t[start:end] or ">" in t[start:end]:
+        raise p.error("expected the mesh name and its closing '\"'", start)
+    p.s.pos = end + 1
+    p.expect(">", "'>' to close the tensor mesh")
+    return t[start:end]
+
+
 def read_ttnn_tensor(p, shape, elem, tile, pos):
     """The '#ttnn.ttnn_layout<...>' of ``tensor<shape x elem, ...>`` -> ``TTNNTensorLayout``."""
     apos = p.ws()
     if tile is not None or elem is None:
         raise p.error("a #ttnn.ttnn_layout tensor keeps its logical element type: the tile belongs in its memref", pos)
+    if p.peek("#ttnn.ttnn_nd_layout<"):
+        return read_nd_tensor(p, shape, elem, pos)
     if not p.accept("#ttnn.ttnn_layout<"):
         name = p.s.text[apos:].split(">")[0].split(",")[0]
         raise p.error(f"expected '#ttnn.ttnn_layout<' on a tensor, found {name!r}", apos)
@@ -207,6 +229,11 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
             p.affine_map()
     p.expect(">", "'>' to close the grid")
     p.expect(",", "',' after the grid")
+    mesh = None
+    if p.accept("mesh"):
+        p.expect("=", "'=' after 'mesh'")
+        mesh = _tensor_mesh(p)
+        p.expect(",", "',' after the tensor mesh")
     rpos = p.ws()
     p.expect("memref<", "'memref<'")
     mshape, epos = p.shape_and_type("memref")
@@ -242,7 +269,7 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
     if not is_scalar_type(elem):
         raise p.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", pos)
     try:
-        L = TTNNTensorLayout(shape, linear, grid, elem, buffer, layout, ttile, tdtype, grid_map, ranges, exact)
+        L = TTNNTensorLayout(shape, linear, grid, elem, buffer, layout, ttile, tdtype, grid_map, ranges, exact, mesh)
     except LayoutError as e:
         msg = str(e)
         where = mpos if "map" in msg else gpos if "grid" in msg else apos
@@ -254,6 +281,54 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
     return L
 
 
+def read_nd_tensor(p, shape, elem, pos):
+    """The '#ttnn.ttnn_nd_layout<...>' of ``tensor<shape x elem, ...>`` -> ``TTNNNDTensorLayout``."""
+    from .ttnn_nd import TTNNNDTensorLayout
+
+    apos = p.ws()
+    p.expect("#ttnn.ttnn_nd_layout<", "'#ttnn.ttnn_nd_layout<'")
+    gpos = p.ws()
+    if not p.accept("<"):
+        p.expect_dialect("#grid", "a grid '<1x1>'")
+    grid = p.dims("a grid dim")
+    p.expect(">", "'>' to close the grid")
+    if len(grid) != 2:
+        raise p.error(f"an ND layout's core grid is 2-D (rows x columns), got {xs(grid)}", gpos)
+    p.expect(",", "',' after the grid")
+    rpos = p.ws()
+    p.expect("memref<", "'memref<'")
+    mshape, epos = p.shape_and_type("memref")
+    ttile = tdtype = None
+    if p.peek("!"):
+        th, tw, tdtype = p.tile_type()
+        ttile = (th, tw)
+        if tdtype not in TILE_DTYPES:
+            raise p.error(f"tile dtype {tdtype!r} is not one of {', '.join(TILE_DTYPES)}", epos)
+    else:
+        melem, _ = p.ident("the memref element type or '!ttcore.tile<...>'")
+        if melem != elem:
+            raise p.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
+    if not mshape:
+        raise p.error("expected the shard's dims before the memref's element type", rpos)
+    p.expect(",", "',' before the buffer type")
+    buffer = _buffer(p)
+    p.expect(">", "'>' to close 'memref<'")
+    p.expect(",", "',' before the memory layout")
+    layout, _ = _angle_word(p, TTNN_MEMORY_LAYOUTS, "memory layout")
+    p.expect(",", "',' before the orientation")
+    orient, _ = _angle_word(p, ("row_major", "col_major"), "orientation")
+    p.expect(",", "',' before the distribution strategy")
+    dist, _ = _angle_word(p, ("round_robin_1d", "grid_2d"), "distribution strategy")
+    p.expect(">", "'>' to close '#ttnn.ttnn_nd_layout<'")
+    if not is_scalar_type(elem or ""):
+        raise p.error("a #ttnn.ttnn_nd_layout tensor keeps its logical element type: the tile belongs in its memref",
+                      pos)
+    try:
+        return TTNNNDTensorLayout(shape, grid, mshape, elem, buffer, layout, orient, dist, ttile, tdtype)
+    except LayoutError as e:
+        raise p.error(str(e), rpos if "shard" in str(e) or "tile" in str(e) else apos) from None
+
+
 def read_ttnn_attribute(p):
     """A bare '#ttnn.*' attribute: a memory config; a ttnn_layout needs its tensor."""
     pos = p.ws()
@@ -262,6 +337,9 @@ def read_ttnn_attribute(p):
         return read_memory_config(p)
     if t.startswith("#ttnn.nd_shard_spec", pos):
         return read_nd_shard_spec(p)
+    if t.startswith("#ttnn.ttnn_nd_layout", pos):
+        raise p.error("a #ttnn.ttnn_nd_layout needs its tensor (it has no logical shape): write "
+                      "tensor<...xbf16, #ttnn.ttnn_nd_layout<...>>", pos)
     if t.startswith("#ttnn.ttnn_layout", pos):
         raise p.error("a #ttnn.ttnn_layout needs its tensor (it has no logical shape): write "
                       "tensor<...xbf16, #ttnn.ttnn_layout<...>>", pos)
