@@ -245,6 +245,9 @@ def test_panel_lists_grids_a_click_redraws_and_reshard_shows_counters(browser, s
     want_cells = text_view(g[1].layout.tensor_type())["count"]
     WebDriverWait(browser, 15).until(
         lambda d: _js(d, "return document.querySelectorAll('#layout-view svg .cell').length") == want_cells)
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)
+    assert query["panel"] == ["plan"] and query["pk"] == ["1"] and query["ps"] == ["53x63"]  # the link keeps both
+    assert tt.parse(query["layout"][0]) == g[1].layout and tt.parse(query["pf"][0]) == g[3].layout
 
 
 def test_a_link_restores_the_panel_and_errors_show(browser, server):

@@ -239,6 +239,12 @@
       $("plan-from").value = lastAnswer.layout;
       run(choice);
     });
+    // app.js rewrites the URL from its own state when the layout box changes: put the planner's keys back after it
+    [["layout-input", "change"], ["layout-apply", "click"], ["affine-shape", "change"], ["group-by", "change"]].forEach(function (p) {
+      var el = $(p[0]);
+      if (el) { el.addEventListener(p[1], writeUrl); }
+    });
+    $("layout-input").addEventListener("keydown", function (e) { if (e.key === "Enter") { writeUrl(); } });
     var navs = document.querySelectorAll("#panels button");
     for (var i = 0; i < navs.length; i++) {
       navs[i].addEventListener("click", function (e) {  // after app.js's own listener (it wrote the URL)
