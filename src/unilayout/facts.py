@@ -38,11 +38,13 @@ described without their table (a ``note`` says so).
 
 from __future__ import annotations
 
+import math
 import sys
 
 import numpy as np
 
 from ._families import family_of
+from ._ints import check_table
 from .errors import LayoutError
 
 __all__ = ["describe", "fact_lines", "format_facts", "summary", "checks", "canonical_text", "vector_width",
@@ -254,10 +256,12 @@ def padding_summary(ml):
     >>> fast.slots.tolist() == ml.padding_summary().slots.tolist(), fast.total
     (True, 2805)
     """
-    slots = int(np.prod(ml.shards_shape, dtype=np.int64))
+    slots = math.prod(ml.shards_shape)  # exact: np.prod in int64 wraps for huge grids
     dims = ", ".join(f"d{i}" for i in range(len(ml.logical_shape)))
     if slots <= MAX_MASK_SLOTS or str(ml.linear) != f"({dims}) -> ({dims})":
         return ml.padding_summary()
+    cores = math.prod(ml.grid)
+    check_table(cores * (len(ml.grid) + 2), f"padding_summary: a grid of {cores} cores")  # before np.indices
     G = np.indices(ml.grid, dtype=np.int64)
     extent = np.stack(
         [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape))], axis=-1
