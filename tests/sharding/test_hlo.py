@@ -101,3 +101,26 @@ def test_rank_and_argument_errors():
         parse_hlo(3, (4,))
     with pytest.raises(LayoutError, match="Sharding"):
         to_hlo("s")
+
+
+def test_uneven_tiles_with_empty_devices_round_trip():
+    """5 rows over 4 tiles leaves the 4th tile empty: to_hlo / to_shardy still say it (empty devices take empty tiles)."""
+    import numpy as np
+    from unilayout.sharding import parse_shardy, to_shardy
+    rng = random.Random(13)
+    empties = 0
+    for _ in range(200):
+        t = [rng.choice([1, 2, 3, 4]) for _ in range(rng.randint(1, 3))]
+        R = rng.choice([1, 2])
+        ids = list(range(int(np.prod(t)) * R))
+        rng.shuffle(ids)
+        text = f"{{devices=[{','.join(map(str, t + ([R] if R > 1 else [])))}]{','.join(map(str, ids))}" \
+               f"{' last_tile_dim_replicate' if R > 1 else ''}}}"
+        shape = tuple(rng.randint(1, 9) for _ in t)
+        s = parse_hlo(text, shape)
+        empties += any(not b for b in s.device_boxes.values())
+        if all(not b for b in s.device_boxes.values()):
+            continue
+        assert parse_hlo(to_hlo(s), shape, s.num_devices) == s, (text, shape)
+        assert parse_shardy(*to_shardy(s), shape) == s, (text, shape)
+    assert empties > 30

@@ -247,10 +247,20 @@ def _iota_text(a: np.ndarray) -> str | None:
 def tile_assignment(s: Sharding, vocabulary: str):
     """(tile counts per dim, replication R, assignment array of shape tiles (+ (R,) when R > 1)).
 
-    Every device must hold one box, the boxes the ceil tiles of each dim, and
-    each tile the same number of devices (ascending ids within a tile).
+    Every device must hold one box or nothing, the boxes the ceil tiles of
+    each dim, and each tile the same number of devices (ascending ids within
+    a tile). Devices holding nothing are the empty last tiles of an uneven
+    dim (5 rows over 4 tiles of 2: the 4th is empty): the tile counts are
+    then chosen so that the devices fill the assignment, the empty devices
+    taking the empty tiles.
     """
     from .jax import _single_boxes, _tile_index
+    empty = [d for d, b in zip(s.devices, s._boxes) if not b]
+    if empty and not s.has_partial and len(empty) < s.num_devices:
+        full = Sharding._trusted(s.shape, tuple(d for d in s.devices if d not in set(empty)),
+                                 tuple(b for b in s._boxes if b))
+        T0, R, assign0 = tile_assignment(full, vocabulary)
+        return _fill_empty(s, T0, R, assign0, empty, vocabulary)
     ids = np.asarray(s.devices, dtype=np.int64)
     lo, hi = _single_boxes(s, ids, vocabulary)
     T, t = _tile_index(s, lo, hi, vocabulary, exact=False)
@@ -270,15 +280,39 @@ def tile_assignment(s: Sharding, vocabulary: str):
     return T, R, assign
 
 
+def _fill_empty(s, T0, R, assign0, empty, vocabulary):
+    """Grow the tile counts ``T0`` of the devices holding data so the empty devices fill empty ceil tiles."""
+    N = s.num_devices
+    if N % R:
+        raise NotRepresentableError(f"device(s) {empty[:4]} hold nothing and the {N} devices are not a multiple of "
+                                    f"the {R} copies of each tile: {vocabulary} cannot place them")
+    want = N // R
+    cands = []
+    for n, k in zip(s.shape, T0):
+        c = -(-n // k)
+        cands.append([T for T in range(k, want + 1) if -(-n // T) == c and want % T == 0])
+    for T in itertools.product(*cands):
+        if int(np.prod(T)) != want:
+            continue
+        a = np.full(tuple(T) + (R,), -1, dtype=np.int64)
+        a[tuple(slice(0, k) for k in T0)] = assign0.reshape(tuple(T0) + (R,))
+        a[a < 0] = sorted(empty)
+        return list(T), R, a if R > 1 else a[..., 0]
+    raise NotRepresentableError(
+        f"device(s) {empty[:4]} hold nothing, and no count of ceil tiles per dim gives every one of the {N} "
+        f"devices a tile ({vocabulary} tiles: {list(T0)} hold data)")
+
+
 def to_hlo(sharding) -> str:
     """HLO sharding text of ``sharding`` (device ids as tile assignment values).
 
     ``{replicated}`` when every device holds everything, ``{maximal device=k}``
     when one device does and the rest hold nothing, else a tile assignment
     (iota form when it is one). Raises ``NotRepresentableError`` naming the
-    difference for partial sums, a device with several boxes or none, tiles
+    difference for partial sums, a device with several boxes, tiles
     that are not XLA's ``ceil(n / t)`` cut (``torch.chunk``'s nested uneven
-    splits), or tiles held by unequal numbers of devices.
+    splits), or tiles held by unequal numbers of devices. Devices holding
+    nothing take the empty last tiles of uneven dims.
 
     **Post-condition**: ``parse_hlo(to_hlo(s), s.shape, s.num_devices) == s``.
 
