@@ -89,7 +89,14 @@ def _check_layout(x, what):
     tt = _tt()
     if not isinstance(x, tt.MetalLayout):
         raise LayoutError(f"reshard_cost: {what} must be a tt.MetalLayout, got {type(x).__name__}")
-    x.locate(*(0,) * x.rank)  # a layout without per-element placement (TTNN L1-interleaved pages) refuses here
+    if getattr(x, "interleaved_pages", False):  # TTNN L1-interleaved: pages round robin, not the map's grid split
+        from ..errors import NotRepresentableError
+
+        raise NotRepresentableError(
+            f"reshard_cost: the {what} layout is L1-interleaved: its {'x'.join(map(str, x.memref_shape))}-tile pages "
+            f"go round robin over the {'x'.join(map(str, x.grid))} banks, not as a grid split of its map; "
+            "price it as a sharded layout or through tt.memory's page addresses")
+    x.locate(*(0,) * x.rank)  # any other layout without per-element placement refuses here
     return x
 
 
