@@ -258,7 +258,7 @@ def padding_summary(ml):
     """
     slots = math.prod(ml.shards_shape)  # exact: np.prod in int64 wraps for huge grids
     dims = ", ".join(f"d{i}" for i in range(len(ml.logical_shape)))
-    if slots <= MAX_MASK_SLOTS or str(ml.linear) != f"({dims}) -> ({dims})":
+    if slots <= MAX_MASK_SLOTS or str(ml.linear) != f"({dims}) -> ({dims})" or getattr(ml, "interleaved_pages", False):
         return ml.padding_summary()
     cores = math.prod(ml.grid)
     check_table(cores * (len(ml.grid) + 2), f"padding_summary: a grid of {cores} cores")  # before np.indices

@@ -41,7 +41,51 @@ def test_l1_interleaved_memref_follows_tt_mlirs_examples():
                              tile=(32, 32))
         assert L.memref_shape == memref, shape
         with pytest.raises(NotRepresentableError, match="round robin"):
-            L.shard(np.zeros(shape))
+            L.to_metal()
+
+
+def _pages_by_definition(L, a):
+    """tt-metal interleaved placement written out directly: page i (tile i of the tile-padded 2-D image, row-major)
+    is page slot i // n of bank i % n, banks = the grid's cores in row-major order."""
+    th, tw = L.tile
+    rows, cols = a.reshape(-1, a.shape[-1]).shape
+    R, C = -(-rows // th) * th, -(-cols // tw) * tw
+    img = np.zeros((R, C), a.dtype)
+    img[:rows, :cols] = a.reshape(rows, cols)
+    tiles = img.reshape(R // th, th, C // tw, tw).transpose(0, 2, 1, 3).reshape(-1, th, tw)
+    n = int(np.prod(L.grid))
+    per = L.memref_shape[-1]
+    out = np.zeros((n, th, per * tw), a.dtype)
+    for i, t in enumerate(tiles):
+        out[i % n, :, (i // n) * tw:(i // n + 1) * tw] = t
+    return out.reshape(L.grid + (th, per * tw))
+
+
+@pytest.mark.parametrize("shape,grid", [((1, 1024), (8, 8)), ((512, 512), (8, 8)), ((32, 2049), (8, 8)),
+                                        ((3, 40, 70), (2, 3)), ((64, 96), (1, 2)), ((33, 33), (3, 1))])
+def test_l1_interleaved_pages_go_round_robin_over_the_cores(shape, grid):
+    rank = len(shape)
+    dims = ", ".join(f"d{i}" for i in range(rank))
+    lead = " + ".join(f"d{i} * {int(np.prod(shape[i + 1:-1]))}" for i in range(rank - 2)) + " + " if rank > 2 else ""
+    L = TTNNTensorLayout(shape, f"({dims}) -> ({lead}d{rank - 2}, d{rank - 1})", grid, buffer_type="l1",
+                         memory_layout="interleaved", tile=(32, 32), element_type="f32")
+    a = np.random.default_rng(0).random(shape).astype(np.float32) + 1
+    s = L.shard(a)
+    assert s.shape == L.shards_shape and (s == _pages_by_definition(L, a)).all()
+    assert (L.unshard(s) == a).all()
+    mask = L.padding_mask()
+    assert (mask == (s == 0)).all() and L.padding_summary().total == mask.sum() == s.size - a.size
+    flat = L.index_map()
+    assert (s.reshape(-1)[flat] == a.reshape(-1)).all()
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        x = tuple(int(rng.integers(0, v)) for v in shape)
+        G, q = L.locate(*x)
+        assert s[G + q] == a[x] and L.logical_index(G, q) == x
+    G = tuple(v - 1 for v in grid)
+    holes = np.argwhere(mask[G])
+    if len(holes):
+        assert L.logical_index(G, tuple(int(v) for v in holes[0])) is None
 
 
 def test_memory_config_of_a_layout_and_back():

@@ -47,6 +47,7 @@ def test_l1_interleaved_counts_pages_per_bank():
     assert L.interleaved_pages and L.memref_shape == (1, 2)
     with pytest.raises(unilayout.NotRepresentableError, match="round robin"):
         L.to_metal()
+    assert L.locate(0, 2048) == ((0, 0), (0, 32))  # tile 64 = page 64: bank 64 mod 64 = core (0, 0), slot 1
     with pytest.raises(ParseError, match=r"memref 1x1 does not match 1x2 in 32x32 tiles = pages per bank"):
         tt.parse("tensor<32x2049xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, "
                  "memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <interleaved>>>")

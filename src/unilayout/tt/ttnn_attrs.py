@@ -32,6 +32,8 @@ gives the metal layout it means for a tensor, where one exists.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..affine import AffineMap
 from ..errors import LayoutError, NotRepresentableError
 from ._mlir import xs
@@ -258,7 +260,7 @@ class TTNNTensorLayout(MetalLayout):
         if self.interleaved_pages:
             raise NotRepresentableError(
                 f"{what}: an L1-interleaved tensor spreads its {xs(self.memref_shape)}-tile pages round robin over "
-                f"the {xs(self.grid)} banks, not as a grid split (tt.memory gives page addresses)")
+                f"the {xs(self.grid)} banks, not as a grid split (shard/locate/index_map follow the pages)")
 
     def to_metal(self) -> MetalLayout:
         """The seed-form ``MetalLayout`` with the same placement (exact; L1-interleaved pages excepted).
@@ -311,45 +313,190 @@ class TTNNTensorLayout(MetalLayout):
                           memory_layout=(self.memory_layout or "interleaved").upper(),
                           buffer_type=self.buffer_type.upper(), shard_spec=cfg.shard_spec)
 
-    def shard(self, array, out=None):
-        self._refuse_pages("shard")
-        return super().shard(array, out=out)
+    # --- L1-interleaved pages ---------------------------------------------------------------
+    # tt-metal's interleaved buffer puts page i in bank i mod n, as that bank's (i div n)-th page; a page of a
+    # tiled tensor is one tile, tiles numbered row-major over the tile-padded physical (rows, columns) image.
+    # tt-mlir's layout takes the grid's n cores as the banks (calculateLogicalShardShapeForL1Interleaved), so
+    # here bank k is core k of the grid in row-major order, and a core's memref 1 x ceilDiv(tiles, n) tiles
+    # holds its pages left to right: page slot j is columns j*tw .. j*tw+tw-1 of its (th, per*tw) shard.
+    def _pages(self):
+        """(image, tiles_per_row, pages, banks, per): the tile-padded physical image as a one-core layout, ..."""
+        image = MetalLayout(self.logical_shape, self.linear, (1,) * len(self.grid), self.element_type,
+                            self.memory_space, "undef", self.tile, self.tile_dtype)
+        rows = 1
+        for v in image.padded_shard_shape[:-1]:
+            rows *= v
+        per_row = image.padded_shard_shape[-1] // self.tile[1]
+        banks = 1
+        for g in self.grid:
+            banks *= g
+        return image, per_row, rows // self.tile[0] * per_row, banks, self.shard_shape[-1] // self.tile[1]
 
-    def unshard(self, shards, out=None):
-        self._refuse_pages("unshard")
-        return super().unshard(shards, out=out)
+    def _page_slots(self, r, c):
+        """Flat positions in ``shard()``'s output of physical (row, column) arrays (rows over all leading dims)."""
+        th, tw = self.tile
+        _, per_row, _, banks, per = self._pages()
+        page = (r // th) * per_row + c // tw
+        return (page % banks) * (th * per * tw) + (r % th) * (per * tw) + (page // banks) * tw + c % tw
 
-    def padding_mask(self):
-        self._refuse_pages("padding_mask")
-        return super().padding_mask()
-
-    def locate(self, *index):
-        self._refuse_pages("locate")
-        return super().locate(*index)
-
-    def padding_summary(self):
-        self._refuse_pages("padding_summary")
-        return super().padding_summary()
+    def _page_index_map(self):
+        image = self._pages()[0]
+        pos = image.index_map()  # row-major position in the padded physical image (one core)
+        width = image.padded_shard_shape[-1]
+        return self._page_slots(pos // width, pos % width)
 
     def index_map(self):
-        self._refuse_pages("index_map")
-        return super().index_map()
+        """int64 (N,): each logical element's flat position in ``shard()``'s output (L1-interleaved: its page slot).
+
+        >>> L = TTNNTensorLayout((64, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> int(L.index_map()[32 * 96 + 32]) // (32 * 64), L.shards_shape    # tile (1, 1) is page 4: bank 0
+        (0, (1, 2, 32, 96))
+        """
+        if not self.interleaved_pages:
+            return super().index_map()
+        return self._page_index_map()
+
+    def shard(self, array, out=None):
+        """Elements per core, ``shards_shape``; L1-interleaved: pages round robin over the grid's cores (banks).
+
+        Page ``i`` (tile ``i`` of the tile-padded physical image, row-major)
+        is page slot ``i div n`` of core ``i mod n`` (row-major over the
+        grid). Padding slots get ``oob_val``'s fill. ``unshard`` inverts it.
+
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> s = L.shard(np.arange(32 * 96).reshape(32, 96))     # 3 tiles: pages 0, 2 on core 0, page 1 on core 1
+        >>> s.shape, int(s[0, 0, 0, 32]), int(s[0, 1, 0, 0]), int(s[0, 1, 0, 32])
+        ((1, 2, 32, 64), 64, 32, 0)
+        """
+        if not self.interleaved_pages:
+            return super().shard(array, out=out)
+        from .shard import fill_value
+
+        a = np.asarray(array)
+        if a.shape != self.logical_shape:
+            raise LayoutError(f"shard: array of shape {a.shape} is not the tensor's {self.logical_shape}")
+        fill = fill_value(self, a.dtype)
+        if out is None:
+            out = np.full(self.shards_shape, fill, dtype=a.dtype)
+        elif out.shape != self.shards_shape or out.dtype != a.dtype or not out.flags.c_contiguous:
+            raise LayoutError(f"shard: out must be a C-contiguous {a.dtype} array of shape {self.shards_shape}")
+        else:
+            out[...] = fill
+        out.reshape(-1)[self._page_index_map()] = a.reshape(-1)
+        return out
+
+    def unshard(self, shards, out=None):
+        """The tensor back from ``shard``'s output (padding slots ignored).
+
+        >>> L = TTNNTensorLayout((40, 70), "(d0, d1) -> (d0, d1)", (2, 2), buffer_type="l1", tile=(32, 32))
+        >>> a = np.arange(40 * 70).reshape(40, 70)
+        >>> bool((L.unshard(L.shard(a)) == a).all())
+        True
+        """
+        if not self.interleaved_pages:
+            return super().unshard(shards, out=out)
+        s = np.asarray(shards)
+        if s.shape != self.shards_shape:
+            raise LayoutError(f"unshard: shards of shape {s.shape} do not match {self.shards_shape}")
+        got = s.reshape(-1)[self._page_index_map()].reshape(self.logical_shape)
+        if out is None:
+            return got
+        if out.shape != self.logical_shape:
+            raise LayoutError(f"unshard: out of shape {out.shape} is not the tensor's {self.logical_shape}")
+        out[...] = got
+        return out
+
+    def padding_mask(self):
+        """Boolean ``shards_shape``: True where no logical element lives (L1-interleaved: by page slot).
+
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> L.padding_mask()[0, :, 0, ::32].tolist()       # core 1's second page slot holds no page
+        [[False, False], [False, True]]
+        """
+        if not self.interleaved_pages:
+            return super().padding_mask()
+        mask = np.ones(self.shards_shape, dtype=bool)
+        mask.reshape(-1)[self._page_index_map()] = False
+        return mask
+
+    def padding_summary(self):
+        """Per-core extents, padding per dim and padding slots (L1-interleaved: the bounding box of held slots).
+
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> L.padding_summary().slots.tolist(), L.padding_summary().total
+        ([[0, 1024]], 1024)
+        """
+        if not self.interleaved_pages:
+            return super().padding_summary()
+        from .shard import PaddingSummary
+
+        held = ~self.padding_mask()
+        g = len(self.grid)
+        inner = tuple(range(g, held.ndim))
+        ext = []
+        for k in range(g, held.ndim):
+            other = tuple(i for i in inner if i != k)
+            used = held.any(axis=other) if other else held
+            idx = np.arange(held.shape[k])
+            ext.append(np.where(used.any(axis=-1), (used * (idx + 1)).max(axis=-1), 0))
+        extent = np.stack(ext, axis=-1).astype(np.int64)
+        padded = np.asarray(self.shards_shape[g:], dtype=np.int64)
+        counts = (~held).sum(axis=inner).astype(np.int64)
+        return PaddingSummary(extent, padded - extent, counts, int(counts.sum()))
+
+    def locate(self, *index):
+        """Logical index -> ``(grid_coord, shard_coord)`` (L1-interleaved: the core and slot of its page).
+
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> L.locate(5, 70)                                  # tile 2 = page 2: core 0, second page slot
+        ((0, 0), (5, 38))
+        """
+        if not self.interleaved_pages:
+            return super().locate(*index)
+        image = self._pages()[0]
+        _, q = image.locate(*index)
+        width = image.padded_shard_shape[-1]
+        r = 0
+        for v, n in zip(q[:-1], image.padded_shard_shape[:-1]):
+            r = r * n + v
+        flat = int(self._page_slots(np.int64(r), np.int64(q[-1])))
+        coords = np.unravel_index(flat, self.shards_shape)
+        g = len(self.grid)
+        return tuple(int(v) for v in coords[:g]), tuple(int(v) for v in coords[g:])
 
     def logical_index(self, grid_coord, shard_coord):
-        self._refuse_pages("logical_index")
-        return super().logical_index(grid_coord, shard_coord)
+        """``(G, q)`` -> the logical index stored there, or None for a padding slot (pages as in ``shard``).
+
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> L.logical_index((0, 0), (5, 38)), L.logical_index((0, 1), (0, 32))
+        ((5, 70), None)
+        """
+        if not self.interleaved_pages:
+            return super().logical_index(grid_coord, shard_coord)
+        G, q = tuple(int(v) for v in grid_coord), tuple(int(v) for v in shard_coord)
+        if len(G) != len(self.grid) or any(not 0 <= v < n for v, n in zip(G, self.grid)):
+            raise LayoutError(f"grid coordinate {G} is outside the grid {xs(self.grid)}")
+        if len(q) != len(self.shard_shape) or any(not 0 <= v < n for v, n in zip(q, self.shard_shape)):
+            raise LayoutError(f"shard coordinate {q} is outside the shard {xs(self.shard_shape)}")
+        th, tw = self.tile
+        image, per_row, pages, banks, _ = self._pages()
+        bank = int(np.ravel_multi_index(G, self.grid))
+        page = (q[-1] // tw) * banks + bank
+        if page >= pages:
+            return None
+        r = (page // per_row) * th + q[-2]
+        c = (page % per_row) * tw + q[-1] % tw
+        lead = np.unravel_index(r, image.padded_shard_shape[:-1])
+        return image.logical_index((0,) * len(self.grid), tuple(int(v) for v in lead) + (c,))
 
     def to_tiles(self, shards):
-        self._refuse_pages("to_tiles")
-        return super().to_tiles(shards)
+        """``shards`` tile-major as a core holds them (``grid + memref + tile``; L1-interleaved: its pages in order).
 
-    shard.__doc__ = MetalLayout.shard.__doc__.split("\n\n")[0] + "\n\n(L1-interleaved pages: NotRepresentableError.)"
-    padding_summary.__doc__ = MetalLayout.padding_summary.__doc__.split("\n\n")[0]
-    index_map.__doc__ = MetalLayout.index_map.__doc__.split("\n\n")[0]
-    logical_index.__doc__ = MetalLayout.logical_index.__doc__.split("\n\n")[0]
-    to_tiles.__doc__ = MetalLayout.to_tiles.__doc__.split("\n\n")[0]
-    unshard.__doc__ = MetalLayout.unshard.__doc__.split("\n\n")[0]
-    padding_mask.__doc__ = MetalLayout.padding_mask.__doc__.split("\n\n")[0]
+        >>> L = TTNNTensorLayout((32, 96), "(d0, d1) -> (d0, d1)", (1, 2), buffer_type="l1", tile=(32, 32))
+        >>> L.to_tiles(L.shard(np.arange(32 * 96).reshape(32, 96))).shape
+        (1, 2, 1, 2, 32, 32)
+        """
+        return super().to_tiles(shards)
     locate.__doc__ = MetalLayout.locate.__doc__.split("\n\n")[0]
 
 
