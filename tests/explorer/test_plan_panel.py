@@ -265,3 +265,17 @@ def test_a_link_restores_the_panel_and_errors_show(browser, server):
     assert _click(browser, "#plan-run") == "error"
     assert "integers" in browser.find_element("id", "plan-error").text
     assert _rows(browser) == []
+
+
+def test_rows_answer_the_keyboard(browser, server):
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get(server.url + "?panel=plan&ps=53x63&pn=6")
+    assert _settled(browser) == "done"
+    row = browser.find_element("css selector", '#plan-grids tr[data-choice="2"]')
+    _js(browser, "arguments[0].focus(); document.getElementById('panel-plan').setAttribute('data-state', 'pending');", row)
+    row.send_keys(Keys.ENTER)
+    assert _settled(browser) == "done"
+    assert [i for i, r in enumerate(_rows(browser)) if "chosen" in r[0]] == [2]
+    assert _js(browser, "return document.activeElement.getAttribute('data-choice')") == "2"  # focus stays on the row
+    assert tt.parse(browser.find_element("id", "plan-layout").text) == plan.grids((53, 63), DEV8)[2].layout

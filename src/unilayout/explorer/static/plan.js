@@ -166,7 +166,10 @@
     if (a.choice >= shown) {  // a chosen row past the listed ones (from a link): say which
       html += "<tr class=\"chosen\"><td colspan=\"" + COLUMNS.length + "\">row " + a.choice + " (not listed)</td></tr>";
     }
+    var refocus = $("plan-grids").contains(document.activeElement);  // a keyboard user keeps their place
     $("plan-grids").innerHTML = html + "</tbody>";
+    var chosenRow = $("plan-grids").querySelector("tr[data-choice=\"" + a.choice + "\"]");
+    if (refocus && chosenRow) { chosenRow.focus(); }
     $("plan-chosen").hidden = false;
     $("plan-layout").textContent = a.layout;
     $("plan-grid-view").innerHTML = a.svg;  // the server's SVG (unilayout.viz.svg): no user text unescaped
