@@ -46,6 +46,9 @@ from .layout import LinearLayout
 __all__ = ["parse", "to_attr", "IN_DIMS"]
 
 _PREFIX = "#ttg.linear"
+#: The bound on numbers in a layout's text: sizes and indices print as 2**k, so the reader takes what str()
+#: writes for any layout (2**64 lanes included), and still refuses 5,000-digit numbers as it reads them.
+_LARGE = 1 << 1024
 _WHERE = "where out dims are:"
 
 
@@ -69,7 +72,7 @@ def _ints(s: Scanner, open_: str, close: str, what: str) -> list:
     if not s.accept(close):
         while True:
             at = s.skip()
-            v = s.integer(signs="-")
+            v = s.integer(signs="-", limit=_LARGE)
             if v < 0:
                 s.fail(f"basis entry {v} is negative: entries are tensor coordinates", at)
             vec.append(as_int(v, "basis entry"))
@@ -161,7 +164,7 @@ def _outs(s: Scanner) -> list:
             s.expect("size", "'size'")
             at = s.skip()
             try:
-                outs.append((name, as_pow2(s.integer(), f"size of out-dim {name!r}")))
+                outs.append((name, as_pow2(s.integer(limit=_LARGE), f"size of out-dim {name!r}")))
             except LayoutError as e:
                 s.fail(str(e), at)
             s.expect(")")
@@ -191,7 +194,7 @@ def _tostring(s: Scanner) -> LinearLayout:
                 while True:
                     s.expect("=")
                     at = s.skip()
-                    if s.integer() != 1 << len(vecs):
+                    if s.integer(limit=_LARGE) != 1 << len(vecs):
                         s.expected(f"'{1 << len(vecs)}' (the bases of {name} are listed for 1, 2, 4, ...)", at)
                     s.expect("->")
                     vecs.append(_ints(s, "(", ")", "'(' to open a basis"))

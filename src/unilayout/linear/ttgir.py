@@ -221,6 +221,12 @@ _INT = r"\s*-?\d+\s*"
 _FLAT = rf"\[(?:{_INT}(?:,{_INT})*)?\]"
 _LISTS = re.compile(rf"\s*({_FLAT}|\[\s*(?:{_FLAT}\s*(?:,\s*{_FLAT}\s*)*)?\])")
 _NUMBER = re.compile(r"-?\d+")
+_U32 = (1 << 32) - 1  # the largest integer an attribute holds (Triton's are int32 / unsigned)
+
+
+def _small(body: str) -> bool:
+    """Whether every integer in ``body`` fits in 32 bits (the length is checked before ``int``)."""
+    return all(len(x) <= 11 and abs(int(x)) <= _U32 for x in _NUMBER.findall(body))
 
 
 def _value(s: Scanner, aliases):
@@ -228,6 +234,8 @@ def _value(s: Scanner, aliases):
     c = s.peek()
     if c == "[":
         m = _LISTS.match(s.text, pos)  # fast path: a list of ints, or of lists of ints
+        if m and not _small(m.group(1)):
+            m = None  # a number past 32 bits: the slow path reads it and points at it
         if m:
             body = m.group(1)
             s.pos = m.end()
@@ -248,7 +256,7 @@ def _value(s: Scanner, aliases):
     if c == "#":
         return _attr(s, aliases), pos
     if c == "-" or c.isdigit():
-        return s.integer(signs="-"), pos
+        return s.integer(signs="-", limit=_U32), pos  # Triton's attribute integers are 32-bit
     if s.keyword("true"):
         return True, pos
     if s.keyword("false"):
