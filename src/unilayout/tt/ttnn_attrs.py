@@ -15,8 +15,11 @@ the ``TensorMemoryLayout``. Its semantics are the seed form's (tt-mlir's
 ``locate``, ``shard``, ``unshard``, ``padding_mask`` and pictures apply.
 The one exception is L1 *interleaved* on several cores, whose memref counts
 pages per bank (``calculateLogicalShardShapeForL1Interleaved``: ``1 x
-ceilDiv(tiles, cores)`` tiles); its pages are not a grid split, so data
-methods refuse it (``tt.memory`` gives page addresses).
+ceilDiv(tiles, cores)`` tiles): its pages are not a grid split but go round
+robin, tt-metal's interleaved buffer (page ``i`` = tile ``i`` of the
+tile-padded image, row-major, is page slot ``i div n`` of core ``i mod n``,
+the grid's cores row-major); ``shard``, ``locate``, ``index_map`` and the
+padding follow the pages, ``to_metal`` refuses.
 
 >>> from unilayout import tt
 >>> L = tt.parse("tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, "
