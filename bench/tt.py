@@ -15,7 +15,10 @@ Run: ``python bench/tt.py`` (``--quick`` for 4096x4096). Prints, in one run:
    in 32x32 tiles, and 8191x8190 with tt-mlir's grid-aware alignments
    (padded to 8192x8192 by alignment), shard/unshard against ``np.copyto``
    (target: >= 0.5x, like the seed form);
-5. ``tt.parse_module`` on a generated 2,000-line TTIR/TTNN dump (alias
+5. a TTNN L1-interleaved layout of 8191x8190 on 8x8 (tile pages round robin
+   over the cores): shard/unshard for information (no target: the pages are
+   the one-core image, then a permutation of whole tiles);
+6. ``tt.parse_module`` on a generated 2,000-line TTIR/TTNN dump (alias
    lines, v2 layouts inline and aliased, TTNN layouts, a device): target < 0.5 s.
 
 Bandwidth ratio = copyto time / unilayout time (same bytes moved). Times are
@@ -104,6 +107,16 @@ def main(argv=None):
         ok &= ratio >= 0.5
         target = "   ok (target >= 0.5x)" if ratio >= 0.5 else "   BELOW 0.5x target"
         print(f"  {label:<44}{t * 1e3:9.1f} ms  {ratio:6.2f}x copyto{target}")
+    il = tt.TTNNTensorLayout((m, m - 1), "(d0, d1) -> (d0, d1)", (8, 8), element_type="f32", buffer_type="l1",
+                             memory_layout="interleaved", tile=(32, 32))
+    buf = il.shard(b)
+    t_sh = best(lambda: il.shard(b, out=buf), reps)
+    t_un = best(lambda: il.unshard(buf, out=back), reps)
+    assert np.array_equal(back, b)
+    print(f"  TTNN L1-interleaved {m}x{m - 1} on 8x8 (pages round robin, memref "
+          f"{'x'.join(map(str, il.memref_shape))} tiles; no target):")
+    for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
+        print(f"  {label:<44}{t * 1e3:9.1f} ms  {same / t:6.2f}x copyto")
     dump = make_dump(2000)
     t_parse = best(lambda: tt.parse_module(dump), 5)
     found = tt.parse_module(dump)

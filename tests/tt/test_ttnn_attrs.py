@@ -73,6 +73,8 @@ def test_l1_interleaved_pages_go_round_robin_over_the_cores(shape, grid):
     s = L.shard(a)
     assert s.shape == L.shards_shape and (s == _pages_by_definition(L, a)).all()
     assert (L.unshard(s) == a).all()
+    buf, back = np.full(L.shards_shape, 7, np.float32), np.empty(shape, np.float32)
+    assert L.shard(a, out=buf) is buf and (buf == s).all() and L.unshard(buf, out=back) is back and (back == a).all()
     mask = L.padding_mask()
     assert (mask == (s == 0)).all() and L.padding_summary().total == mask.sum() == s.size - a.size
     flat = L.index_map()

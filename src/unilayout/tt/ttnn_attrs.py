@@ -380,12 +380,21 @@ class TTNNTensorLayout(MetalLayout):
             raise LayoutError(f"shard: array of shape {a.shape} is not the tensor's {self.logical_shape}")
         fill = fill_value(self, a.dtype)
         if out is None:
-            out = np.full(self.shards_shape, fill, dtype=a.dtype)
+            out = np.empty(self.shards_shape, dtype=a.dtype)
         elif out.shape != self.shards_shape or out.dtype != a.dtype or not out.flags.c_contiguous:
             raise LayoutError(f"shard: out must be a C-contiguous {a.dtype} array of shape {self.shards_shape}")
-        else:
-            out[...] = fill
-        out.reshape(-1)[self._page_index_map()] = a.reshape(-1)
+        image, per_row, pages, banks, per = self._pages()
+        th, tw = self.tile
+        img = image.shard(a)  # the tile-padded physical image on one core (any linear map, tile padding filled)
+        tiles = img.reshape(pages // per_row, th, per_row, tw).transpose(0, 2, 1, 3)  # (tile row, tile col, th, tw)
+        tiles = tiles.reshape(pages, th, tw)
+        full, rem = divmod(pages, banks)
+        o = out.reshape(banks, th, per, tw)  # bank, tile row, page slot, tile column
+        o[:, :, :full, :] = tiles[:full * banks].reshape(full, banks, th, tw).transpose(1, 2, 0, 3)
+        if full < per:
+            o[:rem, :, full, :] = tiles[full * banks:]
+            o[rem:, :, full, :] = fill
+            o[:, :, full + 1:, :] = fill
         return out
 
     def unshard(self, shards, out=None):
@@ -401,13 +410,16 @@ class TTNNTensorLayout(MetalLayout):
         s = np.asarray(shards)
         if s.shape != self.shards_shape:
             raise LayoutError(f"unshard: shards of shape {s.shape} do not match {self.shards_shape}")
-        got = s.reshape(-1)[self._page_index_map()].reshape(self.logical_shape)
-        if out is None:
-            return got
-        if out.shape != self.logical_shape:
-            raise LayoutError(f"unshard: out of shape {out.shape} is not the tensor's {self.logical_shape}")
-        out[...] = got
-        return out
+        image, per_row, pages, banks, per = self._pages()
+        th, tw = self.tile
+        o = np.ascontiguousarray(s).reshape(banks, th, per, tw)
+        tiles = np.empty((pages, th, tw), dtype=s.dtype)
+        full, rem = divmod(pages, banks)
+        tiles[:full * banks].reshape(full, banks, th, tw)[...] = o[:, :, :full, :].transpose(2, 0, 1, 3)
+        if rem:
+            tiles[full * banks:] = o[:rem, :, full, :]
+        img = tiles.reshape(pages // per_row, per_row, th, tw).transpose(0, 2, 1, 3).reshape(image.shards_shape)
+        return image.unshard(img, out=out)
 
     def padding_mask(self):
         """Boolean ``shards_shape``: True where no logical element lives (L1-interleaved: by page slot).
