@@ -46,9 +46,13 @@ class ParseError(LayoutError):
     """
 
     def __init__(self, message: str, text: str, position: int):
-        self.message = message
-        self.text = text
-        self.position = max(0, min(int(position), len(text)))
+        self.message = str(message)
+        self.text = text if isinstance(text, str) else repr(text)
+        try:
+            position = int(position)
+        except (TypeError, ValueError, OverflowError):
+            position = 0
+        self.position = max(0, min(position, len(self.text)))
         super().__init__(message)
 
     def __str__(self) -> str:

@@ -484,6 +484,8 @@ def fold(e: AffineExpr) -> AffineExpr:
     d0 * 2 + d1
     (None, None, True)
     """
+    if not isinstance(e, AffineExpr):
+        raise LayoutError(f"fold: expected an affine expression, got {type(e).__name__} {e!r:.60}")
     if e.canonical:
         return e
     return _FOLDS[e.op](fold(e.lhs), fold(e.rhs))

@@ -36,6 +36,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple
 
+from .._ints import as_nonneg
 from ..errors import LayoutError
 from .expr import CEILDIV, FLOORDIV, MOD, MUL, AffineExpr, Binary, Constant, Dim, Symbol
 from .map import AffineMap
@@ -79,7 +80,9 @@ def expr_periods(e: AffineExpr, num_dims: int, num_symbols: int = 0) -> tuple:
     >>> expr_periods(parse_expr("(d0 * 3) floordiv 6 + d1 mod 4"), 2)
     ((2, 1), (4, 0))
     """
-    n = num_dims + num_symbols
+    if not isinstance(e, AffineExpr):
+        raise LayoutError(f"expr_periods: expected an affine expression, got {type(e).__name__}")
+    n = as_nonneg(num_dims, "expr_periods: num_dims") + as_nonneg(num_symbols, "expr_periods: num_symbols")
     memo: dict = {}
 
     def walk(x):

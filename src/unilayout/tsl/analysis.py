@@ -230,6 +230,7 @@ def dma_plan(source: TiledStridedLayout, destination: TiledStridedLayout, elemen
     >>> p.unit_bytes, p.repeat, p.loops
     (256, None, ())
     """
+    _check_tsl(source, "dma_plan")
     _check_tsl(destination, "dma_plan")
     size = element_bytes(element)
     for t, name in ((source, "source"), (destination, "destination")):
