@@ -89,7 +89,6 @@ def _acts_on_inner(op):
     return wrapper
 
 
-@_acts_on_inner
 def coalesce(layout, profile=None):
     """Merge modes into the fewest equivalent modes (C++ ``coalesce``).
 
@@ -105,6 +104,14 @@ def coalesce(layout, profile=None):
     >>> coalesce(Layout(((2, 3), 4, 5), ((1, 2), 6, 24)), (1, 1, 1))
     Layout((6, 4, 5), (1, 6, 24))
     """
+    if profile is None and type(layout) is Layout:  # the common case, without the ComposedLayout wrapper
+        f = layout._flat or layout.flat()
+        return _from_lists(*_coalesce_lists(f[0], f[1]))
+    return _coalesce(layout, profile)
+
+
+@_acts_on_inner
+def _coalesce(layout, profile=None):
     if isinstance(profile, tuple):
         if len(profile) > layout.rank:
             raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{layout.rank} layout {layout}")
@@ -203,25 +210,28 @@ def _compose(a: Layout, b, cx=None) -> Layout:
     if cx is None:
         cx = _coalesce_x(a)
     if type(b.shape) is int:
-        return _compose_leaf(a, cx, b.shape, b.stride)
-    return _compose_tree(a, cx, b.shape, b.stride)
+        return _make(*_compose_leaf(a, cx, b.shape, b.stride))
+    return _make(*_compose_tree(a, cx, b.shape, b.stride))
 
 
-def _compose_tree(a, cx, s, d) -> Layout:
-    """Compose A with each leaf of B, keeping B's hierarchy."""
-    parts = [_compose_tree(a, cx, si, di) if type(si) is tuple else _compose_leaf(a, cx, si, di)
-             for si, di in zip(s, d)]
-    return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+def _compose_tree(a, cx, s, d):
+    """Compose A with each leaf of B, keeping B's hierarchy: ``(shape, stride)``."""
+    rs, rd = [], []
+    for si, di in zip(s, d):
+        ps, pd = _compose_tree(a, cx, si, di) if type(si) is tuple else _compose_leaf(a, cx, si, di)
+        rs.append(ps)
+        rd.append(pd)
+    return tuple(rs), tuple(rd)
 
 
-def _compose_leaf(a: Layout, cx, s: int, d: int) -> Layout:
-    """A o (s:d) for A coalesced (with coalesce_x) into the flat modes ``cx``."""
+def _compose_leaf(a: Layout, cx, s: int, d: int):
+    """A o (s:d) for A coalesced (with coalesce_x) into the flat modes ``cx``: ``(shape, stride)``."""
     if d == 0:
-        return _make(s, 0)
+        return s, 0
     shapes, strides = cx
     last = len(shapes) - 1
     if last <= 0:
-        return _make(s, d * (strides[0] if strides else 0))
+        return s, d * (strides[0] if strides else 0)
     rs, rd = [], []
     rest_shape, rest_stride = s, d
     for i in range(last):
@@ -248,11 +258,11 @@ def _compose_leaf(a: Layout, cx, s: int, d: int) -> Layout:
         rest_shape //= n
         rest_stride = next_stride
     if not rs:
-        return _make(rest_shape, rest_stride * strides[last])
+        return rest_shape, rest_stride * strides[last]
     if rest_shape != 1:
         rs.append(rest_shape)
         rd.append(rest_stride * strides[last])
-    return _make(rs[0], rd[0]) if len(rs) == 1 else _make(tuple(rs), tuple(rd))
+    return (rs[0], rd[0]) if len(rs) == 1 else (tuple(rs), tuple(rd))
 
 
 # -- complement and inverses ---------------------------------------------------
@@ -469,11 +479,34 @@ def _logical_divide(a: Layout, tiler) -> Layout:
     if tiler is None:
         return a
     if type(tiler) is tuple:
-        return _by_mode(a, tiler, _logical_divide, "logical_divide")
+        shape, stride = a.shape, a.stride
+        k = len(tiler)
+        if type(shape) is not tuple or k > len(shape):
+            return _by_mode(a, tiler, _logical_divide, "logical_divide")
+        rs, rd = [], []  # mode by mode, building one Layout at the end
+        for i in range(k):
+            t = tiler[i]
+            if t is None:
+                rs.append(shape[i])
+                rd.append(stride[i])
+                continue
+            if type(t) is tuple:
+                p = _logical_divide(_make(shape[i], stride[i]), t)
+                ps, pd = p.shape, p.stride
+            else:
+                ps, pd = _divide(_make(shape[i], stride[i]), t)
+            rs.append(ps)
+            rd.append(pd)
+        return _make(tuple(rs) + shape[k:], tuple(rd) + stride[k:])
+    return _make(*_divide(a, tiler))
+
+
+def _divide(a: Layout, tiler):
+    """``(shape, stride)`` of ``A o (B, complement(B, shape(coalesce(A))))`` for a layout (or int) tiler B."""
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
     plain = _coalesce_lists(*_flat(a)[:2])
     c = _complement(b, plain[0] or 1)  # cotarget: the leaves of shape(coalesce(A))
-    return _compose(a, _make((b.shape, c.shape), (b.stride, c.stride)), _coalesce_x(a, plain))
+    return _compose_tree(a, _coalesce_x(a, plain), (b.shape, c.shape), (b.stride, c.stride))
 
 
 def _by_mode(a: Layout, tiler: tuple, op, name: str) -> Layout:
