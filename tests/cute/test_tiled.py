@@ -159,3 +159,19 @@ def test_cli_shows_and_renders_a_tiled_mma(tmp_path, capsys):
     assert main(["render", "SM80_16x8x8_F16F16F16F16_TN", "-o", str(path)]) == 0
     assert 'data-operand="2"' in path.read_text()
     assert main(["show", "SM80_nope"]) == 2
+
+
+@pytest.mark.parametrize("name, lay", [("SM80_16x8x16_F32F16F16F32_TN", (2, 2)), ("SM80_16x8x8_F16F16F16F16_TN", (4, 1)),
+                                       ("SM70_8x8x4_F32F16F16F32_TN", (2, 2)), ("SM75_16x8x8_F32F16F16F32_TN", (1, 2))])
+def test_c_owners_agree_with_tensor_layouts_grid(name, lay):
+    """tensor-layouts' tile_mma_grid (its make_tiled_mma model) names the same thread for every C element."""
+    tl = pytest.importorskip("tensor_layouts")
+    from tensor_layouts import atoms_nv
+    from tensor_layouts.layout_utils import tile_mma_grid
+
+    mma = make_tiled_mma(name, lay + (1,))
+    m, n, _ = mma.tile_size_mnk()
+    thr, _ = cute.tv_table(mma.get_layoutC_TV(), (m, n))
+    grid, shape = tile_mma_grid(getattr(atoms_nv, name), tl.Layout(lay, (1, lay[0])), "C")
+    assert shape[:2] == (m, n) and len(grid) == m * n
+    assert all(thr[r, c] == t for (r, c), (t, _, _) in grid.items())
