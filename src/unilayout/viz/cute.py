@@ -192,7 +192,8 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
         fill = distinct(unit, units)
         notes.append(f"colour: swizzled unit (offset >> {sw.base}) mod {units} of {1 << sw.base} elements; "
                      f"{sw} XORs offset bits {sw.base}..{sw.base + sw.bits - 1} with bits "
-                     f"{sw.base + abs(sw.shift)}..{sw.base + abs(sw.shift) + sw.bits - 1}, so each row permutes the units")
+                     f"{sw.base + abs(sw.shift)}..{sw.base + abs(sw.shift) + sw.bits - 1}, "
+                     "so each row permutes the units")
     elif color == "thread":
         attrs["thread"] = idx % 32
         fill = distinct(idx % 32, 32)

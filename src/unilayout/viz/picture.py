@@ -19,8 +19,8 @@ import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H", "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX",
-           "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
+__all__ = ["Scene", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H",
+           "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX", "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
 #: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
 #: glyph of the 12 px font, ``W``, advances 11 px, digits 7 px).

@@ -139,7 +139,8 @@ def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
             data = ~pad[block]
             forms = [f"core {names[i * gc + j]}: padding only", f"{names[i * gc + j]} padding"]
             if data.any():
-                r0, r1 = _row_name(int(lrow[block][data].min()), lead_shape), _row_name(int(lrow[block][data].max()), lead_shape)
+                rows_here = lrow[block][data]
+                r0, r1 = _row_name(int(rows_here.min()), lead_shape), _row_name(int(rows_here.max()), lead_shape)
                 c0, c1 = int(lcol[block][data].min()), int(lcol[block][data].max())
                 forms = [f"core {names[i * gc + j]}: rows {r0}..{r1}, cols {c0}..{c1}",
                          f"{names[i * gc + j]} r{r0}..{r1} c{c0}..{c1}"]
