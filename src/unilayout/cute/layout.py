@@ -18,6 +18,7 @@ and ``(6):(1)`` are different layouts with the same function).
 
 from __future__ import annotations
 
+from .._ints import as_int
 from ..errors import LayoutError
 from ._flat import table
 from .basis import as_coord, has_basis, normalize_stride
@@ -373,6 +374,8 @@ def make_layout_like(layout: Layout) -> Layout:
     >>> str(make_layout_like(Layout((2, 3, 4, 5), (0, 42, 1, 0))))
     '(2,3,4,5):(0,4,1,0)'
     """
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"make_layout_like: expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
     shp, std = leaves(layout.shape), leaves(layout.stride)
     live = [i for i in range(len(shp)) if std[i] != 0 and shp[i] != 1]
     out = [0] * len(shp)
@@ -399,6 +402,9 @@ def group(layout: Layout, begin: int, end: int) -> Layout:
     >>> group(Layout((2, 3, 4, 5)), 1, 3)
     Layout((2, (3, 4), 5), (1, (2, 6), 24))
     """
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"group: expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
+    begin, end = as_int(begin, "group: begin"), as_int(end, "group: end")
     r = layout.rank
     if not (0 <= begin <= end <= r):
         raise LayoutError(f"group: need 0 <= begin <= end <= rank {r}, got [{begin}, {end})")
@@ -435,6 +441,8 @@ def cosize(x, mode=None) -> int:
     >>> cosize(Layout((2, 3), (3, 1))), cosize(Layout((2, 3), (3, 1)), 0)
     (6, 4)
     """
+    if not hasattr(x, "cosize"):
+        raise LayoutError(f"cosize: expected a CuTe layout, got {type(x).__name__} {x!r:.60}")
     return x[mode].cosize if mode is not None else x.cosize
 
 

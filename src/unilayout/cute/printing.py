@@ -34,6 +34,8 @@ def layout_table(layout) -> str:
      0  | 0 | 2 | 4 |
         +---+---+---+
     """
+    if not hasattr(layout, "rank") or not hasattr(layout, "shape"):
+        raise LayoutError(f"print_layout: expected a CuTe layout, got {type(layout).__name__} {layout!r:.60}")
     if layout.rank > 2:
         raise LayoutError(f"print_layout: layout {layout} has rank {layout.rank}; it prints rank 1 or 2")
     if layout.rank == 2:
