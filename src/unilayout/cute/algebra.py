@@ -649,8 +649,10 @@ def _pad(layout: Layout, r: int) -> Layout:
 
 
 def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
+    _flat(a)  # a LayoutError for anything but a Layout
+    b = _as_layout(b)
     r = max(a.rank, b.rank)
-    a2, b2 = _pad(a, r), _pad(_as_layout(b), r)
+    a2, b2 = _pad(a, r), _pad(b, r)
     p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
     first, second = (p1, a2) if raked else (a2, p1)
     if type(first.shape) is int:  # C++ zip of an integral mode wraps the pair whole: ((A, P1))
