@@ -453,3 +453,13 @@ def test_shape_resolves_a_dynamic_tsl():
     assert status == 200 and answer["count"] == 64 * 64
     with pytest.raises(LayoutError):
         text_view(dyn)
+
+
+def test_huge_distributed_linear_layout_is_summarised_per_warp():
+    from unilayout.linear import encodings as E
+
+    L = E.blocked([2048, 2048], [1, 4], [8, 4], [2, 2], [1, 0])
+    view = text_view(linear.to_attr(L))
+    assert view["total"] == 2048 * 2048 and view["count"] == 4 and view["canvas"]["cell_class"] == "warp"
+    assert "summarised per warp" in view["summary"] and "summary" in view["note"]
+    assert view["canvas"]["labels"][0].endswith(f"{2048 * 2048 // 4} elements")

@@ -201,3 +201,20 @@ def test_too_many_inputs_is_a_clear_error():
     big = linear.identity_1d(1 << 25, "register", "dim0")
     with pytest.raises(LayoutError, match="too large to draw"):
         linear_scene(big)
+
+
+def test_warp_summary_counts_and_ranges_each_warps_elements():
+    from unilayout.viz.linear import warp_summary_scene
+
+    L = E.blocked([64, 32], [2, 2], [4, 8], [2, 2], [0, 1])
+    s = warp_summary_scene(L)
+    nw, lanes, regs = L.in_dim_size("warp"), L.in_dim_size("lane"), L.in_dim_size("register")
+    assert s.shape == (1, nw) and s.cell_class == "warp"
+    for w in range(nw):
+        elems = {tuple(L.apply({"register": r, "lane": t, "warp": w, "block": 0}).values())
+                 for r in range(regs) for t in range(lanes)}
+        lines = s.labels[0, w].split("\n")
+        assert lines[-1] == f"{len(elems)} elements"
+        for d, line in enumerate(lines[:-1]):
+            lo = min(e[d] for e in elems)
+            assert line.startswith(f"dim{d} {lo}")

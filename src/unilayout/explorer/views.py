@@ -532,20 +532,28 @@ def _canvas_view(value, shape, total):
         if value.num_symbols:
             raise LayoutError(f"affine map {value} has {value.num_symbols} symbol(s): the explorer draws maps "
                               "without symbols")
-    scene = picture(value, shape, max_cells=MAX_CANVAS_CELLS, labels=total <= MAX_LABELS)
+    if family == "linear" and total > MAX_CANVAS_CELLS and "lane" in value.in_dim_names:
+        from ..viz.linear import MAX_INPUTS, warp_summary_scene
+
+        if int(value.total_in_dim_size) <= MAX_INPUTS:  # a distributed layout too big to draw: per warp
+            scene = warp_summary_scene(value)
+        else:
+            scene = picture(value, shape, max_cells=MAX_CANVAS_CELLS, labels=False)
+    else:
+        scene = picture(value, shape, max_cells=MAX_CANVAS_CELLS, labels=total <= MAX_LABELS)
     d = facts.describe(value, shape)
     drawn = scene.count_cells()
-    what = "core" if scene.cell_class == "core" else "cell"
+    what = scene.cell_class if scene.cell_class in ("core", "warp") else "cell"
     summary_scene = scene.cell_class != "cell"
     note = (f"large picture: {drawn:,} {what}s drawn on a canvas (wheel or buttons: zoom, drag: pan, Fit: whole "
             f"picture); hover or click a {what} for its details")
-    crop = [n for n in scene.notes if n.startswith(("showing", "summary"))]
+    crop = [n for n in scene.notes if n.startswith(("showing", "summary"))][:1]
     if crop:
         note += "; " + crop[0]
     view = {
         "note": note, "total": int(total), "keys": {}, "family": family, "title": scene.title,
         "text": facts.canonical_text(value), "count": drawn,
-        "summary": f"{family} layout, {int(total):,} cells" + (" (summarised per core)" if summary_scene else "") +
+        "summary": f"{family} layout, {int(total):,} cells" + (f" (summarised per {what})" if summary_scene else "") +
                    f"; {facts.summary(d)}",
         "facts": [[k, v] for k, v in facts.fact_lines(d)], "columns": [], "details": [], "groups": {},
         "padding": int(np.count_nonzero(scene.padding)), "svg": "", "canvas": payload(scene),

@@ -35,7 +35,7 @@ from ..errors import LayoutError
 from .colors import distinct, gradient
 from .picture import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
 
-__all__ = ["linear_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
+__all__ = ["linear_scene", "warp_summary_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
            "COLOR_MODES"]
 
 COLOR_MODES = ("thread", "warp", "register", "block", "index")
@@ -406,4 +406,63 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
     if note:
         notes.append(note)
     scene.notes = notes
+    return scene
+
+
+def warp_summary_scene(layout):
+    """A summary of a huge distributed layout: one cell per (block, warp) with the box of tensor elements it holds.
+
+    Rows are blocks, columns warps; each cell is labelled with the range of
+    every out-dim its lanes and registers reach and how many elements that
+    is, coloured by warp (class ``"warp"``). Layouts without warps (shared
+    memory, other in-dims) summarise by their last in-dim instead.
+
+    >>> from unilayout.linear import encodings as E
+    >>> s = warp_summary_scene(E.blocked([64, 64], [1, 4], [8, 4], [2, 2], [1, 0]))
+    >>> s.shape, s.labels[0, 1]
+    ((1, 4), 'dim0 0..7, 16..23, ...\\ndim1 16..31, 48..63\\n1024 elements')
+    """
+    _check(layout)
+    n_in = int(layout.total_in_dim_size)
+    if n_in > MAX_INPUTS:
+        raise LayoutError(f"linear layout with {n_in:,} inputs is too large to summarise (limit {MAX_INPUTS:,})")
+    names = list(layout.in_dim_names)
+    group_dim = "warp" if "warp" in names else names[-1] if names else None
+    vals = layout.index_map()
+    flat = np.arange(n_in, dtype=np.int64)
+    digits = _in_digits(layout, flat)
+    z = np.zeros(n_in, dtype=np.int64)
+    warp = digits.get(group_dim, z) if group_dim else z
+    block = digits.get("block", z) if group_dim == "warp" else z
+    nw = _size(layout, group_dim) if group_dim else 1
+    nb = _size(layout, "block") if group_dim == "warp" else 1
+    key = block * nw + warp
+    pos = np.zeros(n_in, dtype=np.int64)  # each input's element, row-major over the out-dims
+    for d, name in enumerate(layout.out_dim_names):
+        pos = pos * layout.out_dim_size(name) + vals[:, d]
+    order = np.argsort(key, kind="stable")
+    starts = np.searchsorted(key[order], np.arange(nb * nw))
+    out_names = list(layout.out_dim_names)
+    labels = []
+    for g in range(nb * nw):
+        sel = order[starts[g]: starts[g + 1] if g + 1 < nb * nw else n_in]
+        parts = []
+        for d, name in enumerate(out_names):
+            v = np.unique(vals[sel, d])
+            runs = np.split(v, np.nonzero(np.diff(v) != 1)[0] + 1) if v.size else []
+            text = ", ".join(f"{r[0]}..{r[-1]}" if r.size > 1 else f"{r[0]}" for r in runs[:2])
+            parts.append(f"{name} {text}" + (", ..." if len(runs) > 2 else ""))
+        count = int(np.count_nonzero(np.bincount(pos[sel], minlength=1))) if sel.size else 0
+        labels.append("\n".join(parts + [f"{count} elements"]))
+    title = ("linear layout " + " x ".join(f"{o}={layout.out_dim_size(o)}" for o in out_names) +
+             f" (summary: one cell per {'block and warp' if nb > 1 else group_dim or 'layout'})")
+    scene = grid_scene(title, nb, nw, labels=np.array(labels, dtype=object).reshape(nb, nw),
+                       row_names=[f"block {b}" for b in range(nb)], col_names=[f"{group_dim} {w}" for w in range(nw)])
+    scene.kind = "linear-summary"
+    scene.cell_class = "warp"
+    scene.fill = distinct(np.arange(nb * nw).reshape(nb, nw) % max(nw, 1), max(nw, 1))
+    scene.attrs[group_dim or "group"] = np.tile(np.arange(nw), (nb, 1))
+    scene.attrs["block"] = np.repeat(np.arange(nb), nw).reshape(nb, nw)
+    scene.notes = [f"summary: {int(np.prod([layout.out_dim_size(o) for o in out_names])):,} elements; each cell: the "
+                   f"ranges of each out-dim the {group_dim}'s inputs reach (first two runs) and how many elements"]
     return scene
