@@ -93,6 +93,9 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
     ...
     unilayout.errors.LayoutError: dims ['a', 'b'] and ['b', 'a'] list their common dims in different orders: put them in the same relative order
     """
+    for v, what in ((x, "x"), (y, "y")):
+        if isinstance(v, str) or not isinstance(v, (list, tuple)):
+            raise LayoutError(f"supremum: {what} must be a list of dim names, got {type(v).__name__} {v!r:.60}")
     if list(x) == list(y) or not y:
         return list(x)
     if not x:
@@ -154,6 +157,9 @@ def product(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
     >>> product(identity_1d(4, "i", "o1"), identity_1d(8, "i", "o2")).apply({"i": 13})
     {'o1': 1, 'o2': 3}
     """
+    for v, what in ((inner, "inner"), (outer, "outer")):
+        if not isinstance(v, LinearLayout):
+            raise LayoutError(f"product: {what} must be a LinearLayout, got {type(v).__name__} {v!r:.60}")
     if not inner._bases and not inner._outs:
         return outer
     if not outer._bases and not outer._outs:

@@ -89,7 +89,7 @@ from itertools import chain, repeat
 from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
-from .._ints import as_int, as_pow2, is_pow2
+from .._ints import as_int, as_items, as_pow2, is_pow2
 from ..errors import LayoutError
 from . import _tables, gf2
 
@@ -458,6 +458,8 @@ class LinearLayout:
         >>> from_bases([("i", [[1]])], ["o"], [4], require_surjective=False).is_surjective()
         False
         """
+        if not isinstance(out_dim_names, (str, list, tuple)):
+            raise LayoutError(f"from_bases: out_dim_names must be a list of names, got {type(out_dim_names).__name__}")
         names = list(out_dim_names) if not isinstance(out_dim_names, str) else [out_dim_names]
         if out_dim_sizes is None:
             return LinearLayout(bases, names)
@@ -1213,8 +1215,8 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
        register=32 -> (0, 0, 1)
     where out dims are: [dim2 (size 8), dim1 (size 4), dim0 (size 2)]
     """
-    shape = [as_int(s, "shape entry") for s in shape]
-    order = [as_int(o, "order entry") for o in order]
+    shape = [as_int(s, "shape entry") for s in as_items(shape)]
+    order = [as_int(o, "order entry") for o in as_items(order)]
     if sorted(order) != list(range(len(shape))):
         raise LayoutError(
             f"identity_standard_nd: order {order} must be a permutation of 0..{len(shape) - 1} (one entry per shape dim)"
