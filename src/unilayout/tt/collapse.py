@@ -65,6 +65,7 @@ def normalize_intervals(rank: int, intervals=((0, -1),)) -> tuple:
     ...
     unilayout.errors.LayoutError: collapse interval (2, 1) is reversed on rank 4: begin must be <= end
     """
+    rank = _int(rank, "rank")
     if intervals is None:
         return ()
     try:

@@ -66,6 +66,8 @@ def tile_bytes(dtype: str, tile=(32, 32)) -> int:
     >>> tile_bytes("f32"), tile_bytes("bf16"), tile_bytes("bfp_bf8"), tile_bytes("bfp_bf4"), tile_bytes("bfp_f2")
     (4096, 2048, 1088, 576, 320)
     """
+    if not isinstance(dtype, str):
+        raise LayoutError(f"tile dtype must be a string such as 'bf16', got {type(dtype).__name__} {dtype!r:.60}")
     n = math.prod(tile)
     if dtype in _TILE_ELEM_BYTES:
         return n * _TILE_ELEM_BYTES[dtype]
@@ -83,6 +85,8 @@ def page_bytes(ml: MetalLayout) -> int:
     >>> page_bytes(MetalLayout.from_collapse((64, 256), (1, 1))), page_bytes(MetalLayout.from_collapse((64, 256), (1, 1), tile=(32, 32)))
     (1024, 4096)
     """
+    if not isinstance(ml, MetalLayout):
+        raise LayoutError(f"page_bytes: expected a MetalLayout, got {type(ml).__name__} {ml!r:.60}")
     if ml.tile is not None:
         return tile_bytes(ml.tile_dtype, ml.tile)
     return ml.shard_shape[-1] * element_bytes(ml.element_type)

@@ -79,7 +79,7 @@ def _core_grid(value):
             if min(x0, y0) < 0 or x1 < x0 or y1 < y0:
                 raise LayoutError(f"core range {r} must start at (x, y) >= 0 and end at or after its start")
             out.append(CoreRange((x0, y0), (x1, y1)))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, IndexError):
         raise LayoutError(f"core_grid must be CoreRanges, ((x0, y0), (x1, y1)) pairs or a grid size (x, y), "
                           f"got {value!r}") from None
     if not out:
@@ -396,7 +396,7 @@ def sharded_across_dims(tensor_shape, dims, core_grid, orientation="row_major") 
     >>> s.shard_shape, s.shard_grid((2, 3, 32, 32)), s.shards_per_core((2, 3, 32, 32))
     ((1, 1, 32, 32), (2, 3, 1, 1), (2, 2, 1, 1))
     """
-    shape = tuple(tensor_shape)
+    shape = as_items(tensor_shape)
     rank = len(shape)
     norm = set()
     for d in dims:
