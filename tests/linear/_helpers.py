@@ -526,7 +526,7 @@ def random_case(rng, kind):
         parent_kind = rng.choice(["mfma", "wmma"])
         while True:
             ptext, parent, shape = random_case(rng, parent_kind)
-            if len(shape) == 2:
+            if len(shape) == 2 or parent_kind == "mfma":  # MFMA parents of rank 3 (batch) too
                 break
         op, kw = rng.randint(0, 1), rng.choice([4, 8, 16])
         return f"G.DotOperandLayout({op}, {ptext}, {kw})", E.DotOperand(op, parent, kw), shape
