@@ -25,7 +25,7 @@ from ..errors import LayoutError, NotRepresentableError
 from . import gf2
 from .algebra import divide_left
 from .encodings import PaddedShared, SwizzledShared, _Encoding
-from .._ints import as_int, as_pow2
+from .._ints import as_pow2
 from .layout import LinearLayout
 
 __all__ = [

@@ -89,7 +89,7 @@ from itertools import chain, repeat
 from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
-from .._ints import as_int, as_items, as_pow2, is_pow2
+from .._ints import as_int, as_items, as_pow2
 from ..errors import LayoutError
 from . import _tables, gf2
 
