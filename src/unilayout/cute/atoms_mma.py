@@ -64,6 +64,9 @@ class MMAAtom:
 
     def __init__(self, name, shape_mnk, thr_id, layout_a, layout_b, layout_c,
                  bits=(16, 16, 32), major_a="K", major_b="K", ptx=""):
+        for what, lay in (("thr_id", thr_id), ("A", layout_a), ("B", layout_b), ("C", layout_c)):
+            if not isinstance(lay, Layout):
+                raise LayoutError(f"MMAAtom {name!r:.40}: {what} must be a CuTe Layout, got {type(lay).__name__}")
         for what, lay, (p, q) in (("A", layout_a, (0, 2)), ("B", layout_b, (1, 2)), ("C", layout_c, (0, 1))):
             if lay.rank != 2:
                 raise LayoutError(f"MMAAtom {name}: layout {what} {lay} must be (thread, value)")
@@ -345,6 +348,8 @@ def mma_atom(name: str, major_a: str = "K", major_b: str = "K") -> MMAAtom:
     ...
     unilayout.errors.LayoutError: no MMA atom named 'SM80_16x8x16_F32F16F16F32'; did you mean 'SM80_16x8x16_F32F16F16F32_TN'?
     """
+    if not all(isinstance(v, str) for v in (name, major_a, major_b)):
+        raise LayoutError(f"mma_atom: name and majors must be strings, got {name!r:.60}, {major_a!r:.20}, {major_b!r:.20}")
     key = (name, major_a, major_b)
     atom = _CACHE.get(key)
     if atom is not None:

@@ -86,6 +86,9 @@ class TiledMMA:
     __slots__ = ("atom", "atom_layout_mnk", "permutation_mnk", "thr_layout_vmnk", "_cache")
 
     def __init__(self, atom: MMAAtom, atom_layout_mnk: Layout, permutation_mnk: tuple):
+        if not isinstance(atom, MMAAtom) or not isinstance(atom_layout_mnk, Layout):
+            raise LayoutError(f"TiledMMA: need an MMAAtom and a Layout, got {type(atom).__name__} and "
+                              f"{type(atom_layout_mnk).__name__} (make_tiled_mma builds one)")
         object.__setattr__(self, "atom", atom)
         object.__setattr__(self, "atom_layout_mnk", atom_layout_mnk)
         object.__setattr__(self, "permutation_mnk", permutation_mnk)

@@ -56,6 +56,9 @@ class TiledCopy:
     __slots__ = ("atom", "layout_tv", "tiler_mn", "_cache")
 
     def __init__(self, atom: CopyAtom, layout_tv: Layout, tiler_mn: tuple):
+        if not isinstance(atom, CopyAtom) or not isinstance(layout_tv, Layout):
+            raise LayoutError(f"TiledCopy: need a CopyAtom and a Layout, got {type(atom).__name__} and "
+                              f"{type(layout_tv).__name__} (make_tiled_copy builds one)")
         if layout_tv[0].size % atom.layout_ref[0].size or layout_tv[1].size % atom.num_values:
             raise LayoutError(f"TiledCopy: TV layout {layout_tv} is not a whole number of {atom.name} atoms "
                               f"({atom.layout_ref[0].size} threads x {atom.num_values} values)")
