@@ -544,7 +544,7 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
   unilayout serve --port 8000    # a fixed port""",
     "tour": """examples:
   unilayout tour                 # pictures in ./unilayout-tour
-  unilayout tour -o /tmp/t --format png --scale 2""",
+  unilayout tour -o tour-png --format png --scale 2""",
 }
 
 
