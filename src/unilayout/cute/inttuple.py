@@ -209,6 +209,13 @@ def unflatten(flat, profile):
     return build(profile)
 
 
+def _operand(x, op: str):
+    """``x`` if it is an int tuple or an int, else ``LayoutError`` (a numpy integer becomes an int)."""
+    if type(x) is int or isinstance(x, tuple):
+        return x
+    return as_int(x, f"{op}: operand")
+
+
 def _div_check(a: int, b: int, op: str):
     if b == 0 or (a % b != 0 and b % a != 0):
         raise LayoutError(f"{op}: {a} and {b} must divide one another")
@@ -227,6 +234,7 @@ def shape_div(a, b):
     ...
     unilayout.errors.LayoutError: shape_div: 4 and 6 must divide one another
     """
+    a, b = _operand(a, "shape_div"), _operand(b, "shape_div")
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
@@ -249,6 +257,7 @@ def shape_mod(a, b):
     >>> shape_mod((3, 6, 2, 8), 6), shape_mod(8, 2)
     ((3, 2, 1, 1), 2)
     """
+    a, b = _operand(a, "shape_mod"), _operand(b, "shape_mod")
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
@@ -271,6 +280,7 @@ def ceil_div(a, b):
     >>> ceil_div(7, 2), ceil_div((4, 6), 8), ceil_div((7, 5), (2, 2))
     (4, (1, 3), (4, 3))
     """
+    a, b = _operand(a, "ceil_div"), _operand(b, "ceil_div")
     if isinstance(a, tuple):
         if isinstance(b, tuple):
             if len(a) != len(b):
