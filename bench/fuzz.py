@@ -178,6 +178,13 @@ def main(argv=None):
         print("   finding:", f)
 
     t = time.perf_counter()
+    c, bad = F.sweep_public(limit=1.0)
+    _table(f"every public name, each required argument in turn wrong-typed ({time.perf_counter() - t:.1f} s)",
+           {"public names": c})
+    for name, found in sorted(bad.items()):
+        print(f"   bare at {name}: {len(found)} calls, e.g. argument {found[0][0]} = {found[0][1]}: {found[0][3][:110]}")
+
+    t = time.perf_counter()
     counts, findings = F.fuzz_numerics(args.layouts, seed=args.seed)
     _table(f"numerics: vectorised vs scalar, {args.layouts:,} random layouts per family "
            f"({time.perf_counter() - t:.1f} s)", counts)

@@ -428,3 +428,44 @@ def fuzz_numerics(n: int, seed: int = 0, families=None):
             if outcome in ("bare", "hang", "wrong") and len(findings) < 100:
                 findings.append((fam, outcome, describe(detail)))
     return counts, findings
+
+
+# --- every public name: each required positional argument replaced, in turn, by a weird value --------------
+
+SWEEP_WEIRD = [1.5, None, "x", -1, 0, 1 << 70, np.array(2), True, [], {}]
+
+
+def sweep_public(limit: float = 1.0):
+    """Every public callable of every family (and of ``unilayout``), called with its required positional
+    arguments set to a sample value of that family and one of them, in turn, to each ``SWEEP_WEIRD`` value.
+
+    Returns ``(counts, {name: [findings]})`` where a finding is a bare exception or a hang.
+    """
+    import inspect
+
+    samples = {"cute": cute.Layout((4, 2), (2, 1)), "linear": linear.LinearLayout.identity_1d(8, "i", "o"),
+               "affine": affine.parse("(d0, d1) -> (d1, d0)"), "tsl": tsl.parse("#tsl.tsl<[2, 4] -> (4, 1)>"),
+               "tt": tt.MetalLayout.from_collapse((53, 63), (3, 2)), "unilayout": cute.Layout(8, 1)}
+    mods = {"cute": cute, "linear": linear, "affine": affine, "tsl": tsl, "tt": tt, "unilayout": unilayout}
+    counts, bad = new_counts(), {}
+    for mname, mod in mods.items():
+        sample = samples[mname]
+        for name in mod.__all__:
+            f = getattr(mod, name)
+            if not callable(f) or inspect.ismodule(f) or name == "parse":
+                continue
+            try:
+                params = inspect.signature(f).parameters.values()
+            except (TypeError, ValueError):
+                continue
+            k = sum(1 for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                                              p.POSITIONAL_OR_KEYWORD))
+            for i in range(k):
+                for w in SWEEP_WEIRD:
+                    args = tuple(w if j == i else sample for j in range(k))
+                    outcome, detail, _ = run_limited(lambda: f(*args), limit)
+                    counts["inputs"] += 1
+                    counts[outcome] += 1
+                    if outcome in ("bare", "hang"):
+                        bad.setdefault(f"{mname}.{name}", []).append((i, short(w), outcome, describe(detail)))
+    return counts, bad
