@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import unilayout
-from unilayout import LayoutError, ParseError, _families, affine, cute, linear, tsl, tt
+from unilayout import LayoutError, ParseError, _families, affine, cute, linear, sharding, tsl, tt
 
 # one value per family (and per CuTe type), with the text it is written in
 VALUES = {
@@ -17,12 +17,13 @@ VALUES = {
     "tsl": [tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>")],
     "metal": [tt.MetalLayout.from_collapse((64, 128), (2, 2))],
     "device": [tt.Device.from_mesh(tt.SystemDesc(), (1, 1))],
+    "xla": [sharding.parse_xla_layout("f32[3,5]{1,0:T(2,2)}")],
 }
 CASES = [(fam, v) for fam, vs in VALUES.items() for v in vs]
 
 
 def test_the_registry_has_one_record_per_family_in_detection_order():
-    assert [f.name for f in _families.FAMILIES] == ["tsl", "linear", "device", "metal", "affine", "cute"]
+    assert [f.name for f in _families.FAMILIES] == ["tsl", "linear", "device", "metal", "xla", "affine", "cute"]
     for f in _families.FAMILIES:
         assert _families.record(f.name) is f
 
@@ -56,7 +57,7 @@ def test_unknown_family_name_lists_the_known_ones():
     ("#ttcore.device<...>", "device"), ("affine_map<(d0) -> (d0)>", "affine"), ("(d0) -> (d0)", "affine"),
     ("8:1", "cute"), ("(4,2)", "cute"), ("_8:_1", "cute"), ("Sw<1,0,1>", "cute"),
     ("#ttg.blocked<{}>", "linear"), ("tensor<8xf16, #ttg.blocked<{}>>", "linear"),
-    ("!ttg.memdesc<8xf16, #ttg.nvmma_shared<{}>>", "linear"), ("#b = #ttg.blocked<{}>\ntensor<8xf16, #b>", "linear"),
+    ("!ttg.memdesc<8xf16, #ttg.nvmma_shared<{}>>", "linear"), ("f32[128,256]{1,0:T(8,128)(2,1)}", "xla"), ("#b = #ttg.blocked<{}>\ntensor<8xf16, #b>", "linear"),
 ])
 def test_detect_picks_the_family_of_each_text_form(text, fam):
     assert _families.detect(text).name == fam
@@ -86,6 +87,8 @@ def test_index_map_dispatches_to_the_family(fam, value):
         want = value.physical_cores().reshape(-1, 3)
     elif isinstance(value, cute.Swizzle):
         want = value(np.arange(value.size, dtype=np.int64))
+    elif fam == "xla":  # XLA's linear index of each element, one at a time, row-major
+        want = np.array([value(*i) for i in np.ndindex(*value.dims)], dtype=np.int64)
     else:
         want = value.index_map().reshape(-1) if fam == "tsl" else value.index_map()
     assert got.dtype == np.int64 and np.array_equal(got, want)

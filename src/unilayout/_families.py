@@ -13,6 +13,7 @@ family       folder (value types)  text it detects (after leading spaces)       
                                    ``!ttg.memdesc<``, alias lines, ``toString``
 ``metal``    ``tt``                ``tensor<``, ``#tt.``/``#ttcore.``/``#ttnn.``       logical box, row-major
 ``device``   ``tt``                ``#tt.device<``, ``#ttcore.device<``               worker grid, row-major
+``xla``      ``sharding``          an XLA shape ``f32[128,256]{1,0:T(8,128)}``        its dims, row-major
 ``affine``   ``affine``            ``affine_map<``, any text holding ``->``           the box ``shape=``
 ``cute``     ``cute``              a digit, ``(``, ``_``, ``Sw``                       1-D coordinates
 ===========  ====================  =================================================  ==========================
@@ -305,6 +306,39 @@ def _device_picture(x, *, layout=None, max_cells, **rest):
     return draw.device_scene(x, layout, max_cells=max_cells)
 
 
+# ------------------------------------------------------------------------------------------- xla
+def _xla_types():
+    from .sharding import XlaLayout
+
+    return (XlaLayout,)
+
+
+def _xla_parse(text):
+    from .sharding import parse_xla_layout
+
+    return parse_xla_layout(text)
+
+
+def _xla_detect(body):
+    import re
+
+    return re.match(r"[A-Za-z_][A-Za-z0-9_]*\[", body) is not None  # f32[128,256]{1,0:T(8,128)}
+
+
+def _xla_index_map(x, shape):
+    _no_shape("xla", shape)
+    return x.offsets().reshape(-1)
+
+
+def _xla_picture(x, *, max_cells, labels=True, **rest):
+    from .viz import box as draw
+
+    _only_options("xla", rest)
+    scene = draw.affine_scene(x.to_affine(), x.dims, max_cells=max_cells, labels=labels is not False)
+    scene.title = f"XLA layout {x}: buffer offset of each element"
+    return scene
+
+
 def _only_options(name, rest):
     """Refuse picture options that do not apply to this family (``None`` values are "not given")."""
     given = sorted(k for k, v in rest.items() if v is not None and k not in ("element_bytes", "labels"))
@@ -325,6 +359,8 @@ FAMILIES = (
            _device_picture, lambda x: tuple(x.grid_shape)),
     Family("metal", "unilayout.tt", _metal_types, _metal_detect, _tt_parse, _metal_index_map, _metal_picture,
            lambda x: tuple(x.logical_shape)),
+    Family("xla", "unilayout.sharding", _xla_types, _xla_detect, _xla_parse, _xla_index_map, _xla_picture,
+           lambda x: tuple(x.dims)),
     Family("affine", "unilayout.affine", _affine_types, _affine_detect, _affine_parse, _affine_index_map,
            _affine_picture, _affine_box),
     Family("cute", "unilayout.cute", _cute_types, _cute_detect, _cute_parse, _cute_index_map, _cute_picture,
