@@ -3,7 +3,7 @@
     python bench/cute.py [--quick]
 
 1. An op mix on a fixed set of 1- to 3-level layouts: median time per call
-   of each op, unilayout / baseline (target: <= 0.35x pycute on every op).
+   of each op (unilayout and its baselines timed in alternation), unilayout / baseline (target: <= 0.35x pycute on every op).
 2. TiledMMA: ``make_tiled_mma`` + its A, B and C TV layouts for SM80 16x8x16 on
    2x2 warps and for SM90 64x128x16 GMMA, against tensor-layouts' ``tile_mma_grid``
    for A, B and C (target: <= 0.5x tensor-layouts).
@@ -99,17 +99,28 @@ def _per_call(fn, number):
     return min(timeit.repeat(fn, number=number, repeat=5)) / number
 
 
+def _paired(fns, number, repeat=7):
+    """Per-call times of several functions timed in alternation (min of ``repeat`` rounds each), so that a
+    machine whose load changes during the run slows them alike and their ratios stay fair."""
+    best = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            best[i] = min(best[i], timeit.timeit(fn, number=number) / number)
+    return best
+
+
 def bench_ops():
     number = 200 if QUICK else 2000
     print("op mix: median time per call over", len(PAIRS), "layout pairs (1- to 3-level)")
     print(f"  {'op':<16}{'unilayout':>12}{'pycute':>12}{'ratio':>8}{'tensor-layouts':>16}{'ratio':>8}")
     worst = 0.0
     for name, cases in _ops().items():
-        ours = statistics.median(_per_call(o, number) for o, _, _ in cases)
-        py = [p for _, p, _ in cases if p]
-        tlc = [t for _, _, t in cases if t]
-        py_t = statistics.median(_per_call(p, number) for p in py) if py else None
-        tl_t = statistics.median(_per_call(t, number) for t in tlc) if tlc else None
+        timed = [_paired([f for f in case if f], number) for case in cases]  # unilayout, pycute, tensor-layouts
+        ours = statistics.median(t[0] for t in timed)
+        py = [t[1] for t, case in zip(timed, cases) if case[1]]
+        tlc = [t[-1] for t, case in zip(timed, cases) if case[2]]
+        py_t = statistics.median(py) if py else None
+        tl_t = statistics.median(tlc) if tlc else None
         cells = [f"{ours * 1e6:10.2f}us"]
         cells.append(f"{py_t * 1e6:10.2f}us{ours / py_t:7.2f}x" if py_t else f"{'n/a':>12}{'':>8}")
         cells.append(f"{tl_t * 1e6:14.2f}us{ours / tl_t:7.2f}x" if tl_t else f"{'n/a':>16}{'':>8}")

@@ -344,16 +344,23 @@ def right_inverse(layout):
     >>> str(R), all(C(R(i)) == i for i in range(R.size))
     ('Sw<1,0,-2> o 0 o (4,4):(4,1)', True)
     """
+    if type(layout) is Layout:
+        return _right_inverse(layout)
     if isinstance(layout, Swizzle):
         return layout
     if isinstance(layout, ComposedLayout):
         return _composed_inverse(layout, _right_inverse(layout.inner), "right_inverse")
+    _flat(layout)  # a LayoutError naming the argument for anything but a Layout
     return _right_inverse(layout)
 
 
 def _right_inverse(layout: Layout) -> Layout:
-    shapes, strides = _coalesce_lists(*_flat(layout)[:2])
-    prefix = prefix_product(tuple(shapes))
+    f = layout._flat or _flat(layout)
+    shapes, strides = _coalesce_lists(f[0], f[1])
+    prefix, p = [], 1
+    for v in shapes:
+        prefix.append(p)
+        p *= v
     rs, rd, cur = [], [], 1
     for i in sorted(range(len(shapes)), key=strides.__getitem__):
         if strides[i] == cur:
