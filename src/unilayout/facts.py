@@ -327,8 +327,28 @@ def _facts_device(dev, d, shape):
         d["reason"] = str(e)
 
 
+def _facts_xla(x, d, shape):
+    """An XLA tiled layout (``sharding.XlaLayout``): its buffer, and the exact affine / CuTe / metal forms (or why not)."""
+    from .errors import NotRepresentableError
+
+    d["shape"], d["element_type"] = list(x.dims), x.element_type
+    d["minor_to_major"], d["tiles"] = list(x.minor_to_major), [list(t) for t in x.tiles]
+    d["buffer_shape"], d["size"], d["cosize"] = list(x.buffer_shape), math.prod(x.dims), int(x.storage_size)
+    d["padded"] = bool(x.padded)
+    d["affine"] = str(x.to_affine())
+    for key, make in (("cute", x.to_cute), ("metal", x.to_metal)):
+        try:
+            d[key] = canonical_text(make())
+        except NotRepresentableError as e:
+            d[key] = f"not representable: {e}"
+    if d["size"] > MAX_TABULATE:
+        d["note"] = f"size {d['size']:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
+        return
+    _table_facts(d, x.offsets().reshape(-1), 0, d["cosize"] - 1)
+
+
 _FACTS = {"cute": _facts_cute, "linear": _facts_linear, "affine": _facts_affine, "tsl": _facts_tsl,
-          "metal": _facts_metal, "device": _facts_device}
+          "metal": _facts_metal, "device": _facts_device, "xla": _facts_xla}
 
 
 def describe(value, shape=None) -> dict:
@@ -468,7 +488,7 @@ def checks(value) -> list:
             out.append({"check": "static", "ok": True, "detail": "has '?' values (resolved at lowering)"})
         else:
             out.append({"check": "no self-overlap", "ok": True, "detail": _yes(d["injective"])})
-    elif fam in ("cute", "linear"):
+    elif fam in ("cute", "linear", "xla"):
         for key in ("injective", "surjective"):
             if key in d:
                 out.append({"check": key, "ok": True, "detail": _yes(d[key]) + " (a property, not an error)"})
