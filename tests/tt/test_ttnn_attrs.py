@@ -62,7 +62,8 @@ def _pages_by_definition(L, a):
 
 
 @pytest.mark.parametrize("shape,grid", [((1, 1024), (8, 8)), ((512, 512), (8, 8)), ((32, 2049), (8, 8)),
-                                        ((3, 40, 70), (2, 3)), ((64, 96), (1, 2)), ((33, 33), (3, 1))])
+                                        ((3, 40, 70), (2, 3)), ((64, 96), (1, 2)), ((33, 33), (3, 1)),
+                                        ((64, 256), (2, 2)), ((2, 90, 128), (1, 4))])
 def test_l1_interleaved_pages_go_round_robin_over_the_cores(shape, grid):
     rank = len(shape)
     dims = ", ".join(f"d{i}" for i in range(rank))

@@ -386,6 +386,11 @@ class TTNNTensorLayout(MetalLayout):
         image, per_row, pages, banks, per = self._pages()
         th, tw = self.tile
         img = image.shard(a)  # the tile-padded physical image on one core (any linear map, tile padding filled)
+        rows = pages // per_row
+        if per_row % banks == 0:  # each tile row fills whole rounds of banks: one transposed copy
+            q = per_row // banks  # tile column = j * banks + bank, page slot = tile row * q + j
+            out.reshape(banks, th, rows, q, tw)[...] = img.reshape(rows, th, q, banks, tw).transpose(3, 1, 0, 2, 4)
+            return out
         tiles = img.reshape(pages // per_row, th, per_row, tw).transpose(0, 2, 1, 3)  # (tile row, tile col, th, tw)
         tiles = tiles.reshape(pages, th, tw)
         full, rem = divmod(pages, banks)
@@ -412,6 +417,11 @@ class TTNNTensorLayout(MetalLayout):
             raise LayoutError(f"unshard: shards of shape {s.shape} do not match {self.shards_shape}")
         image, per_row, pages, banks, per = self._pages()
         th, tw = self.tile
+        if per_row % banks == 0:  # the inverse of shard's one transposed copy
+            q, rows = per_row // banks, pages // per_row
+            img = np.empty(image.shards_shape, dtype=s.dtype)
+            img.reshape(rows, th, q, banks, tw)[...] = s.reshape(banks, th, rows, q, tw).transpose(2, 1, 3, 0, 4)
+            return image.unshard(img, out=out)
         o = np.ascontiguousarray(s).reshape(banks, th, per, tw)
         tiles = np.empty((pages, th, tw), dtype=s.dtype)
         full, rem = divmod(pages, banks)
