@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_nonneg
+from .._ints import as_items, as_nonneg
 from ..errors import LayoutError, NotRepresentableError
 from .layout import Layout
 from .swizzle import Swizzle
@@ -72,7 +72,7 @@ def find_swizzle(values):
     >>> find_swizzle([1, 2, 4]), find_swizzle([1, 2, 7])
     (Swizzle(0, 0, 0), None)
     """
-    vals = [as_nonneg(v, f"find_swizzle: value {i}") for i, v in enumerate(values)]
+    vals = [as_nonneg(v, f"find_swizzle: value {i}") for i, v in enumerate(as_items(values))]
     if _disjoint(vals):
         return Swizzle(0, 0, 0)
     acc = 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ints import as_int
 from ..errors import LayoutError
 from .algebra import zipped_divide
 from .evaluate import index_map
@@ -237,6 +238,7 @@ def local_partition(x, thr_layout: Layout, idx: int, proj=None):
     layout, tensor = _split(x)
     if not isinstance(thr_layout, Layout):
         raise LayoutError(f"local_partition: thread layout must be a Layout, got {type(thr_layout).__name__}")
+    idx = as_int(idx, "local_partition: thread index")
     if not 0 <= idx < thr_layout.size:
         raise LayoutError(f"local_partition: thread index {idx} outside [0, {thr_layout.size})")
     shape, stride = _dice(proj, thr_layout.shape), _dice(proj, thr_layout.stride)

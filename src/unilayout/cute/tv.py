@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ints import check_table
 from ..errors import LayoutError
 from .algebra import composition, raked_product, right_inverse
 from .evaluate import index_map
@@ -65,6 +66,7 @@ def tv_table(tv: Layout, tiler):
     pos = index_map(tv).reshape(nv, nt).T.reshape(-1)  # thread-major
     if pos.size and (pos.min() < 0 or pos.max() >= n_elem):
         raise LayoutError(f"tv_table: layout {tv} reaches positions outside the {shape} tile")
+    check_table(2 * n_elem, f"tv_table: a tile of {n_elem} elements")  # before allocating
     thr = np.full(n_elem, -1, dtype=np.int64)
     val = np.full(n_elem, -1, dtype=np.int64)
     t = np.repeat(np.arange(nt, dtype=np.int64), nv)

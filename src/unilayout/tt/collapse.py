@@ -66,6 +66,8 @@ def normalize_intervals(rank: int, intervals=((0, -1),)) -> tuple:
     unilayout.errors.LayoutError: collapse interval (2, 1) is reversed on rank 4: begin must be <= end
     """
     rank = _int(rank, "rank")
+    if rank > 1 << 16:
+        raise LayoutError(f"rank {rank} is more than the {1 << 16} dims a layout may have")
     if intervals is None:
         return ()
     try:

@@ -399,7 +399,7 @@ def sharded_across_dims(tensor_shape, dims, core_grid, orientation="row_major") 
     shape = as_items(tensor_shape)
     rank = len(shape)
     norm = set()
-    for d in dims:
+    for d in as_items(dims):
         d = as_int(d, "dim")
         if not -rank <= d < rank:
             raise LayoutError(f"dim {d} is out of range for rank {rank}")
