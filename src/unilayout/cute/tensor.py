@@ -51,8 +51,14 @@ class Tensor:
     __slots__ = ("storage", "layout", "offset")
 
     def __init__(self, storage, layout, offset: int = 0):
+        if isinstance(storage, np.ma.MaskedArray):
+            raise LayoutError("Tensor: a masked storage would lose its mask; pass arr.filled(...)")
         if not isinstance(storage, np.ndarray):
-            storage = np.asarray(storage)
+            try:
+                storage = np.asarray(storage)
+            except (TypeError, ValueError) as e:
+                raise LayoutError(f"Tensor: storage must be a 1-D array, got {type(storage).__name__} ({e})") from None
+        offset = as_int(offset, "Tensor: offset")
         if storage.ndim != 1:
             raise LayoutError(f"Tensor: storage must be 1-D, got shape {storage.shape}")
         if not isinstance(layout, (Layout, ComposedLayout)):
