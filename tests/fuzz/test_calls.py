@@ -84,16 +84,8 @@ def test_tabulations_check_the_cap_before_allocating():
             call()
 
 
-#: Public names that still let a bare exception out for some wrong-typed argument (issue #18, open):
-#: each is a regression guard — the set may only shrink.
-KNOWN_GAPS = {
-    "cute.Tensor",            # Tensor(1.5, layout): numpy ValueError building the engine
-    "cute.local_partition",   # local_partition(t, layout, None): TypeError comparing the index
-    "cute.tv_table",          # tv_table(layout, 2**70): numpy ValueError (dimension too large)
-    "cute.find_swizzle",      # find_swizzle(1.5, ...): TypeError iterating
-    "tt.collapse_groups",     # collapse_groups(2**70): OverflowError in range()
-    "tt.sharded_across_dims",  # sharded_across_dims(metal_layout, ...): TypeError iterating dims
-}
+#: Public names that still let a bare exception out for some wrong-typed argument: none left (keep it so).
+KNOWN_GAPS: set = set()
 
 
 def test_every_public_name_with_wrong_typed_arguments():
