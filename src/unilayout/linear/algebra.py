@@ -21,6 +21,8 @@ True
 
 from __future__ import annotations
 
+from operator import itemgetter as _itemgetter
+from operator import mul as _mul
 from typing import Iterable, Sequence
 
 from ..errors import LayoutError
@@ -100,6 +102,15 @@ def supremum(x: Sequence[str], y: Sequence[str]) -> list[str]:
         return list(x)
     if not x:
         return list(y)
+    # Fast paths (the common cases of ``*``): disjoint lists, or one a subsequence of the other.
+    sx, sy = set(x), set(y)
+    if len(sx) == len(x) and len(sy) == len(y):
+        if sx.isdisjoint(sy):
+            return list(x) + list(y)
+        if sy <= sx and [e for e in x if e in sy] == list(y):
+            return list(x)
+        if sx <= sy and [e for e in y if e in sx] == list(x):
+            return list(y)
     posx = {e: k for k, e in enumerate(x)}
     posy = {e: k for k, e in enumerate(y)}
     result: list[str] = []
@@ -178,29 +189,50 @@ def product(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
     same_i = out_i == outs
     ipos = {n: k for k, n in enumerate(out_i)}
     opos = {n: k for k, n in enumerate(out_o)}
-    isel = [ipos.get(n) for n in outs]
-    osel = [(opos.get(n), isz.get(n, 1)) for n in outs]
     nout = len(outs)
     zero = (0,) * nout
+    # Each factor's vectors are re-indexed to ``outs`` by one itemgetter over the vector with a
+    # trailing 0 appended (position -1 reads that 0 for an out-dim the factor lacks).
+    isel = [ipos.get(n, -1) for n in outs]
+    igi = _getter(isel)
+    osel = [opos.get(n, -1) for n in outs]
+    igo = _getter(osel)
+    mults = [isz.get(n, 1) for n in outs]
+    scaled = any(m != 1 for m in mults)
+    same_o = osel == list(range(nout)) and len(out_o) == nout
     new_bases = []
     for name in ins:
-        vecs = []
         iv = ib.get(name)
-        if iv is not None:
-            if same_i:
-                vecs.extend(iv)
-            else:
-                for v in iv:
-                    vecs.append(tuple(0 if p is None else v[p] for p in isel))
         ov = ob.get(name)
+        if iv is None:
+            vecs = []
+        elif same_i:
+            vecs = list(iv)
+        else:
+            vecs = [igi(v + (0,)) for v in iv]
         if ov is not None:
-            for v in ov:
-                if not any(v):
-                    vecs.append(zero)
-                else:
-                    vecs.append(tuple(0 if p is None else v[p] * m for p, m in osel))
+            if same_o and not scaled:
+                vecs.extend(ov)
+            else:
+                for v in ov:
+                    if not any(v):
+                        vecs.append(zero)
+                    elif scaled:
+                        vecs.append(tuple(map(_mul, igo(v + (0,)), mults)))
+                    else:
+                        vecs.append(igo(v + (0,)))
         new_bases.append((name, tuple(vecs)))
     return _make(tuple(new_bases), out_sizes)
+
+
+def _getter(positions):
+    """A function of a vector (with a trailing 0 appended) giving the tuple of its ``positions``."""
+    if len(positions) == 1:
+        p = positions[0]
+        return lambda v: (v[p],)
+    if not positions:
+        return lambda v: ()
+    return _itemgetter(*positions)
 
 
 # ---------------------------------------------------------------- compose

@@ -55,6 +55,7 @@ values, and computed layouts are kept per (encoding, shape).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter as _itemgetter
 from typing import Any, Sequence
 
 from ..errors import LayoutError, NotRepresentableError
@@ -90,12 +91,18 @@ __all__ = [
     "DISTRIBUTED_IN_DIMS",
 ]
 
+_INT_TYPES = {int}
+
 #: In-dims of distributed encodings, in order.
 DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
 
 
 # --------------------------------------------------------------- helpers
 def _ints(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
+    # fast path: a tuple or list of plain ints (what encodings store and parse gives)
+    if (type(values) is tuple or type(values) is list) and set(map(type, values)) <= _INT_TYPES and (
+            length is None or len(values) == length):
+        return tuple(values)
     if isinstance(values, (str, bytes)):
         raise LayoutError(f"{what} must be a list of ints, got {values!r}")
     try:
@@ -109,6 +116,8 @@ def _ints(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
 
 def _pow2s(values: Any, what: str, length: int | None = None) -> tuple[int, ...]:
     out = _ints(values, what, length)
+    if all(v > 0 and not v & (v - 1) for v in out):
+        return out
     for i, v in enumerate(out):
         as_pow2(v, f"{what} {list(out)}: entry {i}")
     return out
@@ -151,6 +160,8 @@ def _bases_layout(in_dim: str, bases, rank: int, scale: Sequence[int] | None = N
 
 def _cga_layout(cga_layout, rank: int) -> LinearLayout:
     """The ``block`` layout in CTA-tile units; it must reach every tile it spans (Triton aborts otherwise)."""
+    if not cga_layout:  # one CTA (the common case): no bases, every out-dim of size 1
+        return LinearLayout._make((("block", ()),), tuple((f"dim{i}", 1) for i in range(rank)))
     cga = _bases_layout("block", cga_layout or [], rank)
     if not cga.is_surjective():
         raise LayoutError(
@@ -199,10 +210,84 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None) -> Li
     >>> fit_to_shape(identity_1d(4, "register", "dim0"), [2]).bases
     [('register', [[1], [0]]), ('block', [])]
     """
+    return _fit([(n, [list(v) for v in vecs]) for n, vecs in cta._bases], [n for n, _ in cta._outs],
+                [s for _, s in cta._outs], shape, cga_layout)
+
+
+class _Tile:
+    """A product of 1-D pieces built in place, for the encodings' CTA layouts.
+
+    ``t.id(n, "register", "dim1")`` appends exactly what ``* identity_1d(n, "register",
+    "dim1")`` would (same bases, same in- and out-dim order, out-dim sizes multiplied);
+    ``t.zeros(...)`` likewise for ``zeros_1d``. The vectors are plain lists over
+    ``t.names``, handed to :func:`_fit` without copies (no intermediate LinearLayout).
+    """
+
+    __slots__ = ("bases", "names", "sizes")
+
+    def __init__(self, names=()):
+        self.bases: dict = {}
+        self.names = list(names)
+        self.sizes = [1] * len(self.names)
+
+    def _out(self, name):
+        names = self.names
+        if name in names:
+            return names.index(name)
+        names.append(name)
+        self.sizes.append(1)
+        for vecs in self.bases.values():
+            for v in vecs:
+                v.append(0)
+        return len(names) - 1
+
+    def id(self, size: int, in_dim: str, out_dim: str, zero: bool = False) -> "_Tile":
+        if size < 1 or size & (size - 1):
+            raise LayoutError(f"size of in-dim {in_dim!r} {size} is not a power of two")
+        j = self._out(out_dim)
+        vecs = self.bases.setdefault(in_dim, [])
+        n = len(self.names)
+        s = self.sizes[j]
+        for i in range(size.bit_length() - 1):
+            v = [0] * n
+            if not zero:
+                v[j] = s << i
+            vecs.append(v)
+        if not zero:
+            self.sizes[j] = s * size
+        return self
+
+    def zeros(self, size: int, in_dim: str, out_dim: str) -> "_Tile":
+        return self.id(size, in_dim, out_dim, zero=True)
+
+    def isn(self, in_dim: str, sizes, order) -> "_Tile":
+        """``* identity_standard_nd(in_dim, sizes, order)``."""
+        for d in order:
+            self.id(sizes[d], in_dim, f"dim{d}")
+        return self
+
+    def transpose(self, names) -> "_Tile":
+        """``transpose_outs(names)`` (a permutation of the out-dims)."""
+        names = list(names)
+        if names != self.names:
+            perm = [self.names.index(n) for n in names]
+            for in_dim, vecs in self.bases.items():
+                self.bases[in_dim] = [[v[k] for k in perm] for v in vecs]
+            self.sizes = [self.sizes[k] for k in perm]
+            self.names = names
+        return self
+
+    def fit(self, shape, cga_layout) -> LinearLayout:
+        """:func:`fit_to_shape` of the tile."""
+        return _fit(list(self.bases.items()), self.names, self.sizes, shape, cga_layout)
+
+
+def _fit(bases, outs, sizes, shape, cga_layout) -> LinearLayout:
+    """:func:`fit_to_shape` on plain lists: ``bases`` ``[(in_dim, [vector list, ...])]`` over the
+    out-dims ``outs`` of ``sizes``; the lists are used (changed) in place."""
     shape = _shape(shape)
     rank = len(shape)
     names = _dims(rank)
-    outs = [n for n, _ in cta._outs]
     if sorted(outs) != names:
         raise LayoutError(f"fit_to_shape: the CTA layout's out-dims {outs} must be {names}")
     # The CGA layout, shrunk to the shape, in the CTA's out-dim order (sizes per CTA tile).
@@ -217,8 +302,6 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None) -> Li
     perm = [names.index(n) for n in outs]  # CTA out position -> standard dim
     cga_vecs = [[v[j] for j in perm] for v in cga_vecs]
     # Everything below works on plain lists in the CTA's out-dim order, built into one value at the end.
-    bases = [(n, [list(v) for v in vecs]) for n, vecs in cta._bases]
-    sizes = [s for _, s in cta._outs]
     want = [max(1, shape[names.index(n)] // cga_size[n]) for n in outs]
     first = bases[0][1]
     for j, goal in enumerate(want):  # grow: repeat along the first in-dim (ensureLayoutNotSmallerThan)
@@ -248,8 +331,13 @@ def fit_to_shape(cta: LinearLayout, shape: Sequence[int], cga_layout=None) -> Li
     inv = [perm.index(d) for d in range(rank)]  # standard dim -> CTA out position
     if any(n == "block" for n, _ in bases):
         raise LayoutError("fit_to_shape: the CTA layout must not have a 'block' in-dim (the CGA layout adds it)")
-    out = tuple((n, tuple(tuple(v[i] for i in inv) for v in vecs)) for n, vecs in bases)
-    out += (("block", tuple(tuple(v[i] for i in inv) for v in block)),)
+    if inv == list(range(rank)):
+        out = tuple((n, tuple(map(tuple, vecs))) for n, vecs in bases)
+        out += (("block", tuple(block)),)
+    else:
+        get = _itemgetter(*inv) if rank > 1 else (lambda v: (v[0],))
+        out = tuple((n, tuple(map(get, vecs))) for n, vecs in bases)
+        out += (("block", tuple(map(get, block))),)
     total = tuple((names[d], sizes[inv[d]] * cga_size[names[d]]) for d in range(rank))
     return LinearLayout._make(out, total)
 
@@ -371,13 +459,11 @@ class Blocked(_Encoding):
         order = _order(self.order, rank)
         # Triton 3.9.0 clamps size_per_thread to the per-CTA shape (no zero register bases).
         cga = _cga_layout(self.cga_layout, rank)
-        spt = tuple(min(s, max(1, n // cga.out_dim_size(f"dim{d}"))) for d, (s, n) in enumerate(zip(spt, shape)))
-        cta = (
-            identity_standard_nd("register", spt, order)
-            * identity_standard_nd("lane", tpw, order)
-            * identity_standard_nd("warp", wpc, order)
-        )
-        return fit_to_shape(cta, shape, self.cga_layout)
+        csz = [s for _, s in cga._outs]
+        spt = [min(s, max(1, n // c)) for s, n, c in zip(spt, shape, csz)]
+        # isn(register, spt, order) * isn(lane, tpw, order) * isn(warp, wpc, order), built in place
+        tile = _Tile().isn("register", spt, order).isn("lane", tpw, order).isn("warp", wpc, order)
+        return tile.fit(shape, self.cga_layout)
 
 
 def blocked(shape, size_per_thread, threads_per_warp, warps_per_cta, order, cga_layout=None) -> LinearLayout:
@@ -400,16 +486,10 @@ def _mma_tile(rank: int, tile_m: int, tile_n: int, k_width: int, inner: int, out
         raise LayoutError(
             f"MMA tile {tile_m}x{tile_n} must be a multiple of 8 x {k_width * 4} (k_width {k_width})"
         )
-    L = identity_standard_nd("register", [1] * rank, rep_order)
-    L = (
-        L
-        * LinearLayout.identity_1d(k_width, "register", names[inner])
-        * LinearLayout.identity_1d(4, "lane", names[inner])
-        * LinearLayout.identity_1d(8, "lane", names[outer])
-        * LinearLayout.identity_1d(tile_m // 8, "register", names[outer])
-        * LinearLayout.identity_1d(tile_n // (k_width * 4), "register", names[inner])
-    )
-    return L
+    t = _Tile().isn("register", [1] * rank, rep_order)
+    t.id(k_width, "register", names[inner]).id(4, "lane", names[inner]).id(8, "lane", names[outer])
+    t.id(tile_m // 8, "register", names[outer]).id(tile_n // (k_width * 4), "register", names[inner])
+    return t
 
 
 def _mma_version(version) -> int:
@@ -478,8 +558,9 @@ class NvidiaMma(_Encoding):
                 raise LayoutError(f"MMA v3 instr_shape is [M, N, K], got {list(instr)}")
             tile_m, tile_n = instr[0], instr[1]
         cta = _mma_tile(rank, tile_m, tile_n, 2, order[0], order[1], order)
-        warps = identity_standard_nd("warp", wpc, warp_order).transpose_outs(cta.out_dim_names)
-        return fit_to_shape(cta * warps, shape, self.cga_layout)
+        for d in warp_order:  # * isn(warp, wpc, warp_order) transposed to the tile's out-dims
+            cta.id(wpc[d], "warp", f"dim{d}")
+        return cta.fit(shape, self.cga_layout)
 
 
 def nvidia_mma(shape, version, warps_per_cta, instr_shape, cga_layout=None) -> LinearLayout:
@@ -544,14 +625,9 @@ class DotOperand(_Encoding):
         cta = _mma_tile(rank, tile_m, tile_n, kw, order[0], order[1], order)
         names = _dims(rank)
         k_dim = rank - 1 if is_a else rank - 2
-        warps = LinearLayout.empty()
-        for d in warp_order:
-            if d == k_dim:
-                warps = warps * LinearLayout.zeros_1d(wpc[d], "warp", names[d])
-            else:
-                warps = warps * LinearLayout.identity_1d(wpc[d], "warp", names[d])
-        warps = warps.transpose_outs(cta.out_dim_names)
-        return fit_to_shape(cta * warps, shape, parent.cga_layout)
+        for d in warp_order:  # the parent's warps, broadcast along K
+            cta.id(wpc[d], "warp", names[d], zero=d == k_dim)
+        return cta.fit(shape, parent.cga_layout)
 
 
 def _dot_common(dot, shape):
@@ -579,19 +655,18 @@ def _mfma_dot(dot, shape) -> LinearLayout:
     tpw = _pow2s(parent.tiles_per_warp, "tiles_per_warp", rank)
     nonk = m if idx == 0 else n
     dim_k, dim_nk = names[k_idx], names[nonk_idx]
-    one = LinearLayout.identity_1d
-    tile = one(kw, "register", dim_k) * one(nonk, "lane", dim_nk) * one(64 // nonk, "lane", dim_k)
+    tile = _Tile().id(kw, "register", dim_k).id(nonk, "lane", dim_nk).id(64 // nonk, "lane", dim_k)
     k_tile = 64 // nonk * kw
     if ((m, n) == (64, 4) and idx == 0) or ((m, n) == (4, 64) and idx == 1):
-        tile = tile * one(16, "register", dim_k)
+        tile.id(16, "register", dim_k)
         k_tile *= 16
     if shape[k_idx] > k_tile:
-        tile = tile * one(shape[k_idx] // k_tile, "register", dim_k)
-    tile = (tile * one(tpw[nonk_idx], "register", dim_nk)).transpose_outs([dim_k, dim_nk])
+        tile.id(shape[k_idx] // k_tile, "register", dim_k)
+    tile.id(tpw[nonk_idx], "register", dim_nk).transpose([dim_k, dim_nk])
     if rank == 3:
-        tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0])
-    warps = identity_standard_nd("warp", wpc, list(range(rank - 1, -1, -1))).transpose_outs(tile.out_dim_names)
-    return fit_to_shape(tile * warps, shape, parent.cga_layout)
+        tile.id(1, "register", names[0]).id(1, "lane", names[0])
+    tile.isn("warp", wpc, range(rank - 1, -1, -1))  # * isn(warp, ...) in the tile's out-dim order
+    return tile.fit(shape, parent.cga_layout)
 
 
 def _wmma_dot(dot, shape) -> LinearLayout:
@@ -605,12 +680,11 @@ def _wmma_dot(dot, shape) -> LinearLayout:
     nonk = instr[0] if idx == 0 else instr[1]
     depth = 32 // nonk
     dim_k, dim_nk = names[k_idx], names[nonk_idx]
-    one = LinearLayout.identity_1d
-    tile = one(kw, "register", dim_k) * one(nonk, "lane", dim_nk)
-    tile = tile * (LinearLayout.zeros_1d(depth, "lane", dim_k) if version == 1 else one(depth, "lane", dim_k))
-    tile = tile * one(max(1, instr[2] // (depth * kw)), "register", dim_k)
+    tile = _Tile().id(kw, "register", dim_k).id(nonk, "lane", dim_nk)
+    tile.id(depth, "lane", dim_k, zero=version == 1)
+    tile.id(max(1, instr[2] // (depth * kw)), "register", dim_k)
     if rank == 3:
-        tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0])
+        tile.id(1, "register", names[0]).id(1, "lane", names[0])
     scale = [1] * (rank - 2) + [instr[0], instr[1]]
 
     def tiles(vecs, what):  # the parent's bases in tile units, K dropped (broadcast along K)
@@ -621,20 +695,23 @@ def _wmma_dot(dot, shape) -> LinearLayout:
             out.append(v)
         return out
 
-    tile = tile.transpose_outs(names)
-    regs = [list(v) for v in tile.bases[0][1]] + [v for v in tiles(parent.reg_bases, "reg basis") if any(v)]
-    lanes = [list(v) for v in tile.bases[1][1]]
+    tile.transpose(names)
+    regs = tile.bases["register"] + [v for v in tiles(parent.reg_bases, "reg basis") if any(v)]
+    lanes = tile.bases["lane"]
     warps = tiles(parent.warp_bases, "warp basis")
     sizes = [1] * rank
     for v in regs + lanes + warps:
         for j, e in enumerate(v):
+            if e < 0:  # the constructor names the negative entry
+                LinearLayout({"register": regs, "lane": lanes, "warp": warps}, names, require_surjective=False)
             sizes[j] = max(sizes[j], 1 << e.bit_length())
-    order = [names[k_idx], names[nonk_idx]] + names[: rank - 2]
-    cta = LinearLayout({"register": regs, "lane": lanes, "warp": warps}, list(zip(names, sizes)),
-                       require_surjective=False).transpose_outs(order)
+    # the CTA layout with out-dims in the order K, non-K, batch
+    perm = [k_idx, nonk_idx] + list(range(rank - 2))
+    bases = [(n, [[v[k] for k in perm] for v in vecs]) for n, vecs in (("register", regs), ("lane", lanes),
+                                                                          ("warp", warps))]
     # the CTAs broadcast along K too: each holds the whole K
     cga = [[0 if j == k_idx else e for j, e in enumerate(_ints(v, "cga basis", rank))] for v in parent.cga_layout or ()]
-    return fit_to_shape(cta, shape, cga)
+    return _fit(bases, [names[k] for k in perm], [sizes[k] for k in perm], shape, cga)
 
 
 def dot_operand(shape, operand_index, parent, k_width) -> LinearLayout:
@@ -745,21 +822,20 @@ class AmdMfma(_Encoding):
         dim_m, dim_n = names[-2], names[-1]
         height = 1 if ebw == 64 else 4
         tiles = max(1, m * n // (64 * height))
-        one = LinearLayout.identity_1d
+        tile = _Tile()  # the chain of identity_1d products, built in place
         if not transposed:
-            tile = one(height, "register", dim_m) * one(n, "lane", dim_n) * one(64 // n, "lane", dim_m)
-            tile = tile * one(tiles, "register", dim_m)
+            tile.id(height, "register", dim_m).id(n, "lane", dim_n).id(64 // n, "lane", dim_m)
+            tile.id(tiles, "register", dim_m)
         else:
-            tile = one(height, "register", dim_n) * one(m, "lane", dim_m) * one(64 // m, "lane", dim_n)
-            tile = tile * one(tiles, "register", dim_n)
-        tile = tile.transpose_outs([dim_n, dim_m])
+            tile.id(height, "register", dim_n).id(m, "lane", dim_m).id(64 // m, "lane", dim_n)
+            tile.id(tiles, "register", dim_n)
+        tile.transpose([dim_n, dim_m])
         n_reps = max(1, shape[-1] // (n * wpc[-1] * tpw[-1]))
-        tile = (tile * one(tpw[-1], "register", dim_n) * one(wpc[-1], "warp", dim_n)
-                * one(n_reps, "register", dim_n) * one(tpw[-2], "register", dim_m)
-                * one(wpc[-2], "warp", dim_m))
+        tile.id(tpw[-1], "register", dim_n).id(wpc[-1], "warp", dim_n)
+        tile.id(n_reps, "register", dim_n).id(tpw[-2], "register", dim_m).id(wpc[-2], "warp", dim_m)
         if rank == 3:
-            tile = tile * one(1, "register", names[0]) * one(1, "lane", names[0]) * one(wpc[0], "warp", names[0])
-        return fit_to_shape(tile, shape, self.cga_layout)
+            tile.id(1, "register", names[0]).id(1, "lane", names[0]).id(wpc[0], "warp", names[0])
+        return tile.fit(shape, self.cga_layout)
 
 
 def _std_vectors(layout: LinearLayout, names):
