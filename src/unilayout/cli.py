@@ -247,7 +247,16 @@ def _needs_tensor(value, what):
 
 def _cmd_convert(args):
     from .convert import convert_to, metal_form
+    from .sharding import command as sharding_command
 
+    args.text = _read_text(args.text)
+    if sharding_command.is_sharding_text(args.text):  # HLO, Shardy, XLA layouts (and --to a sharding vocabulary)
+        return _convert_sharding(args, sharding_command)
+    if args.to in sharding_command.CONVERT_TARGETS:
+        if sharding_command.is_placements(args.text):  # DTensor / TTNN placements have no layout family
+            return _convert_sharding(args, sharding_command)
+        raise LayoutError(f"--to {args.to} converts a sharding (HLO, Shardy, DTensor or TTNN placements), not a "
+                          f"{family_of(_value(args))} value")
     value = _value(args)
     value = _needs_tensor(value, "convert")
     if args.to in ("v1", "v2", "ttnn"):  # tt-mlir's text forms of one metal layout
@@ -288,6 +297,17 @@ def _cmd_convert(args):
     return 0
 
 
+def _convert_sharding(args, sharding_command):
+    """``convert`` of a sharding text (``unilayout.sharding.command.convert``): one line, or why not (exit 2)."""
+    out = sharding_command.convert(args.text, args.to, _dims(args.shape), args.mesh, _dims(args.mesh_shape))
+    if args.json:
+        print(json.dumps({"schema": JSON_SCHEMA, "command": "convert", "ok": True, "text": args.text.strip(),
+                          "to": args.to, "result": out}, indent=2))
+    else:
+        print(out)
+    return 0
+
+
 def _cmd_check(args):
     text = _read_text(args.text)
     try:
@@ -319,6 +339,10 @@ def _cmd_render(args):
     mma = _tiled_mma(args)
     if mma is not None:
         return _render_mma(mma, args)
+    from .sharding import command as sharding_command
+
+    if sharding_command.is_sharding_text(args.text) and not sharding_command.is_xla(args.text):  # HLO, Shardy
+        return _render_sharding(args, sharding_command)
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
     drawn = _needs_tensor(value, "draw")
     if drawn is not value:  # an ND-sharded TTNN tensor: drawn as its metal layout
@@ -373,6 +397,28 @@ def _cmd_render(args):
     for note in s.notes:
         if note.startswith(("showing", "summary")):
             _progress("note: " + note)
+    return 0
+
+
+def _render_sharding(args, sharding_command):
+    """``render`` of an HLO or Shardy sharding (``--shape``): which device holds which block (``viz.sharding``)."""
+    from . import viz
+
+    ext = "." + (args.format or "svg") if args.output == "-" else os.path.splitext(args.output)[1].lower()
+    if ext not in viz.FORMATS:
+        raise LayoutError(f"cannot write {args.output!r}: a sharding picture is .svg or .png")
+    if args.color or args.tv or args.place or args.blocks:
+        raise LayoutError("--color, --tv, --place and --blocks do not apply to a sharding picture")
+    s = sharding_command.scene(args.text, _dims(args.shape), max_cells=args.max_cells)
+    if args.output == "-":
+        from .viz.png import to_png
+        from .viz.svg import to_svg
+
+        sys.stdout.buffer.write(to_png(s, args.scale) if ext == ".png" else to_svg(s).encode("utf-8"))
+        sys.stdout.buffer.flush()
+    else:
+        viz.render(s, args.output, scale=args.scale)
+        _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes)")
     return 0
 
 
@@ -571,10 +617,15 @@ def _parser():
     q = sub.add_parser("convert", help="convert to another family (exact, or an error saying why not)",
                        epilog=_EXAMPLES["convert"], formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
-    q.add_argument("--to", required=True, choices=["cute", "linear", "affine", "tsl", "v1", "v2", "ttnn"],
+    q.add_argument("--to", required=True, choices=["cute", "linear", "affine", "tsl", "v1", "v2", "ttnn", "hlo",
+                                                    "shardy", "dtensor", "jax", "ttnn-mesh"],
                    help="a family, or (a metal layout) one of tt-mlir's forms: v1 #tt.metal_layout, v2 "
-                        "#ttcore.metal_layout, ttnn #ttnn.ttnn_layout")
-    q.add_argument("--shape", help="box for an affine source, or the shape resolving a dynamic TSL, e.g. 8x8")
+                        "#ttcore.metal_layout, ttnn #ttnn.ttnn_layout; or (a sharding text) hlo, shardy, dtensor, "
+                        "jax, ttnn-mesh (TTNN mesh-mapper placements)")
+    q.add_argument("--shape", help="box for an affine source, the shape resolving a dynamic TSL, or a sharding's "
+                                   "tensor shape, e.g. 8x8")
+    q.add_argument("--mesh", metavar="MESH", help="a Shardy sharding's mesh text (sdy.mesh @m = <[...]>)")
+    q.add_argument("--mesh-shape", metavar="MxN", help="the mesh of DTensor/TTNN placements, read or written")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(run=_cmd_convert)
 
