@@ -334,8 +334,13 @@ def _xla_picture(x, *, max_cells, labels=True, **rest):
     from .viz import box as draw
 
     _only_options("xla", rest)
-    scene = draw.affine_scene(x.to_affine(), x.dims, max_cells=max_cells, labels=labels is not False)
-    scene.title = f"XLA layout {x}: buffer offset of each element"
+    import numpy as np
+
+    m = x.to_affine()  # exact: XLA's linear index as floordiv/mod terms
+    scene = draw.box_scene(f"XLA layout {x}: buffer offset of each element",
+                           lambda *crd: np.stack(np.broadcast_arrays(*m.evaluate(*crd)), axis=-1), tuple(x.dims),
+                           max_cells=max_cells, labels=labels is not False)
+    scene.kind = "xla"
     return scene
 
 
