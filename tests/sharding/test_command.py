@@ -23,7 +23,7 @@ def test_hlo_shardy_placements_and_xla(capsys):
                        "--to", "dtensor")
     assert code == 0 and out.strip() == "dtensor: Shard(1), Replicate()  on mesh 2x2"
     code, out, _ = run(capsys, "bf16[128,256]{1,0:T(8,128)(2,1)}")
-    assert code == 0 and "buffer_shape: 16x2x4x128x2x1" in out and "cute:" in out
+    assert code == 0 and "buffer_shape:   16x2x4x128x2x1" in out and "cute:" in out
 
 
 def test_json_and_picture(capsys, tmp_path):

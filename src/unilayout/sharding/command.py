@@ -36,7 +36,8 @@ import re
 
 from ..errors import LayoutError, NotRepresentableError
 
-__all__ = ["add_parser", "run", "main_for_tests", "read", "is_sharding_text", "show"]
+__all__ = ["add_parser", "run", "main_for_tests", "read", "is_sharding_text", "show", "convert", "jax_text", "scene", "is_placements", "is_xla",
+           "view", "CONVERT_TARGETS"]
 
 _EXAMPLES = """examples:
   unilayout sharding "{devices=[2,1,4]<=[8] last_tile_dim_replicate}" --shape 8x6
@@ -110,11 +111,17 @@ def read(text, shape=None, mesh=None, mesh_shape=None):
     if re.match(r"^[A-Za-z_][A-Za-z0-9_]*\[", body):
         return "xla", parse_xla_layout(body)
     if shape is None:
-        raise LayoutError("a sharding text needs the tensor's shape: give --shape, e.g. --shape 8x6")
+        raise LayoutError("a sharding text needs the tensor's shape: give --shape, e.g. --shape 8x6 (the explorer: "
+                          "the shape field)")
     if body.startswith("{") or body.startswith("sharding"):
         return "sharding", parse_hlo(body, shape)
     if body.startswith("#sdy.sharding"):
         return "sharding", parse_shardy(body, mesh, shape)
+    if body.startswith("sdy.mesh") and "#sdy.sharding" in body:  # 'sdy.mesh @m = <[..]>' then '#sdy.sharding<@m, ..>'
+        at = body.index("#sdy.sharding")
+        if mesh is not None:
+            raise LayoutError("the text holds its sdy.mesh already: give --mesh only with a bare #sdy.sharding")
+        return "sharding", parse_shardy(body[at:], body[:at].strip(), shape)
     if _PLACEMENT.match(body):
         if mesh_shape is None:
             raise LayoutError("placements need the mesh: give --mesh-shape, e.g. --mesh-shape 2x4")
@@ -159,27 +166,198 @@ def _conversions(s, mesh_shape, only=None):
     return out
 
 
+def jax_text(s, mesh_shape=None) -> str:
+    """The JAX ``PartitionSpec`` of ``s`` and the mesh it names, as text (JAX itself is not needed).
+
+    The mesh is ``mesh_shape`` (axes ``m0, m1, ..``, devices in rank order) or,
+    without one, the mesh ``to_shardy`` prints (axes ``d<i>`` per tiled dim,
+    ``r`` for copies, its device order). ``NotRepresentableError`` says why no
+    spec over that mesh holds ``s`` (``to_jax``'s reasons).
+
+    >>> from unilayout.sharding import parse_hlo
+    >>> jax_text(parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6)))
+    "PartitionSpec('d0',)  on mesh ('d0', 'r') of shape (2, 2)"
+    >>> jax_text(parse_hlo("{devices=[2,2]<=[2,2]T(1,0)}", (8, 8)), (2, 2))
+    "PartitionSpec('m1', 'm0')  on mesh ('m0', 'm1') of shape (2, 2)"
+    """
+    import numpy as np
+
+    from .jax import _spec_for
+    from .shardy import parse_mesh, to_shardy
+
+    if mesh_shape is None:
+        m = parse_mesh(to_shardy(s)[1])
+        names, sizes = [a for a, _ in m.axes], [k for _, k in m.axes]
+        ids = list(m.device_ids) or list(range(s.num_devices))
+    else:
+        names, sizes = [f"m{i}" for i in range(len(mesh_shape))], list(mesh_shape)
+        ids = list(range(int(np.prod(sizes, dtype=np.int64))))
+    spec = _spec_for(s, tuple(names), tuple(sizes), np.asarray(ids, dtype=np.int64))
+    order = "" if ids == list(range(len(ids))) else f", device ids {ids} in mesh order"
+    return (f"PartitionSpec({', '.join(repr(e) for e in spec)}{',' if len(spec) == 1 else ''})  on mesh "
+            f"{tuple(names)!r} of shape {tuple(sizes)!r}{order}")
+
+
+#: ``unilayout convert --to`` targets for a sharding text (``ttnn-mesh``: TTNN mesh-mapper placements; ``ttnn``
+#: alone is tt-mlir's ``#ttnn.ttnn_layout`` form of a metal layout).
+CONVERT_TARGETS = ("hlo", "shardy", "dtensor", "jax", "ttnn-mesh")
+
+
+def convert(text, to, shape=None, mesh=None, mesh_shape=None) -> str:
+    """What ``unilayout convert TEXT --to TO`` prints for a sharding text (HLO, Shardy, DTensor/TTNN placements).
+
+    ``to`` is one of ``CONVERT_TARGETS``. An XLA layout text converts to a
+    layout family instead (``affine``, ``cute``, ``linear``, ``tsl``) or to a
+    metal form (``v1``, ``v2``, ``ttnn``), exactly or with the reason why not.
+    Raises ``NotRepresentableError`` with the reason when the target cannot
+    say the sharding, ``LayoutError`` for a target that does not apply.
+
+    >>> convert("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "dtensor", (8, 6))
+    'Shard(0), Replicate()  on mesh 2x2'
+    >>> convert("Shard(0), Shard(0)", "jax", (5, 3), mesh_shape=(2, 2))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: dim 0 of size 5 is split 2+1+1+1: JAX needs 4 equal shards (5 is not divisible by 4)
+    >>> convert("f32[4,8]{0,1}", "cute")
+    '(4,8):(1,4)'
+    """
+    kind, value = read(text, shape, mesh, mesh_shape)
+    if kind == "xla":
+        return _convert_xla(value, to)
+    if to not in CONVERT_TARGETS:
+        raise LayoutError(f"--to {to} converts layouts; a sharding converts to {', '.join(CONVERT_TARGETS)}")
+    if to == "jax":
+        return jax_text(value, mesh_shape)
+    from . import to_dtensor, to_hlo, to_shardy, to_ttnn
+    if to == "hlo":
+        return to_hlo(value)
+    if to == "shardy":
+        st, mt = to_shardy(value)
+        return f"{st}  over  {mt}"
+    m = _mesh_for(value, mesh_shape)
+    if value.devices != tuple(range(value.num_devices)):
+        raise NotRepresentableError(f"device ids {list(value.devices)} are not ranks 0..{value.num_devices - 1}: "
+                                    f"{to} places by rank")
+    pl = to_dtensor(value, m, as_text=True) if to == "dtensor" else to_ttnn(value, m)
+    return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+
+
+def _convert_xla(x, to):
+    from ..facts import canonical_text
+    if to in CONVERT_TARGETS:
+        raise LayoutError(f"--to {to} converts shardings; an XLA layout converts to affine, cute, linear, tsl, "
+                          "v1, v2 or ttnn")
+    if to == "affine":
+        return str(x.to_affine())
+    if to in ("v1", "v2", "ttnn"):
+        from ..convert import metal_form
+        return canonical_text(metal_form(x.to_metal(), to))
+    from ..convert import convert_to
+    cute = x.to_cute()
+    return canonical_text(cute if to == "cute" else convert_to(cute, to))
+
+
+def scene(text, shape=None, mesh=None, mesh_shape=None, max_cells=None):
+    """The picture of a sharding text: ``viz.sharding.sharding_scene`` (an XLA layout: its registry picture).
+
+    >>> scene("{devices=[2,2]<=[4]}", (4, 4)).labels.tolist()
+    [['0', '1'], ['2', '3']]
+    """
+    from .. import viz
+    from ..viz.sharding import sharding_scene
+    kind, value = read(text, shape, mesh, mesh_shape)
+    cap = max_cells or viz.DEFAULT_MAX_CELLS
+    return viz.scene(value, max_cells=cap) if kind == "xla" else sharding_scene(value, max_cells=cap)
+
+
+def view(text, shape=None, mesh=None, mesh_shape=None) -> dict:
+    """The explorer's view (``explorer.views`` keys) of a sharding text or an XLA layout text.
+
+    A sharding is drawn by ``viz.sharding.sharding_scene``: one cell per
+    block, its details the block's ranges and holders, grouped by lowest
+    holder and by number of holders; its facts are the conversions ``show``
+    prints. An XLA layout is drawn as its buffer offsets over its dims (the
+    affine view of ``to_affine()``) with the XLA layout's own facts.
+
+    >>> v = view("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6))
+    >>> v["family"], v["count"], v["details"][1], v["svg"].count('class="cell"')
+    ('sharding', 2, ['[4:8, 0:6]', '2, 3', 'no'], 2)
+    >>> view("f32[3,5]{1,0:T(2,2)}")["details"][2]
+    ['2', '(0, 2)', '4']
+    """
+    import numpy as np
+
+    from .. import facts as F
+    from ..viz.svg import to_svg
+    kind, value = read(text, shape, mesh, mesh_shape)
+    if kind == "xla":
+        from ..explorer.views import layout_view
+        d = F.describe(value)
+        v = layout_view(value.to_affine(), value.dims)
+        v.update({"family": "xla", "text": str(value), "title": f"XLA layout {value}: buffer offset of each element",
+                  "facts": [[k, t] for k, t in F.fact_lines(d)], "summary": f"xla layout; {F.summary(d)}"})
+        if v["columns"][2:] == ["results"]:
+            v["columns"] = ["index", "element " + v["columns"][1], "buffer offset"]
+            v["details"] = [[i, e, o.strip("()")] for i, e, o in v["details"]]
+        return v
+    from ..viz.sharding import sharding_scene
+    from ..explorer.views import MAX_CELLS
+    sc = sharding_scene(value, max_cells=MAX_CELLS)
+    drawn = sc.drawn
+    n = int(np.count_nonzero(drawn))
+    cell = np.full(drawn.shape, -1, dtype=np.int64)
+    cell[drawn] = np.arange(n)
+    sc.attrs["cell"] = cell
+    boxes = value.device_boxes
+    cuts = [sorted({0, n} | {v for bs in boxes.values() for b in bs for v in b[i]}) for i, n in enumerate(value.shape)]
+    nblocks = tuple(len(c) - 1 for c in cuts)
+    partial, details = value.partial, []
+    for r, c in zip(*np.nonzero(drawn)):
+        k = (tuple(int(v) for v in np.unravel_index(int(r), nblocks[:-1])) + (int(c),)) if value.rank else ()
+        block = [(cuts[i][j], cuts[i][j + 1]) for i, j in enumerate(k)]
+        who = [d for d in value.devices if any(all(a <= lo and hi <= z for (a, z), (lo, hi) in zip(b, block))
+                                               for b in boxes[d])]
+        details.append(["[" + ", ".join(f"{lo}:{hi}" for lo, hi in block) + "]", ", ".join(map(str, who)),
+                        "yes" if any(partial[d] for d in who) else "no"])
+    conv = _conversions(value, mesh_shape)
+    try:
+        conv["jax"] = jax_text(value, mesh_shape)
+    except (NotRepresentableError, LayoutError) as e:
+        conv["jax"] = f"not representable: {e}"
+    facts = [["shape", "x".join(map(str, value.shape)) or "scalar"], ["devices", str(value.num_devices)],
+             ["replicated", "yes" if any(value.replicated.values()) else "no"],
+             ["partial sums", "yes" if value.has_partial else "no"], ["covers the tensor", "yes" if value.covers()
+                                                                      else "no"]]
+    facts += [[k, t] for k, t in conv.items()]
+    name = "x".join(map(str, value.shape)) or "scalar"
+    return {"note": "", "total": n, "keys": {}, "family": "sharding", "title": sc.title, "text": text.strip(),
+            "count": n, "summary": f"sharding of {name} over {value.num_devices} devices, {n} blocks",
+            "facts": facts, "columns": ["block", "devices", "partial sums"], "details": details,
+            "groups": {"lowest holder": [int(x) for x in sc.attrs["device"][drawn]],
+                       "holders": [int(x) for x in sc.attrs["holders"][drawn]]},
+            "padding": 0, "svg": to_svg(sc)}
+
+
 def run(args) -> int:
     """Run ``unilayout sharding`` for parsed ``args``; 0 on success."""
     shape = _dims(args.shape, "--shape")
     mesh_shape = _dims(args.mesh_shape, "--mesh-shape")
     kind, value = read(args.text, shape, args.mesh, mesh_shape)
-    if kind == "xla":
-        d = {"kind": "xla_layout", "text": str(value), "buffer_shape": list(value.buffer_shape),
-             "storage_size": value.storage_size, "padded": value.padded, "affine": str(value.to_affine())}
-        for key, make in (("cute", value.to_cute), ("metal", value.to_metal)):
-            try:
-                d[key] = str(make())
-            except NotRepresentableError as e:
-                d[key] = f"not representable: {e}"
+    if kind == "xla":  # the registry's facts of an XLA layout (unilayout.facts), and its buffer offsets
+        from .. import facts as F
         if args.output:
-            raise LayoutError("-o draws shardings; for an XLA layout, render its affine map or CuTe layout")
+            raise LayoutError("-o draws shardings; for an XLA layout use unilayout render TEXT -o FILE")
+        d = F.describe(value)
         if args.json:
-            print(json.dumps({"schema": "unilayout/1", "command": "sharding", "ok": True, **d}, indent=2))
-        else:
-            for k in ("text", "buffer_shape", "storage_size", "padded", "affine", "cute", "metal"):
-                v = d[k]
-                print(f"{k + ':':14s}{'x'.join(map(str, v)) if k == 'buffer_shape' else v}")
+            d["storage_size"] = value.storage_size
+            print(json.dumps({"schema": "unilayout/1", "command": "sharding", "ok": True, "kind": "xla_layout", **d},
+                             indent=2))
+            return 0
+        print(F.format_facts(d))
+        if d["size"] <= 4096:
+            from ..viz.text import grid_text
+            print("\nbuffer offset of each element:")
+            print(grid_text(value.offsets().reshape(-1), value.dims if len(value.dims) > 1 else (1, d["size"])))
         return 0
     conv = _conversions(value, mesh_shape, args.to)
     if args.output:
@@ -209,7 +387,26 @@ def is_sharding_text(text) -> bool:
     (True, True, False)
     """
     body = text.lstrip() if isinstance(text, str) else ""
-    return body.startswith(("{", "sharding=", "#sdy.sharding")) or bool(re.match(r"^[A-Za-z_][A-Za-z0-9_]*\[", body))
+    return body.startswith(("{", "sharding=", "#sdy.sharding")) or (body.startswith("sdy.mesh") and "#sdy.sharding"
+                                                                     in body) or is_xla(body)
+
+
+def is_placements(text) -> bool:
+    """Whether ``text`` is DTensor or TTNN placements (``Shard(0), Replicate()``, ``PlacementShard(1)``).
+
+    >>> is_placements("[Shard(0), R]"), is_placements("PlacementReplicate()"), is_placements("8:1")
+    (True, True, False)
+    """
+    return isinstance(text, str) and bool(_PLACEMENT.match(text))
+
+
+def is_xla(text) -> bool:
+    """Whether ``text`` is an XLA shape with a layout (``f32[4,4]{1,0}``), not a sharding.
+
+    >>> is_xla(" bf16[8]{0}"), is_xla("{replicated}")
+    (True, False)
+    """
+    return isinstance(text, str) and bool(re.match(r"^[A-Za-z_][A-Za-z0-9_]*\[", text.lstrip()))
 
 
 def show(text, shape=None, as_json=False) -> int:
@@ -234,13 +431,30 @@ def main_for_tests(argv) -> int:
     """``unilayout sharding ARGV`` without the rest of the command (for examples and tests).
 
     >>> main_for_tests(["f32[3,5]{1,0:T(2,2)}"])
-    text:         f32[3,5]{1,0:T(2,2)}
-    buffer_shape: 2x3x2x2
-    storage_size: 24
-    padded:       True
-    affine:       (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + (d0 mod 2) * 2 + d1 mod 2)
-    cute:         not representable: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
-    metal:        tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
+    family:         xla
+    text:           f32[3,5]{1,0:T(2,2)}
+    shape:          3x5
+    element_type:   f32
+    minor_to_major: [1, 0]
+    tiles:          [[2, 2]]
+    buffer_shape:   2x3x2x2
+    size:           15
+    cosize:         24
+    padded:         yes
+    affine:         (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + (d0 mod 2) * 2 + d1 mod 2)
+    cute:           not representable: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
+    metal:          tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
+    injective:      yes
+    surjective:     no
+    bijective:      no
+    contiguity:     1 (vectorisation width: aligned runs of 1 points hold 1 consecutive values)
+    longest_run:    2 (longest run of consecutive points holding consecutive values)
+    <BLANKLINE>
+    buffer offset of each element:
+        0  1  2  3  4
+    0   0  1  4  5  8
+    1   2  3  6  7 10
+    2  12 13 16 17 20
     0
     """
     p = argparse.ArgumentParser(prog="unilayout")
