@@ -233,6 +233,52 @@ def test_mangled_texts_raise_only_unilayout_errors():
                 pass
 
 
+def _positioned(text, aliases=None):
+    """The positioned (slow) reader alone: the value, or the error it raises."""
+    from unilayout._text import Scanner
+
+    s = Scanner(text)
+    try:
+        enc = T._attr(s, aliases)
+        s.expect_end()
+    except LayoutError as e:
+        return e
+    return enc
+
+
+def test_fast_reader_agrees_with_the_positioned_reader():
+    """``parse`` first tries a regex-token reader; whatever it accepts, the positioned reader reads
+    to an equal value (valid texts of every kind, nested parents, aliases, and mangled texts), and
+    on valid texts it does accept (so the fast path is taken)."""
+    rng = random.Random(7)
+    valid = []
+    for kind in H.TEXT_KINDS:
+        for _ in range(8):
+            _, enc, _ = H.random_case(rng, kind)
+            text = str(enc)
+            valid.append(text)
+            assert T._fast_parse(text, None) == _positioned(text) == enc, text
+    mma = E.NvidiaMma(2, [2, 2], [16, 8])
+    aliased = "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"
+    assert T._fast_parse(aliased, {"mma": mma}) == _positioned(aliased, {"mma": mma}) == E.DotOperand(1, mma, 2)
+    assert T._fast_parse(aliased, None) is None  # unknown alias: the positioned reader reports it
+    assert T._fast_parse("  " + valid[0] + "\n", None) == _positioned(valid[0])
+    for text in ("#ttg.blocked<{sizePerThread = [-1]}>", "#ttg.slice<{dim = 99999999999, parent = #p}>",
+                 "#ttg.blocked<{order = [1, 0], order = [1, 0]}>", "#ttg.unknown<{}>", valid[0] + " x"):
+        assert T._fast_parse(text, None) is None
+    alphabet = "[]{}<>,=:+-#x0123456789 abcdefgtrue"
+    for text in valid:
+        for _ in range(30):
+            t = list(text)
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(t))
+                t[i] = rng.choice(alphabet) if rng.random() < 0.5 else ""
+            mangled = "".join(t)
+            fast = T._fast_parse(mangled, None)
+            if fast is not None:
+                assert fast == _positioned(mangled), mangled
+
+
 _DUMPS = sorted((__import__("pathlib").Path(__file__).parent / "data").glob("*.ttgir"))
 
 

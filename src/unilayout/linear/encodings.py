@@ -92,6 +92,7 @@ __all__ = [
 ]
 
 _INT_TYPES = {int}
+_SEQ_TYPES = {list, tuple}
 
 #: In-dims of distributed encodings, in order.
 DISTRIBUTED_IN_DIMS = ("register", "lane", "warp", "block")
@@ -390,6 +391,10 @@ def _cached(method):
 
 def _freeze(value):
     """Lists (nested) -> tuples, so that encodings compare, hash and print by value."""
+    if type(value) is tuple or type(value) is list:
+        if not _SEQ_TYPES.intersection(map(type, value)):
+            return tuple(value)  # flat: no recursion
+        return tuple(_freeze(v) for v in value)
     if isinstance(value, (list, tuple)):
         return tuple(_freeze(v) for v in value)
     return value

@@ -142,6 +142,9 @@ def to_text(enc) -> str:
 
 
 # ------------------------------------------------------------------------------------- reading
+_INT_ONLY = {int}
+
+
 class _Fields:
     """The fields of one attribute: name -> (value, position); each taken once, the rest refused."""
 
@@ -180,6 +183,8 @@ class _Fields:
         v, pos = self._take(name, required)
         if pos is None:
             return default
+        if type(v) is list and set(map(type, v)) <= _INT_ONLY:
+            return v
         if not isinstance(v, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in v):
             self.s.fail(f"field {name!r} of #{self.kind} must be a list of integers", pos)
         return v
@@ -438,6 +443,183 @@ _KINDS = {
 }
 
 
+# --- the fast reader: one regex pass into tokens, then the same grammar over them ---------------
+# It gives the same values as the positioned reader above for every text that reader accepts; on
+# anything unusual (an error, a sign, a number past 32 bits, an unknown alias) it gives up
+# (``_Slow``) and the positioned reader runs, so errors and their positions are unchanged.
+_TOKENS = re.compile(r"[ \t\r\n]*(#?[A-Za-z_][A-Za-z0-9_$.]*|[0-9]+|:\+|[^ \t\r\n])")
+
+
+_LINEAR_DIMS = ("register", "lane", "warp", "block")  # linear.text.IN_DIMS, in that order
+
+
+class _Slow(Exception):
+    """The fast reader gives up; the positioned one reads the text (and reports any error)."""
+
+
+def _fast_value(toks, i, aliases):
+    t = toks[i]
+    if t == "[":
+        out = []
+        i += 1
+        if toks[i] == "]":
+            return out, i + 1
+        if toks[i].isdigit():  # a list of integers, read in one loop
+            while True:
+                t = toks[i]
+                if not t.isdigit() or len(t) > 10:
+                    raise _Slow
+                out.append(int(t))
+                t = toks[i + 1]
+                i += 2
+                if t == "]":
+                    if max(out) > _U32:
+                        raise _Slow
+                    return out, i
+                if t != ",":
+                    raise _Slow
+        while True:
+            v, i = _fast_value(toks, i, aliases)
+            out.append(v)
+            t = toks[i]
+            i += 1
+            if t == "]":
+                return out, i
+            if t != ",":
+                raise _Slow
+    if t == "{":
+        return _fast_dict(toks, i, aliases)
+    if t[0] == "#":
+        return _fast_attr(toks, i, aliases)
+    if t.isdigit():
+        if len(t) > 10 or int(t) > _U32:
+            raise _Slow
+        return int(t), i + 1
+    if t == "true":
+        return True, i + 1
+    if t == "false":
+        return False, i + 1
+    raise _Slow
+
+
+def _fast_dict(toks, i, aliases):
+    out = {}
+    i += 1  # '{'
+    if toks[i] == "}":
+        return out, i + 1
+    while True:
+        name = toks[i]
+        if not (name[0].isalpha() or name[0] == "_") or name in out or toks[i + 1] != "=":
+            raise _Slow
+        v, i = _fast_value(toks, i + 2, aliases)
+        out[name] = (v, 0)  # as _dict: (value, position)
+        t = toks[i]
+        i += 1
+        if t == "}":
+            return out, i
+        if t != ",":
+            raise _Slow
+
+
+def _fast_attr(toks, i, aliases):
+    head = toks[i][1:]
+    dialect = next((d[1:] for d in _DIALECTS if head.startswith(d[1:])), None)
+    if dialect is None:
+        got = aliases.get(head) if aliases else None
+        if got is None or isinstance(got, _Unread):
+            raise _Slow
+        return got, i + 1
+    kind = head[len(dialect):]
+    key = ("ttng." if dialect == "ttng." else "ttg.") + kind
+    if key not in _KINDS or toks[i + 1] != "<":
+        raise _Slow
+    i += 2
+    items, pairs = {}, None
+    if kind == "linear":
+        if toks[i] != "{":
+            raise _Slow
+        found, i = _fast_dict(toks, i, None)
+        if toks[i] != ">" or set(found) != set(_LINEAR_DIMS) or len(found) != 4:
+            raise _Slow
+        found = {d: v for d, (v, _) in found.items()}
+        vecs = [v for d in _LINEAR_DIMS for v in found[d]]
+        if not vecs or not all(type(v) is list and v and set(map(type, v)) == {int} for v in vecs):
+            raise _Slow
+        rank = len(vecs[0])
+        if any(len(v) != rank for v in vecs):
+            raise _Slow
+        return E.LinearEncoding(LinearLayout([(d, found[d]) for d in _LINEAR_DIMS],
+                                             [f"dim{k}" for k in range(rank)])), i + 1
+    if toks[i] != ">":
+        while True:
+            t = toks[i]
+            if t == "{":
+                d, i = _fast_dict(toks, i, aliases)
+                for name, v in d.items():
+                    if name in items:
+                        raise _Slow
+                    items[name] = v
+            elif t == "[":
+                if pairs is not None:
+                    raise _Slow
+                i += 1
+                pairs = []
+                while True:  # INT ':+' INT (',' INT ':+' INT)* ']'
+                    a, b = toks[i], toks[i + 2]
+                    if not (a.isdigit() and b.isdigit() and toks[i + 1] == ":+") or len(a) > 10 or len(b) > 10:
+                        raise _Slow
+                    pairs.append([int(a), int(b)])
+                    if pairs[-1][0] < 1 or pairs[-1][0] > _U32 or pairs[-1][1] > _U32:
+                        raise _Slow
+                    t = toks[i + 3]
+                    i += 4
+                    if t == "]":
+                        break
+                    if t != ",":
+                        raise _Slow
+                pairs = (pairs, 0)
+            else:
+                if not (t[0].isalpha() or t[0] == "_") or t in items or toks[i + 1] != "=":
+                    raise _Slow
+                items[t], i = _fast_value(toks, i + 2, aliases)
+                items[t] = (items[t], 0)
+            t = toks[i]
+            if t == ",":
+                i += 1
+                continue
+            if t == ">":
+                break
+            if t in "{[":
+                continue
+            raise _Slow
+    fields = _Fields(_GIVE_UP, dialect + kind, 0)
+    fields.items, fields.pairs = items, pairs
+    enc = _KINDS[key](fields)
+    fields.done()
+    return enc, i + 1
+
+
+class _GiveUp:
+    """The scanner of the fast reader's fields: any failure hands the text to the positioned reader."""
+
+    def fail(self, *args):
+        raise _Slow
+
+
+_GIVE_UP = _GiveUp()
+
+
+def _fast_parse(text: str, aliases):
+    """The encoding of ``text`` by the fast reader, or ``None`` (the positioned reader decides)."""
+    toks = _TOKENS.findall(text)
+    toks.append("")  # end marker: no rule accepts it
+    try:
+        got, i = _fast_attr(toks, 0, aliases) if toks[0][:1] == "#" else (None, 0)
+        return got if i == len(toks) - 1 else None
+    except Exception:  # noqa: BLE001 - any doubt: the positioned reader reads it and reports errors
+        return None
+
+
 def parse(text: str, aliases: dict | None = None):
     """One encoding attribute (``#ttg.blocked<{...}>``, ...) -> its encoding value.
 
@@ -460,9 +642,11 @@ def parse(text: str, aliases: dict | None = None):
         got = _PARSED.get(text)
         if got is not None:
             return got
-    s = Scanner(text)
-    enc = _attr(s, aliases)
-    s.expect_end()
+    enc = _fast_parse(text, aliases)
+    if enc is None:
+        s = Scanner(text)
+        enc = _attr(s, aliases)
+        s.expect_end()
     if not aliases:
         if len(_PARSED) >= 4096:
             _PARSED.clear()
