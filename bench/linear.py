@@ -32,7 +32,9 @@ checking both give the same bases. Target: within 2x. Both sides reuse
 earlier work: MLIR uniques attributes and Triton caches ``toLinearLayout`` by
 (attribute, shape); unilayout keeps parsed texts and computed layouts
 (immutable values). The cold unilayout time (caches cleared before every
-call) is printed under each row.
+call: the text is read and the layout computed from scratch) is printed
+under each row with its own ratio to the same Triton time; the 2x target
+holds for it too.
 """
 
 from __future__ import annotations
@@ -208,9 +210,14 @@ def main():
     encodings_section(row)
     if TLL is None:
         return
-    slow = [r[0] for r in rows if not r[4] and not r[0].startswith("parse+to_linear")]
-    slow_enc = [r[0] for r in rows if not r[4] and r[0].startswith("parse+to_linear")]
-    print("all encoding ratios within 2x" if not slow_enc else f"encodings over 2x: {slow_enc}")
+    slow = [r[0] for r in rows if not r[4] and not r[0].startswith(("parse+to_linear", "  cold"))]
+    enc_rows, kind = [], None
+    for r in rows:  # the cold row follows its kind's row
+        kind = r[0][len("parse+to_linear "):] if r[0].startswith("parse+to_linear") else kind
+        if r[0].startswith("parse+to_linear") or r[0].startswith("  cold"):
+            enc_rows.append((kind + (" (cold)" if r[0].startswith("  cold") else ""), r[4]))
+    slow_enc = [k for k, ok in enc_rows if not ok]
+    print("all encoding ratios within 2x, cached and cold" if not slow_enc else f"encodings over 2x: {slow_enc}")
     print("all per-call ratios within 3x" if not slow else f"over 3x: {slow}")
     sys.stdout.flush()
 
@@ -291,9 +298,9 @@ def encodings_section(row):
             assert mine == got, (kind, mine, got)
             theirs = per_call(triton_path)
         ours = per_call(lambda: ttgir.parse(text).to_linear(shape))
-        cold = per_call(lambda: (E.clear_caches(), ttgir.parse(text).to_linear(shape)), max_calls=200)
+        cold = per_call(lambda: (E.clear_caches(), ttgir.parse(text).to_linear(shape)), max_calls=400)
         row(f"parse+to_linear {kind}", ours, theirs, target=2.0)
-        print(f"{'  (cold: caches cleared)':<34} unilayout {fmt(cold)}")
+        row("  cold (caches cleared)", cold, theirs, target=2.0)
 
 
 def _triton_version():

@@ -754,10 +754,9 @@ def _amd_cta(rank, tile_reg, tile_lane, tile, reps, warp_layout, is_transposed):
     for v in regs + lanes + warps:
         for j, e in enumerate(v):
             sizes[j] = max(sizes[j], 1 << e.bit_length())
-    order = [names[i] for i in range(rank - 1, -1, -1)]
-    cta = LinearLayout({"register": regs, "lane": lanes, "warp": warps}, dict(zip(names, sizes)),
-                       require_surjective=False)
-    return cta.transpose_outs(order)
+    # out-dims last first (N, M, batch); entries are non-negative and the sizes hold them
+    bases = [(n, [v[::-1] for v in vecs]) for n, vecs in (("register", regs), ("lane", lanes), ("warp", warps))]
+    return bases, names[::-1], sizes[::-1]
 
 
 @dataclass(frozen=True)
@@ -949,8 +948,8 @@ class AmdWmma(_Encoding):
                 )
             seen.add(tuple(v))
         warp_layout = _bases_layout("warp", warp_vecs, rank, tile_scale)
-        cta = _amd_cta(rank, reg, lane, (16, 16), reps, warp_layout, bool(self.is_transposed))
-        return fit_to_shape(cta, shape, self.cga_layout)
+        bases, outs, sizes = _amd_cta(rank, reg, lane, (16, 16), reps, warp_layout, bool(self.is_transposed))
+        return _fit(bases, outs, sizes, shape, self.cga_layout)
 
 
 def amd_wmma(shape, version, is_transposed, warp_bases=None, reg_bases=None, instr_shape=None,
@@ -993,16 +992,17 @@ class Slice(_Encoding):
             raise LayoutError(f"Slice: parent must be an encoding (Blocked, NvidiaMma, ...), got {parent!r}")
         pshape = shape[:dim] + [1] + shape[dim:]
         P = parent.to_linear(pshape)
-        pn = P.out_dim_names
-        keep = [n for i, n in enumerate(pn) if i != dim]
-        rename = {n: f"dim{k}" for k, n in enumerate(keep)}
-        S = P.sublayout(P.in_dim_names, keep)
+        # P's out-dims are dim0.. in order: drop out-dim ``dim`` (the later ones renumbered), and
+        # the register bases that become zero
+        keep = [k for k in range(len(P._outs)) if k != dim]
+        get = _itemgetter(*keep) if len(keep) > 1 else (lambda v, k=keep[0]: (v[k],))
         bases = []
-        for name, vecs in S._bases:
+        for name, vecs in P._bases:
+            vecs = tuple(map(get, vecs))
             if name == "register":
                 vecs = tuple(v for v in vecs if any(v))
             bases.append((name, vecs))
-        outs = tuple((rename[n], s) for n, s in S._outs)
+        outs = tuple((f"dim{i}", P._outs[k][1]) for i, k in enumerate(keep))
         return LinearLayout._make(tuple(bases), outs)
 
 
@@ -1063,7 +1063,9 @@ class SwizzledShared(_Encoding):
         for i in range(nrows.bit_length() - 1):
             row = 1 << i
             vecs.append((row, (vec * ((row // per_phase) % max_phase)) % ncols))
-        cta = LinearLayout({"offset": vecs}, [names[r], names[c]])
+        # rows 1, 2, 4, .. and every column bit: a bijection onto nrows x ncols (what the
+        # constructor would infer and check)
+        cta = LinearLayout._make((("offset", tuple(vecs)),), ((names[r], nrows), (names[c], ncols)))
         for d in order[2:]:
             cta = cta * LinearLayout.identity_1d(cta_shape[d], "offset", names[d])
         return fit_to_shape(cta, shape, self.cga_layout)
@@ -1165,7 +1167,9 @@ class NvmmaShared(_Encoding):
         for i in range(3):
             row = 1 << i
             vecs.append((row, packed(vec * ((row // per_phase) % max_phase))))
-        return LinearLayout({"offset": vecs}, ["dim0", "dim1"])
+        # a bijection (rows 1, 2, 4 and every column bit): sizes as the constructor would infer them
+        sizes = [1 << max(v[j] for v in vecs).bit_length() for j in (0, 1)]
+        return LinearLayout._make((("offset", tuple(vecs)),), (("dim0", sizes[0]), ("dim1", sizes[1])))
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
         """The layout for ``shape`` (see the class docstring).
@@ -1224,9 +1228,10 @@ class NvmmaShared(_Encoding):
             )
         layout = _grow(tile, ["dim0", "dim1"], collapsed)
         pre = box[1:] + box[:1] if transposed else list(box)
-        # row-major reshape (Triton's reshapeLayout): the last dim is the fastest
-        layout = layout.transpose_outs(["dim1", "dim0"]).reshape_outs(list(zip(names, pre))[::-1])
-        layout = layout.transpose_outs(names)
+        if rank != 2:  # for rank 2 the reshape keeps both sizes: nothing to do
+            # row-major reshape (Triton's reshapeLayout): the last dim is the fastest
+            layout = layout.transpose_outs(["dim1", "dim0"]).reshape_outs(list(zip(names, pre))[::-1])
+            layout = layout.transpose_outs(names)
         if transposed:
             order = [rank - 1] + list(range(rank - 1))
             vecs = [[v[k] for k in order] for v in layout.bases[0][1]]
@@ -1237,12 +1242,34 @@ class NvmmaShared(_Encoding):
 
 def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
     """Triton's ``ensureLayoutNotSmallerThan`` with explicit out-dims: repeat along the first in-dim."""
-    first = layout.in_dim_names[0]
+    # the same as ``layout * identity_1d(want // have, first, d)`` per dim, on plain lists
+    (first, fvecs), rest = layout._bases[0], layout._bases[1:]
+    fvecs = list(fvecs)
+    outs = [n for n, _ in layout._outs]
+    osz = [s for _, s in layout._outs]
+    grown = False
     for d, want in zip(names, sizes):
-        have = layout.out_dim_size(d) if layout.has_out_dim(d) else 1
+        if d not in outs:
+            if want <= 1:
+                continue
+            outs.append(d)  # a new out-dim comes last (the product's supremum)
+            osz.append(1)
+            fvecs = [v + (0,) for v in fvecs]
+            rest = tuple((n, tuple(v + (0,) for v in vecs)) for n, vecs in rest)
+        j = outs.index(d)
+        have = osz[j]
         if have < want:
-            layout = layout * LinearLayout.identity_1d(want // have, first, d)
-    return layout
+            as_pow2(want // have, f"size of in-dim {first!r}")
+            zero = [0] * len(outs)
+            for i in range((want // have).bit_length() - 1):
+                v = list(zero)
+                v[j] = have << i
+                fvecs.append(tuple(v))
+            osz[j] = have * (want // have)
+            grown = True
+    if not grown:
+        return layout
+    return LinearLayout._make(((first, tuple(fvecs)),) + tuple(rest), tuple(zip(outs, osz)))
 
 
 def _implied_shape(vecs, what) -> tuple[int, ...]:
@@ -1562,7 +1589,7 @@ class TensorMemory(_Encoding):
         bn = as_pow2(as_int(self.block_n, "blockN"), "blockN")
         cs = as_pow2(as_int(self.col_stride, "colStride"), "colStride")
         cga = _cga_layout(self.cga_layout, 2)
-        m, n = (max(1, s // cga.out_dim_size(f"dim{i}")) for i, s in enumerate(shape))
+        m, n = (max(1, s // c) for s, (_, c) in zip(shape, cga._outs))
         bn = min(bn, n)
         rows, cols = [], [[0, 0]] * (cs.bit_length() - 1 + (1 if self.fp4_padded is True else 0))
         cols = [list(c) for c in cols] + [[0, 1 << i] for i in range(bn.bit_length() - 1)]
@@ -1587,13 +1614,16 @@ class TensorMemory(_Encoding):
                 cols.append([k, 0] if j == 0 else [0, k])
                 k *= 2
             size[j] = max(size[j], want)
-        cta = LinearLayout({"row": rows, "col": cols}, [("dim0", size[0]), ("dim1", size[1])], require_surjective=False)
         if size[0] > m or size[1] > n:
+            cta = LinearLayout({"row": rows, "col": cols}, [("dim0", size[0]), ("dim1", size[1])],
+                               require_surjective=False)
             for j, want in enumerate((m, n)):
                 cta = _shrink(cta, f"dim{j}", want)
-        block = [[e * s for e, s in zip(v, (m, n))] for v in cga.bases[0][1]]
-        return LinearLayout({"row": cta.bases[0][1], "col": cta.bases[1][1], "block": block},
-                            [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
+            rows, cols = cta._bases[0][1], cta._bases[1][1]
+        block = tuple((v[0] * m, v[1] * n) for v in cga._bases[0][1])
+        # every entry is below the shape (sizes above): built without the constructor's checks
+        return LinearLayout._make((("row", tuple(map(tuple, rows))), ("col", tuple(map(tuple, cols))),
+                                   ("block", block)), (("dim0", shape[0]), ("dim1", shape[1])))
 
 
     def reg_layout(self, shape: Sequence[int], num_warps: int = 4, instr_variant: str = "32x32b",
