@@ -167,6 +167,12 @@ def _view(body):
 
     text = _text(body, "text")
     shape = _ints(body.get("shape"), "shape", allow_none=True) if body.get("shape") not in ("", None) else None
+    from ..sharding import command as sharding_command
+
+    if sharding_command.is_sharding_text(text):  # HLO / Shardy (``shape``: the tensor's), XLA layouts
+        if len(shape or ()) > MAX_RANK or len(text.split(",")) > 4 * MAX_RANK:
+            raise RequestError(f"'text' is too large a sharding: at most {MAX_RANK} dims are drawn", 413, "text")
+        return _with_field(lambda: sharding_command.view(text, shape), "text")
     value = _check_rank(_with_field(lambda: parse_any(text), "text"), "text")
     return _with_field(lambda: layout_view(value, shape), "text")
 
