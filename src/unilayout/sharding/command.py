@@ -300,25 +300,24 @@ def view(text, shape=None, mesh=None, mesh_shape=None) -> dict:
             v["columns"] = ["index", "element " + v["columns"][1], "buffer offset"]
             v["details"] = [[i, e, o.strip("()")] for i, e, o in v["details"]]
         return v
-    from ..viz.sharding import sharding_scene
     from ..explorer.views import MAX_CELLS
+    from ..viz.sharding import block_holders, sharding_scene
+    if value.num_devices > MAX_CELLS:
+        raise LayoutError(f"{value.num_devices} devices: the explorer draws shardings of at most {MAX_CELLS}")
     sc = sharding_scene(value, max_cells=MAX_CELLS)
     drawn = sc.drawn
     n = int(np.count_nonzero(drawn))
     cell = np.full(drawn.shape, -1, dtype=np.int64)
     cell[drawn] = np.arange(n)
     sc.attrs["cell"] = cell
-    boxes = value.device_boxes
-    cuts = [sorted({0, n} | {v for bs in boxes.values() for b in bs for v in b[i]}) for i, n in enumerate(value.shape)]
-    nblocks = tuple(len(c) - 1 for c in cuts)
+    cuts, holders = block_holders(value, MAX_CELLS)
     partial, details = value.partial, []
-    for r, c in zip(*np.nonzero(drawn)):
-        k = (tuple(int(v) for v in np.unravel_index(int(r), nblocks[:-1])) + (int(c),)) if value.rank else ()
-        block = [(cuts[i][j], cuts[i][j + 1]) for i, j in enumerate(k)]
-        who = [d for d in value.devices if any(all(a <= lo and hi <= z for (a, z), (lo, hi) in zip(b, block))
-                                               for b in boxes[d])]
-        details.append(["[" + ", ".join(f"{lo}:{hi}" for lo, hi in block) + "]", ", ".join(map(str, who)),
-                        "yes" if any(partial[d] for d in who) else "no"])
+    flat = holders.reshape(-1) if value.rank else [holders.item()]
+    for k in np.flatnonzero(drawn.reshape(-1)):  # the scene's cells are the blocks, row-major
+        crd = np.unravel_index(int(k), holders.shape) if value.rank else ()
+        who = flat[int(k)]
+        details.append(["[" + ", ".join(f"{cuts[i][j]}:{cuts[i][j + 1]}" for i, j in enumerate(crd)) + "]",
+                        ", ".join(map(str, who)), "yes" if any(partial[d] for d in who) else "no"])
     conv = _conversions(value, mesh_shape)
     try:
         conv["jax"] = jax_text(value, mesh_shape)

@@ -330,15 +330,29 @@ class Sharding:
         n = len(self._devices)
         arr = self.arrays() if self.rank else None
         if arr is not None:
+            # devices with the same box are copies; distinct boxes overlap only if they are not cells of one grid
             _, lo, hi = arr
-            out = np.zeros(n, dtype=bool)
-            step = max(1, (1 << 22) // max(1, n * self.rank))
-            for s0 in range(0, n, step):
-                ov = ((lo[s0:s0 + step, None] < hi[None]) & (lo[None] < hi[s0:s0 + step, None])).all(axis=-1)
-                idx = np.arange(s0, min(n, s0 + step))
-                ov[idx - s0, idx] = False
-                out[s0:s0 + step] = ov.any(axis=1)
-            return tuple(out.tolist())
+            r = self.rank
+            uniq, inv, counts = np.unique(np.concatenate([lo, hi], axis=1), axis=0, return_inverse=True,
+                                          return_counts=True)
+            inv = inv.reshape(-1)
+            ulo, uhi = uniq[:, :r], uniq[:, r:]
+            cells = bool((uhi > ulo).all())
+            for i in range(r):
+                if not cells:
+                    break
+                cuts = np.unique(np.concatenate([ulo[:, i], uhi[:, i]]))
+                cells = bool((np.searchsorted(cuts, uhi[:, i]) - np.searchsorted(cuts, ulo[:, i]) == 1).all())
+            out = np.zeros(uniq.shape[0], dtype=bool)
+            if not cells:  # some distinct boxes may overlap: compare them pairwise (in chunks)
+                u = uniq.shape[0]
+                step = max(1, (1 << 22) // max(1, u * r))
+                for s0 in range(0, u, step):
+                    ov = ((ulo[s0:s0 + step, None] < uhi[None]) & (ulo[None] < uhi[s0:s0 + step, None])).all(axis=-1)
+                    idx = np.arange(s0, min(u, s0 + step))
+                    ov[idx - s0, idx] = False
+                    out[s0:s0 + step] = ov.any(axis=1)
+            return tuple((out[inv] | (counts[inv] > 1)).tolist())
         flags = []
         for k, bs in enumerate(self._boxes):
             flags.append(any(_overlap(a, b) for j, other in enumerate(self._boxes) if j != k

@@ -26,7 +26,7 @@ from ..errors import LayoutError
 from .colors import EMPTY, categorical
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
-__all__ = ["sharding_scene", "holders_text"]
+__all__ = ["sharding_scene", "holders_text", "block_holders", "MAX_PAIRS"]
 
 
 def holders_text(devices, partial=False) -> str:
@@ -46,6 +46,46 @@ def holders_text(devices, partial=False) -> str:
     return ("p:" if partial else "") + text
 
 
+#: Most (device, block) pairs ``block_holders`` lists (each device's boxes cut at every boundary).
+MAX_PAIRS = 1 << 22
+
+
+def block_holders(s, max_cells=DEFAULT_MAX_CELLS):
+    """``(cuts, holders)``: per dim the sorted box boundaries, and for each block between them its holders.
+
+    ``holders`` is an object array of shape ``(len(cuts[i]) - 1, ...)`` whose
+    entries are sorted lists of device ids. Raises ``LayoutError`` when the
+    blocks are more than ``max_cells``, or the (device, block) pairs more than
+    ``MAX_PAIRS``, before listing them.
+
+    >>> from unilayout.sharding import parse_hlo
+    >>> cuts, h = block_holders(parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6)))
+    >>> cuts, h.tolist()
+    ([[0, 4, 8], [0, 6]], [[[0, 1]], [[2, 3]]])
+    """
+    shape = s.shape
+    r = len(shape)
+    boxes = s.device_boxes
+    cuts = [sorted({0, n} | {v for bs in boxes.values() for b in bs for v in b[i]}) for i, n in enumerate(shape)]
+    nblocks = tuple(len(c) - 1 for c in cuts)
+    total = int(np.prod(nblocks)) if r else 1
+    if total > max_cells:
+        raise LayoutError(f"sharding_scene: {total} blocks are more than max_cells={max_cells}")
+    at = [{v: k for k, v in enumerate(c)} for c in cuts]
+    spans = [(d, tuple(slice(at[i][a], at[i][z]) for i, (a, z) in enumerate(b))) for d in s.devices for b in boxes[d]]
+    pairs = sum(int(np.prod([sl.stop - sl.start for sl in sls])) if r else 1 for _, sls in spans)
+    if pairs > MAX_PAIRS:
+        raise LayoutError(f"sharding_scene: the devices hold {pairs} (device, block) pairs, more than {MAX_PAIRS}")
+    holders = np.empty(nblocks if r else (), dtype=object)
+    for k in np.ndindex(*nblocks):
+        holders[k] = []
+    for d, sls in spans:
+        sub = holders[sls] if r else holders
+        for k in np.ndindex(*(sub.shape if r else ())):
+            (sub[k] if r else sub.item()).append(d)
+    return cuts, holders
+
+
 def sharding_scene(s, title=None, max_cells=DEFAULT_MAX_CELLS):
     """The ``viz.Scene`` of ``s``: one cell per block, coloured and labelled by the devices holding it.
 
@@ -61,21 +101,8 @@ def sharding_scene(s, title=None, max_cells=DEFAULT_MAX_CELLS):
         raise LayoutError(f"sharding_scene: expected a unilayout.sharding.Sharding, got {type(s).__name__}")
     shape = s.shape
     r = len(shape)
-    boxes = s.device_boxes
-    cuts = [sorted({0, n} | {v for bs in boxes.values() for b in bs for v in b[i]}) for i, n in enumerate(shape)]
-    nblocks = tuple(len(c) - 1 for c in cuts)
-    total = int(np.prod(nblocks)) if r else 1
-    if total > max_cells:
-        raise LayoutError(f"sharding_scene: {total} blocks are more than max_cells={max_cells}")
-    holders = np.empty(nblocks if r else (), dtype=object)
-    for k in np.ndindex(*nblocks):
-        holders[k] = []
-    for d in s.devices:
-        for b in boxes[d]:
-            sl = tuple(slice(c.index(a), c.index(z)) for c, (a, z) in zip(cuts, b))
-            sub = holders[sl] if r else holders
-            for k in np.ndindex(*(sub.shape if r else ())):
-                (sub[k] if r else sub.item()).append(d)
+    cuts, holders = block_holders(s, max_cells)
+    nblocks = holders.shape
     partial = s.partial
     rows = int(np.prod(nblocks[:-1])) if r > 1 else 1
     cols = nblocks[-1] if r else 1
