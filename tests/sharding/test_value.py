@@ -93,3 +93,34 @@ def test_relabel():
     assert r.device_boxes == {4: [((1, 2),)], 5: [((0, 1),)]} and r.partial == {4: True, 5: False}
     with pytest.raises(LayoutError):
         s.relabel({0: 1})
+
+
+def test_replicated_equals_the_pairwise_definition_on_random_boxes():
+    """``replicated`` (identical boxes grouped; the pairwise check skipped for grid cells) against its definition."""
+    import random
+
+    rng = random.Random(3)
+    for trial in range(300):
+        rank = rng.randint(1, 3)
+        shape = tuple(rng.randint(1, 6) for _ in range(rank))
+        n = rng.randint(1, 8)
+        if trial % 2:  # cells of one grid, some repeated (copies)
+            cuts = [sorted({0, z} | {rng.randint(0, z) for _ in range(2)}) for z in shape]
+            cells = [tuple((c[j], c[j + 1]) for c, j in zip(cuts, js))
+                     for js in np.ndindex(*[len(c) - 1 for c in cuts])]
+            boxes = {d: [rng.choice(cells)] for d in range(n)}
+        else:  # arbitrary boxes, overlapping or not
+            boxes = {}
+            for d in range(n):
+                box = []
+                for z in shape:
+                    a = rng.randint(0, z - 1)
+                    box.append((a, rng.randint(a + 1, z)))
+                boxes[d] = [tuple(box)]
+        s = Sharding(shape, boxes)
+
+        def overlap(a, b):
+            return all(max(x0, y0) < min(x1, y1) for (x0, x1), (y0, y1) in zip(a, b))
+
+        want = {d: any(overlap(boxes[d][0], boxes[e][0]) for e in boxes if e != d) for d in boxes}
+        assert s.replicated == want, (shape, boxes)

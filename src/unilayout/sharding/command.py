@@ -189,6 +189,8 @@ def jax_text(s, mesh_shape=None) -> str:
         m = parse_mesh(to_shardy(s)[1])
         names, sizes = [a for a, _ in m.axes], [k for _, k in m.axes]
         ids = list(m.device_ids) or list(range(s.num_devices))
+        if not names:  # one device: a mesh of one axis (JAX meshes have at least one)
+            names, sizes, ids = ["r"], [s.num_devices], list(s.devices)
     else:
         names, sizes = [f"m{i}" for i in range(len(mesh_shape))], list(mesh_shape)
         ids = list(range(int(np.prod(sizes, dtype=np.int64))))
