@@ -154,7 +154,7 @@ from triton._C.libtriton.gluon_ir import compute_tmem_reg_layout
 out = []
 for c in json.load(sys.stdin):
     try:
-        ty = {16: gl.float16, 32: gl.float32}[c["bits"]]
+        ty = {8: gl.float8e4nv, 16: gl.float16, 32: gl.float32}[c["bits"]]
         r = compute_tmem_reg_layout(ty, c["shape"], c["shape"], BW.TensorMemoryLayout(tuple(c["block"]), c["cs"]),
                                     c["warps"], c.get("variant", "32x32b"))
         if r is None:

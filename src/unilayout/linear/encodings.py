@@ -60,6 +60,7 @@ from typing import Any, Sequence
 
 from ..errors import LayoutError, NotRepresentableError
 from .._ints import as_int, as_pow2
+from .algebra import divide_left as _divide_left
 from .layout import LinearLayout, identity_standard_nd
 
 __all__ = [
@@ -1630,25 +1631,21 @@ class TensorMemory(_Encoding):
                    element_bitwidth: int = 32) -> LinearLayout:
         """The register layout of a ``tmem.load``/``tmem.store`` (Gluon ``get_reg_layout``).
 
-        Warp ``w`` of each group of four reaches TMEM rows ``32 (w % 4) ..``; the message
-        (PTX ``tcgen05.ld`` shape) says how its lanes and registers walk rows ``R0..R4``
-        and the non-zero columns ``C0, C1, ..`` of this encoding's layout:
-
-        ===========  =======================  ========================================
-        message      lanes                    registers
-        ===========  =======================  ========================================
-        ``32x32b``   R0 R1 R2 R3 R4            C0 C1 C2 ..
-        ``16x64b``   R3 C0 R0 R1 R2            C1 C2 .. R4
-        ``16x128b``  C0 C1 R0 R1 R2            R3 C2 C3 .. R4
-        ``16x256b``  C1 C2 R0 R1 R2            C0 R3 C3 .. R4
-        ===========  =======================  ========================================
-
-        Elements sharing one 32-bit column (``32 / element_bitwidth`` of them along N) come
-        first in the registers and are left out of C. Warps take R5 R6, then (beyond four
-        warps) R4, then the last columns past one message, then broadcast. Undefined rows
-        (blockM 64 with nothing there: a zero basis) are dropped; a lane on one takes the
-        last register left. Checked against Triton's ``compute_tmem_reg_layout`` for
-        16- and 32-bit elements; tiles narrower than 8 columns raise ``NotRepresentableError``.
+        One message (PTX ``tcgen05.ld/st`` shape, 32-bit elements) is a tile ``register,
+        lane, warp -> row, col``: ``32x32b`` has 32 lanes down the rows; ``16x64b``,
+        ``16x128b`` and ``16x256b`` cover 16 rows with lanes and registers across 1, 4 or 8
+        columns; the four warps take rows 32 and 64. The tile is repeated along the columns
+        by registers; when the message does not reach row 16 of a 128-row layout, a fifth
+        warp (more than four warps) or a register takes it; more warps split the columns,
+        then broadcast. The result is the encoding's layout composed after the tile.
+        Narrower elements are first packed (``32 / element_bitwidth`` contiguous elements
+        along N per 32-bit column become a thread's first registers), unpacked (16-bit,
+        ``col_stride`` 2) or padded. On blockM 64 (row 16 empty), ``32x32b`` uses the
+        implicit ``16x32bx2`` form: lane 16 reads the upper half of the columns instead of
+        repeated rows; ``16x32bx2`` cannot be requested (Triton refuses it too). A message
+        wider than the tile's columns raises ``LayoutError`` (Triton has no layout then).
+        Checked against Triton 3.9.0's ``compute_tmem_reg_layout`` (8/16/32-bit elements,
+        1 to 256 columns).
 
         >>> TensorMemory(128, 64).reg_layout([128, 64], num_warps=8).bases[2]
         ('warp', [[32, 0], [64, 0], [0, 32]])
@@ -1658,50 +1655,114 @@ class TensorMemory(_Encoding):
         nw = as_pow2(as_int(num_warps, "num_warps"), "num_warps")
         if nw < 4:
             raise LayoutError(f"num_warps must be at least 4 (one warp per 32 TMEM lanes), got {nw}")
+        if instr_variant == "16x32bx2":
+            raise LayoutError("the 16x32bx2 message is inferred, not requested: 32x32b uses it where lanes 16..31 "
+                              "would repeat rows (blockM 64), as Triton does")
+        if instr_variant not in _TMEM_MESSAGES:
+            raise LayoutError(f"unknown tensor memory message {instr_variant!r}: use one of "
+                              f"{', '.join(_TMEM_MESSAGES)}")
+        ebw = as_pow2(as_int(element_bitwidth, "element_bitwidth"), "element_bitwidth")
+        if ebw > 32:
+            raise LayoutError(f"element_bitwidth {ebw} is not supported: use 32 or fewer bits")
         T = self.to_linear(shape)
         cga = _cga_layout(self.cga_layout, 2)
-        if min(as_int(self.block_n, "blockN"), T.out_dim_size("dim1") // cga.out_dim_size("dim1")) < 8:
-            raise NotRepresentableError("tensor memory register layouts with fewer than 8 columns (blockN or N per "
-                                        "CTA) are not modelled: Triton packs such narrow tiles differently")
-        rows, cols, block = (dict(T.bases)[n] for n in ("row", "col", "block"))
-        R = [list(v) for v in rows]
-        C = [list(v) for v in cols if any(v)]
-        ebw = as_pow2(as_int(element_bitwidth, "element_bitwidth"), "element_bitwidth")
-        # elements sharing one 32-bit column (32/bitwidth of them, along N) are a thread's first registers
-        packed = [v for v in C if v[0] == 0 and 0 < v[1] < 32 // ebw][: max(0, (32 // ebw).bit_length() - 1)]
-        C = [v for v in C if all(v is not p for p in packed)]
-        need = {"32x32b": 0, "16x64b": 1, "16x128b": 2, "16x256b": 3}
-        if instr_variant not in need:
-            raise LayoutError(f"unknown tensor memory message {instr_variant!r}: use one of {', '.join(need)}")
-        if len(C) < need[instr_variant]:
-            raise LayoutError(f"the {instr_variant} message needs {need[instr_variant]} column bits, this layout has "
-                              f"{len(C)}: use a narrower message or more columns")
-        tail = [R[4]] if any(R[4]) else []
-        if instr_variant == "32x32b":
-            lanes, rest, tail = R[:5], C, []
-        elif instr_variant == "16x64b":
-            lanes, rest = [R[3], C[0], R[0], R[1], R[2]], C[1:]
-        elif instr_variant == "16x128b":
-            lanes, rest = [C[0], C[1], R[0], R[1], R[2]], [R[3]] + C[2:]
+        m, n = (max(1, s // c) for (_, s), (_, c) in zip(T._outs, cga._outs))
+        # one CTA's row, col -> dim0, dim1 (the block bases are added back at the end)
+        ll = LinearLayout._make(T._bases[:2], (("dim0", m), ("dim1", n)))
+        got = _tmem_distributed(ll, instr_variant, nw, ebw)
+        if got is None:
+            raise LayoutError(f"the {instr_variant} message does not fit this tensor memory layout (shape "
+                              f"{[s for _, s in T._outs]}, {nw} warps): use a narrower message or more columns")
+        return LinearLayout._make(got._bases + (T._bases[2],), T._outs)
+
+
+#: The tensor memory messages (PTX ``tcgen05.ld/st`` shapes) ``reg_layout`` models.
+_TMEM_MESSAGES = ("32x32b", "16x64b", "16x128b", "16x256b")
+
+
+def _tmem_tile(message: str) -> LinearLayout:
+    """One message of 32-bit elements: ``register, lane, warp`` -> TMEM ``row, col`` (128 rows), with
+    the four warps on rows 32 and 64 as well (Triton ``getTileLayout``)."""
+    one, rc = LinearLayout.identity_1d, ["row", "col"]
+    t = one(1, "register", "row") * one(1, "register", "col") * one(1, "lane", "row") * one(1, "lane", "col")
+    if message == "32x32b":
+        t = t * one(32, "lane", "row")
+    elif message == "16x32bx2":
+        t = t * one(16, "lane", "row")
+    elif message == "16x64b":
+        t = t * LinearLayout({"lane": [[8, 0], [0, 1], [1, 0], [2, 0], [4, 0]]}, rc)
+    elif message == "16x128b":
+        t = t * one(4, "lane", "col") * one(8, "lane", "row") * one(2, "register", "row")
+    else:  # 16x256b
+        t = t * one(2, "register", "col") * one(4, "lane", "col") * one(8, "lane", "row") * one(2, "register", "row")
+    bases = dict(t.bases)
+    bases["warp"] = [[32, 0], [64, 0]]
+    return LinearLayout(bases, [("row", 128), ("col", t.out_dim_size("col"))], require_surjective=False)
+
+
+def _tmem_distributed(ll: LinearLayout, message: str, num_warps: int, bitwidth: int) -> LinearLayout | None:
+    """``register, lane, warp -> dim0, dim1`` of a TMEM load/store of ``ll`` (``row, col -> dim0, dim1``)
+    with ``bitwidth``-bit elements, or None when the message does not fit (Triton 3.9.0's
+    ``getDistributedLayoutForTmemLdSt`` without CTAs)."""
+    one, zeros = LinearLayout.identity_1d, LinearLayout.zeros_1d
+    if bitwidth != 32:
+        # elements packed in one 32-bit column: contiguous along dim1 first in the registers
+        quot, best, contig = None, 1, 1
+        while bitwidth * contig <= 32:
+            q = _divide_left(ll, one(contig, "col", "dim1"))
+            if q is None:
+                break
+            quot, best = q, contig
+            contig *= 2
+        if best > 1:
+            got = _tmem_distributed(quot, message, num_warps, bitwidth * best)
+            return None if got is None else one(best, "register", "dim1") * got
+        q = _divide_left(ll, zeros(32 // bitwidth, "col", "dim1") * one(2, "col", "dim1"))
+        if bitwidth == 16 and q is not None:  # unpacked 16-bit elements (colStride 2)
+            got = _tmem_distributed(q, message, num_warps, 32)
+            return None if got is None else one(2, "register", "dim1") * got
+        q = _divide_left(ll, zeros(32 // bitwidth, "col", "dim1"))
+        if q is None and ll.in_dim_size("col") == 1:
+            q = ll  # one column (N = 1): nothing to pack or pad, read as 32-bit (as Triton 3.9.0 does)
+        if q is None:
+            raise NotRepresentableError(f"a tensor memory layout of {bitwidth}-bit elements whose columns are "
+                                        "neither packed nor padded is not modelled")
+        return _tmem_distributed(q, message, num_warps, 32)
+    tile = _tmem_tile(message)
+    cols_tile = tile.out_dim_size("col")
+    cols = ll.in_dim_size("col")
+    missing = cols // cols_tile
+    if missing == 0:
+        return None
+    rows32 = message == "32x32b"
+    rows16 = not any(ll._bases[0][1][4])  # row 16 holds nothing (blockM 64)
+    # a message that does not reach row 16 of a 32-row layout: a warp takes it, else a register
+    row16 = None if rows32 or rows16 else ("warp" if num_warps > 4 else "register")
+    tiled = num_warps // (8 if row16 == "warp" else 4)  # warps left to split the columns
+    broadcast = tiled // min(missing, tiled)
+    tiled //= broadcast
+    cols_all = cols
+    missing //= tiled
+    cols //= tiled
+    if missing > 1:
+        if rows32 and rows16:
+            # lane 16 would read repeated rows: it takes the upper half of the columns (16x32bx2)
+            tile = tile * one(missing // 2, "register", "col")
+            bases = dict(tile.bases)
+            bases["lane"][-1] = [0, cols // 2]
+            tile = LinearLayout(bases, [("row", 128), ("col", cols)], require_surjective=False)
         else:
-            lanes, rest = [C[1], C[2], R[0], R[1], R[2]], [C[0], R[3]] + C[3:]
-        repeats = C[need[instr_variant]:]  # columns past one message: the ones warps may split
-        # warps beyond four split row bit 4 first, then the last register bases (in order), else broadcast
-        extra = nw.bit_length() - 3
-        split = tail[:extra]
-        tail = tail[len(split):]
-        movable = [v for v in rest if any(v is r for r in repeats)]
-        taken = movable[len(movable) - min(extra - len(split), len(movable)):] if extra > len(split) else []
-        split += taken
-        rest = [v for v in rest if all(v is not t for t in taken)]
-        split += [[0, 0]] * (extra - len(split))
-        lanes = [list(v) for v in lanes]
-        for i, v in enumerate(lanes):  # a lane on an undefined row takes the last register bit left
-            if not any(v) and rest:
-                lanes[i] = rest.pop()
-        regs = packed + rest + tail
-        return LinearLayout({"register": regs, "lane": lanes, "warp": R[5:7] + split, "block": block},
-                            T.out_dims, require_surjective=False)
+            tile = tile * one(missing, "register", "col")
+    bases = dict(tile.bases)
+    if row16:
+        bases[row16].append([16, 0])
+    i = cols
+    while i < cols_all:
+        bases["warp"].append([0, i])
+        i *= 2
+    bases["warp"] += [[0, 0]] * (broadcast.bit_length() - 1)
+    tile = LinearLayout(bases, [("row", 128), ("col", cols_all)], require_surjective=False)
+    return tile.compose(ll)
 
 
 @dataclass(frozen=True)
