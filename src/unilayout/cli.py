@@ -575,6 +575,7 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
   unilayout convert '(4,8):(8,1)' --to linear
   unilayout convert '(d0, d1) -> (d0 * 8 + d1)' --to cute --shape 4x8
   unilayout convert '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>' --to affine --json
+  unilayout convert '{devices=[2,1,2]<=[4] last_tile_dim_replicate}' --to dtensor --shape 8x6   # a sharding
   unilayout convert 'tensor<64x128xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x4>, memref<32x32xf32, #tt.memory_space<l1>>>>' --to v2""",
     "check": """examples:
   unilayout check '(4,2):(2,1)'
