@@ -373,11 +373,10 @@ def clear_caches() -> None:
 def _cached(method):
     def to_linear(self, shape=None):
         try:
-            key = (self, None if shape is None else tuple(int(x) for x in shape))
-            hash(key)
-        except (TypeError, ValueError):
+            key = (self, None if shape is None else tuple(map(int, shape)))
+            got = _LAYOUTS.get(key)
+        except (TypeError, ValueError):  # unhashable fields or shape: computed, not kept
             return method(self, shape) if shape is not None else method(self)
-        got = _LAYOUTS.get(key)
         if got is None:
             got = method(self, shape) if shape is not None else method(self)
             if len(_LAYOUTS) >= _MAX_CACHED:
@@ -412,8 +411,9 @@ class _Encoding:
         for name in self.__dataclass_fields__:
             value = getattr(self, name)
             if name == "cga_layout" and value is None:
-                value = ()
-            object.__setattr__(self, name, _freeze(value))
+                object.__setattr__(self, name, ())
+            elif isinstance(value, (list, tuple)):
+                object.__setattr__(self, name, _freeze(value))
         self._normalise()
 
     def _normalise(self):
@@ -996,10 +996,10 @@ class Slice(_Encoding):
         # P's out-dims are dim0.. in order: drop out-dim ``dim`` (the later ones renumbered), and
         # the register bases that become zero
         keep = [k for k in range(len(P._outs)) if k != dim]
-        get = _itemgetter(*keep) if len(keep) > 1 else (lambda v, k=keep[0]: (v[k],))
+        get = _itemgetter(*keep) if len(keep) > 1 else None
         bases = []
         for name, vecs in P._bases:
-            vecs = tuple(map(get, vecs))
+            vecs = tuple(map(get, vecs)) if get is not None else tuple([(v[keep[0]],) for v in vecs])
             if name == "register":
                 vecs = tuple(v for v in vecs if any(v))
             bases.append((name, vecs))

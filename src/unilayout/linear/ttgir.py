@@ -450,6 +450,7 @@ _KINDS = {
 _TOKENS = re.compile(r"[ \t\r\n]*(#?[A-Za-z_][A-Za-z0-9_$.]*|[0-9]+|:\+|[^ \t\r\n])")
 
 
+_FAST_DIALECTS = {d[1:] for d in _DIALECTS}
 _LINEAR_DIMS = ("register", "lane", "warp", "block")  # linear.text.IN_DIMS, in that order
 
 
@@ -523,8 +524,8 @@ def _fast_dict(toks, i, aliases):
 
 def _fast_attr(toks, i, aliases):
     head = toks[i][1:]
-    dialect = next((d[1:] for d in _DIALECTS if head.startswith(d[1:])), None)
-    if dialect is None:
+    dialect = head[:head.find(".") + 1]
+    if dialect not in _FAST_DIALECTS:
         got = aliases.get(head) if aliases else None
         if got is None or isinstance(got, _Unread):
             raise _Slow
