@@ -209,7 +209,7 @@ def product(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
         elif same_i:
             vecs = list(iv)
         else:
-            vecs = [igi(v + (0,)) for v in iv]
+            vecs = [igi((*v, 0)) for v in iv]
         if ov is not None:
             if same_o and not scaled:
                 vecs.extend(ov)
@@ -218,9 +218,9 @@ def product(inner: LinearLayout, outer: LinearLayout) -> LinearLayout:
                     if not any(v):
                         vecs.append(zero)
                     elif scaled:
-                        vecs.append(tuple(map(_mul, igo(v + (0,)), mults)))
+                        vecs.append(tuple(map(_mul, igo((*v, 0)), mults)))
                     else:
-                        vecs.append(igo(v + (0,)))
+                        vecs.append(igo((*v, 0)))
         new_bases.append((name, tuple(vecs)))
     return _make(tuple(new_bases), out_sizes)
 

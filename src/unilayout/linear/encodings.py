@@ -312,22 +312,21 @@ def _fit(bases, outs, sizes, shape, cga_layout) -> LinearLayout:
             v[j] = sizes[j]
             first.append(v)
             sizes[j] *= 2
+    allvecs = None
     for j, goal in enumerate(want):  # shrink: zero the largest entry per halving (ensureLayoutNotLargerThan)
-        size = sizes[j]
+        size, halvings = sizes[j], 0
         while size > goal:
-            best, where = 0, None
-            for _, vecs in bases:
-                for v in vecs:
-                    if v[j] > best:
-                        best, where = v[j], v
-            if where is not None:
-                where[j] = 0
             size //= 2
-        if size < sizes[j]:
-            for _, vecs in bases:
-                for v in vecs:
-                    if v[j] >= size:
-                        v[j] = 0
+            halvings += 1
+        if halvings:
+            if allvecs is None:
+                allvecs = [v for _, vecs in bases for v in vecs]
+            # the largest entries, the first one first among equals (what one halving at a time zeroes)
+            for _, _, v in sorted((-v[j], i, v) for i, v in enumerate(allvecs) if v[j] > 0)[:halvings]:
+                v[j] = 0
+            for v in allvecs:
+                if v[j] >= size:
+                    v[j] = 0
             sizes[j] = size
     block = [tuple(e * sz for e, sz in zip(v, sizes)) for v in cga_vecs]
     inv = [perm.index(d) for d in range(rank)]  # standard dim -> CTA out position
@@ -1255,8 +1254,8 @@ def _grow(layout: LinearLayout, names, sizes) -> LinearLayout:
                 continue
             outs.append(d)  # a new out-dim comes last (the product's supremum)
             osz.append(1)
-            fvecs = [v + (0,) for v in fvecs]
-            rest = tuple((n, tuple(v + (0,) for v in vecs)) for n, vecs in rest)
+            fvecs = [(*v, 0) for v in fvecs]
+            rest = tuple((n, tuple((*v, 0) for v in vecs)) for n, vecs in rest)
         j = outs.index(d)
         have = osz[j]
         if have < want:
