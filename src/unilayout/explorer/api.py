@@ -163,6 +163,7 @@ def _check_rank(value, key):
 
 
 def _view(body):
+    from .. import facts
     from .adapter import parse_any
 
     text = _text(body, "text")
@@ -173,7 +174,14 @@ def _view(body):
         if len(shape or ()) > MAX_RANK or len(text.split(",")) > 4 * MAX_RANK:
             raise RequestError(f"'text' is too large a sharding: at most {MAX_RANK} dims are drawn", 413, "text")
         return _with_field(lambda: sharding_command.view(text, shape), "text")
-    value = _check_rank(_with_field(lambda: parse_any(text), "text"), "text")
+    value = _with_field(lambda: parse_any(text), "text")
+    if facts._ttnn_config(value):  # a memory config / ND shard spec needs the tensor's shape; an ND tensor has its own
+        if shape is None and not hasattr(value, "logical_shape"):
+            raise RequestError("a #ttnn.memory_config / #ttnn.nd_shard_spec has no tensor shape: give 'shape' "
+                               "(e.g. 64x256)", field="shape")
+        value = _with_field(lambda: value.to_metal(shape), "text")
+        shape = None
+    value = _check_rank(value, "text")
     return _with_field(lambda: layout_view(value, shape), "text")
 
 
