@@ -264,6 +264,8 @@ def test_fast_reader_agrees_with_the_positioned_reader():
     assert T._fast_parse(aliased, None) is None  # unknown alias: the positioned reader reports it
     assert T._fast_parse("  " + valid[0] + "\n", None) == _positioned(valid[0])
     for text in ("#ttg.blocked<{sizePerThread = [-1]}>", "#ttg.slice<{dim = 99999999999, parent = #p}>",
+                 "#ttg.blocked<{sizePerThread = [1, 4294967296], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+                 "order = [1, 0]}>", "#ttg.blocked<{sizePerThread = [1,, 4]}>",
                  "#ttg.blocked<{order = [1, 0], order = [1, 0]}>", "#ttg.unknown<{}>", valid[0] + " x"):
         assert T._fast_parse(text, None) is None
     alphabet = "[]{}<>,=:+-#x0123456789 abcdefgtrue"

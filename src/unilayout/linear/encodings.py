@@ -1604,10 +1604,8 @@ class TensorMemory(_Encoding):
             rows += [[16, 0], [32, 0]]
         else:
             rows = [[1 << i, 0] for i in range(7)]
-        size = [1, 1]
-        for v in rows + cols:
-            for j in range(2):
-                size[j] = max(size[j], 1 << v[j].bit_length())
+        rc = rows + cols
+        size = [1 << max([v[0] for v in rc]).bit_length(), 1 << max([v[1] for v in rc]).bit_length()]
         for j, want in enumerate((m, n)):
             k = size[j]
             while k < want:

@@ -447,7 +447,8 @@ _KINDS = {
 # It gives the same values as the positioned reader above for every text that reader accepts; on
 # anything unusual (an error, a sign, a number past 32 bits, an unknown alias) it gives up
 # (``_Slow``) and the positioned reader runs, so errors and their positions are unchanged.
-_TOKENS = re.compile(r"[ \t\r\n]*(#?[A-Za-z_][A-Za-z0-9_$.]*|[0-9]+|:\+|[^ \t\r\n])")
+_TOKENS = re.compile(r"[ \t\r\n]*(\[[ \t\r\n]*[0-9]+(?:[ \t\r\n]*,[ \t\r\n]*[0-9]+)*[ \t\r\n]*\]"  # [1, 8]
+                     r"|#?[A-Za-z_][A-Za-z0-9_$.]*|[0-9]+|:\+|[^ \t\r\n])")
 
 
 _FAST_DIALECTS = {d[1:] for d in _DIALECTS}
@@ -460,25 +461,16 @@ class _Slow(Exception):
 
 def _fast_value(toks, i, aliases):
     t = toks[i]
+    if t[0] == "[" and len(t) > 1:  # a list of integers, one token
+        out = list(map(int, t[1:-1].split(",")))  # int() skips the spaces around each number
+        if max(out) > _U32:
+            raise _Slow
+        return out, i + 1
     if t == "[":
         out = []
         i += 1
         if toks[i] == "]":
             return out, i + 1
-        if toks[i].isdigit():  # a list of integers, read in one loop
-            while True:
-                t = toks[i]
-                if not t.isdigit() or len(t) > 10:
-                    raise _Slow
-                out.append(int(t))
-                t = toks[i + 1]
-                i += 2
-                if t == "]":
-                    if max(out) > _U32:
-                        raise _Slow
-                    return out, i
-                if t != ",":
-                    raise _Slow
         while True:
             v, i = _fast_value(toks, i, aliases)
             out.append(v)
