@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from .algebra import coalesce, composition, right_inverse, zipped_divide
-from .atoms_copy import CopyAtom, copy_atom  # noqa: F401 - copy_atom is in the examples
+from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .basis import CoordTensor, _add, as_coord
 from .layout import Layout, slice_and_offset
 from .tensor import Tensor
@@ -35,7 +35,7 @@ from .tiled import TiledMMA
 from .tv import make_layout_tv
 
 __all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
-           "make_tiled_copy_C"]
+           "make_tiled_copy_C", "parse_tiled_copy", "ELEMENT_TYPES"]
 
 
 def _zip2(layout: Layout) -> Layout:
@@ -237,3 +237,147 @@ def make_tiled_copy_B(atom, mma) -> TiledCopy:
 def make_tiled_copy_C(atom, mma) -> TiledCopy:
     """A TiledCopy that moves every thread's C fragment of ``mma`` (C++ ``make_tiled_copy_C``)."""
     return _from_mma(atom, mma, "C")
+
+
+#: C++ element types a ``Copy_Atom<OP, TYPE>`` description may name, and their widths in bits.
+ELEMENT_TYPES = {
+    "int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8, "float_ue8m0_t": 8,
+    "half_t": 16, "bfloat16_t": 16, "int16_t": 16, "uint16_t": 16,
+    "float": 32, "tfloat32_t": 32, "int32_t": 32, "uint32_t": 32, "int": 32,
+    "double": 64, "int64_t": 64, "uint64_t": 64, "complex<float>": 64, "uint128_t": 128,
+}
+
+
+def _balanced(t, p, opens="(<", closes=")>", stop=" \t\n,"):
+    """End of the piece starting at ``p``: the first ``stop`` character (or unmatched closer) at depth 0."""
+    depth = 0
+    while p < len(t):
+        c = t[p]
+        if c in opens:
+            depth += 1
+        elif c in closes:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and c in stop:
+            break
+        p += 1
+    return p
+
+
+def _read_atom(s):
+    """``Copy_Atom<OP, TYPE>`` at the scanner: the CopyAtom (TYPE a C++ type name or a number of bits)."""
+    start = s.skip()
+    s.expect("Copy_Atom<", "a copy atom Copy_Atom<OP, TYPE>")
+    op_at = s.skip()
+    t = s.text
+    p = _balanced(t, op_at, "<", ">", " \t\n,")
+    name = t[op_at:p]
+    if not name:
+        s.expected("a copy op name (cute.copy_atoms() lists them)")
+    s.pos = p
+    s.expect(",")
+    ty_at = s.skip()
+    p = _balanced(t, ty_at, "<", ">", " \t\n")
+    ty = t[ty_at:p]
+    s.pos = p
+    s.expect(">")
+    if ty.isdigit():
+        bits = int(ty)
+    elif ty in ELEMENT_TYPES:
+        bits = ELEMENT_TYPES[ty]
+    else:
+        s.fail(f"unknown element type {ty!r}: one of {', '.join(ELEMENT_TYPES)} or a number of bits", ty_at)
+    if name.startswith("SM90_TMA"):
+        s.fail(f"{name} needs a TMA box size: build it with cute.copy_atom({name!r}, bits, tma_bits=...)", op_at)
+    try:
+        return copy_atom(name, bits)
+    except LayoutError as e:
+        s.fail(str(e), op_at if name not in copy_atoms() else start)
+
+
+def _read_layout(s, call, what):
+    from .text import parse as parse_cute
+
+    at = s.skip()
+    p = _balanced(s.text, at, "(", ")", " \t\n," if call else " \t\n")
+    piece = s.text[at:p]
+    if not piece:
+        s.expected(what)
+    s.pos = p
+    try:
+        return parse_cute(piece)
+    except LayoutError as e:
+        s.fail(f"{what}: {e}", at)
+
+
+def parse_tiled_copy(text: str):
+    """A TiledCopy from its description, or None when ``text`` is not one (for ``unilayout show/render``, the explorer).
+
+    Grammar (layouts are CuTe layout or shape texts; a shape is column-major, as ``Layout<Shape<...>>``)::
+
+        text ::= 'make_tiled_copy(' atom ',' thr [',' val] ')' | atom thr [val]
+               | 'make_tiled_copy_' ('A'|'B'|'C') '(' atom ',' mma ')'
+        atom ::= 'Copy_Atom<' OP ',' TYPE '>'     OP as cute.copy_atoms() names it, TYPE e.g. half_t or 16
+        mma  ::= a TiledMMA description (``cute.tiled.parse_tiled_mma``)
+
+    >>> tc = parse_tiled_copy("make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>, (4,8):(8,1), (8,1))")
+    >>> tc.tiler_mn, str(tc.get_layoutS_TV())
+    ((32, 8), '((8,4),(8,1)):((32,8),(1,0))')
+    >>> parse_tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, SM80_16x8x16_F32F16F16F32_TN (2,2,1))").tiler_mn
+    (32, 16)
+    >>> parse_tiled_copy("(4,2):(2,1)") is None
+    True
+    >>> parse_tiled_copy("Copy_Atom<SM75_U32x4_LDSM_N, half> (32,1)")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.ParseError: unknown element type 'half': one of int8_t, uint8_t, float_e4m3_t, float_e5m2_t, float_ue8m0_t, half_t, bfloat16_t, int16_t, uint16_t, float, tfloat32_t, int32_t, uint32_t, int, double, int64_t, uint64_t, complex<float>, uint128_t or a number of bits at position 29
+      Copy_Atom<SM75_U32x4_LDSM_N, half> (32,1)
+                                   ^
+    """
+    from .._text import Scanner, check_text
+    from .tiled import parse_tiled_mma
+
+    s = Scanner(check_text(text, "TiledCopy description"))
+    s.skip()
+    which = None
+    for w in ("A", "B", "C"):
+        if s.at(f"make_tiled_copy_{w}("):
+            which = w
+    call = s.at("make_tiled_copy(") or which is not None
+    if not call and not s.at("Copy_Atom<"):
+        return None
+    start = s.pos
+    if call:
+        s.expect(f"make_tiled_copy_{which}(" if which else "make_tiled_copy(")
+    atom = _read_atom(s)
+    if which:
+        s.expect(",")
+        at = s.skip()
+        end = _balanced(s.text, at, "(", ")", "")
+        try:
+            mma = parse_tiled_mma(s.text[at:end])
+        except LayoutError as e:
+            s.fail(f"TiledMMA: {getattr(e, 'message', e)}", at)
+        if mma is None:
+            s.fail("expected a TiledMMA description, e.g. SM80_16x8x16_F32F16F16F32_TN (2,2,1)", at)
+        s.pos = end
+        s.expect(")")
+        s.expect_end()
+        try:
+            return _from_mma(atom, mma, which)
+        except LayoutError as e:
+            s.fail(str(e), start)
+    if call:
+        s.expect(",")
+    thr = _read_layout(s, call, "a thread layout")
+    val = None
+    if (s.accept(",") if call else not s.end()):
+        val = _read_layout(s, call, "a value layout")
+    if call:
+        s.expect(")")
+    s.expect_end()
+    try:
+        return make_tiled_copy(atom, thr, val)
+    except LayoutError as e:
+        s.fail(str(e), start)

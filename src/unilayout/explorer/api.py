@@ -174,6 +174,11 @@ def _view(body):
         if len(shape or ()) > MAX_RANK or len(text.split(",")) > 4 * MAX_RANK:
             raise RequestError(f"'text' is too large a sharding: at most {MAX_RANK} dims are drawn", 413, "text")
         return _with_field(lambda: sharding_command.view(text, shape), "text")
+    tiled = _with_field(lambda: _tiled(text), "text")  # a TiledMMA / TiledCopy description (#14)
+    if tiled is not None:
+        from .views import tiled_view
+
+        return _with_field(lambda: tiled_view(tiled), "text")
     value = _with_field(lambda: parse_any(text), "text")
     if facts._ttnn_config(value):  # a memory config / ND shard spec needs the tensor's shape; an ND tensor has its own
         if shape is None and not hasattr(value, "logical_shape"):
@@ -183,6 +188,16 @@ def _view(body):
         shape = None
     value = _check_rank(value, "text")
     return _with_field(lambda: layout_view(value, shape), "text")
+
+
+def _tiled(text):
+    """The ``cute.TiledMMA`` (``SM80_16x8x16_F32F16F16F32_TN (2,2,1)``) or ``cute.TiledCopy``
+    (``make_tiled_copy(Copy_Atom<OP, TYPE>, thr, val)``) that ``text`` describes, else None."""
+    from ..cute.tiled import parse_tiled_mma
+    from ..cute.tiled_copy import parse_tiled_copy
+
+    mma = parse_tiled_mma(text)
+    return mma if mma is not None else parse_tiled_copy(text)
 
 
 def _metal(body):

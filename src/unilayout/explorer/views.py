@@ -67,7 +67,7 @@ from ..errors import LayoutError
 from ..viz.svg import to_svg
 from .adapter import parse_any, picture
 
-__all__ = ["layout_view", "text_view", "MAX_CELLS", "LABELLED_CELLS", "CROP_CELLS", "MAX_DOMAIN",
+__all__ = ["layout_view", "text_view", "tiled_view", "MAX_CELLS", "LABELLED_CELLS", "CROP_CELLS", "MAX_DOMAIN",
            "DEFAULT_AFFINE_EXTENT"]
 
 #: Most cells one picture draws in full. Larger CuTe layouts, TSLs and affine boxes are drawn cropped
@@ -615,3 +615,84 @@ def text_view(text, shape=None):
     ('linear', 4, ['tensor coordinate', 'input index'])
     """
     return layout_view(parse_any(text), shape)
+
+
+# ---------------------------------------------------------------- TiledMMA / TiledCopy
+def _holders(tv, rows):
+    """For each element ``m + rows*n`` of a TV layout's tile: its (thread, value) holders, thread-major."""
+    from ..cute import index_map
+
+    nt, nv = tv[0].size, tv[1].size
+    pos = index_map(tv).reshape(nv, nt).T.reshape(-1)  # thread-major, as viz.cute_mma labels cells
+    order = np.argsort(pos, kind="stable")
+    out = {}
+    for j in order.tolist():
+        out.setdefault(int(pos[j]), []).append((j // nv, j % nv))
+    return out
+
+
+def tiled_view(tiled):
+    """The explorer's view of a ``cute.TiledMMA`` (C, A left, B above) or ``cute.TiledCopy`` (source | destination).
+
+    The picture is ``viz.cute_mma``'s; every cell's details are its operand,
+    its coordinate in that operand, its first (thread, value) and every
+    (thread, value) that holds it. The first grouping is ``thread``, so
+    hovering a cell lights every cell of the same ``data-thread``: that
+    thread's A, B and C cells together (source and destination for a copy).
+    ``thread_cells[t]`` lists every cell thread t holds, also where another
+    thread is the cell's first owner (an A element shared by the warps along
+    N); the page lights those when grouping by thread.
+
+    >>> from unilayout import cute
+    >>> v = tiled_view(cute.make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"))
+    >>> v["family"], v["count"], list(v["groups"])[0], v["columns"][:3]
+    ('cute.TiledMMA', 320, 'thread', ['operand', 'coordinate', 'thread'])
+    """
+    from .. import cute
+    from ..viz.cute_mma import tiled_copy_scene, tiled_mma_scene
+
+    if isinstance(tiled, cute.TiledMMA):
+        sc = tiled_mma_scene(tiled, max_cells=MAX_CELLS)
+        m, n, k = tiled.tile_size_mnk()
+        ops = [("A", "(m, k)", tiled.get_layoutA_TV(), m, False), ("B", "(n, k)", tiled.get_layoutB_TV(), n, True),
+               ("C", "(m, n)", tiled.get_layoutC_TV(), m, False)]
+        family, text = "cute.TiledMMA", str(tiled)
+        summary = f"TiledMMA {tiled.atom.name}: {tiled.size} threads, tile {m}x{n}x{k}"
+    elif isinstance(tiled, cute.TiledCopy):
+        sc = tiled_copy_scene(tiled, max_cells=MAX_CELLS)
+        m = tiled.tiler_mn[0]
+        ops = [("source", "(m, n)", tiled.get_layoutS_TV(), m, False),
+               ("destination", "(m, n)", tiled.get_layoutD_TV(), m, False)]
+        family, text = "cute.TiledCopy", str(tiled)
+        summary = f"TiledCopy {tiled.atom.name} ({tiled.atom.element_bits}-bit): {tiled.size} threads, tile " + \
+            "x".join(map(str, tiled.tiler_mn))
+    else:
+        raise LayoutError(f"tiled_view: expected a cute.TiledMMA or cute.TiledCopy, got {type(tiled).__name__}")
+    drawn = sc.drawn
+    cells = np.argwhere(drawn)  # row-major, the order of details
+    cell = np.full(drawn.shape, -1, dtype=np.int64)
+    cell[drawn] = np.arange(len(cells))
+    sc.attrs["cell"] = cell
+    a = sc.attrs
+    holders = [_holders(tv, rows) for _, _, tv, rows, _ in ops]
+    details, thread_cells = [], [[] for _ in range(tiled.size)]
+    for r, c in cells.tolist():
+        o = int(a["operand"][r, c])
+        name, axes, _, rows, transposed = ops[o]
+        i, j = int(a["row"][r, c]), int(a["col"][r, c])
+        crd = (j, i) if transposed else (i, j)  # B is drawn k x n
+        who = holders[o].get(crd[0] + rows * crd[1], [])
+        for t in sorted({t for t, _ in who}):
+            thread_cells[t].append(len(details))
+        more = f" (+{len(who) - 8} more)" if len(who) > 8 else ""
+        details.append([name, f"{axes} = ({crd[0]}, {crd[1]})", str(int(a["thread"][r, c])), str(int(a["value"][r, c])),
+                        ", ".join(f"T{t}V{v}" for t, v in who[:8]) + more])
+    columns = ["operand", "coordinate", "thread", "value", "held by (thread, value)"]
+    groups = {"thread": a["thread"][drawn], "operand": a["operand"][drawn], "value": a["value"][drawn]}
+    facts = [["atom", tiled.atom.name], ["threads", str(tiled.size)]]
+    facts += [[f"layout{o[0][0].upper()}_TV", str(o[2])] for o in ops]  # A/B/C, S(ource)/D(estination)
+    n_cells = len(cells)
+    return {"note": "", "total": n_cells, "keys": {}, "family": family, "title": sc.title, "text": text,
+            "count": n_cells, "summary": summary, "facts": facts, "columns": columns, "details": details,
+            "groups": {g: [int(x) for x in vals] for g, vals in groups.items()}, "padding": 0, "svg": to_svg(sc),
+            "thread_cells": thread_cells}

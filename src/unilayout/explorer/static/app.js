@@ -452,6 +452,9 @@
     var name = groupName(v);
     if (name !== null) {
       var key = d.groups[name][k], same = members(v, name, key);
+      // a TiledMMA / TiledCopy: every cell the thread holds (A, B and C; source and destination), not only
+      // the cells it is the first owner of
+      if (name === "thread" && d.thread_cells && d.thread_cells[key]) { same = d.thread_cells[key]; }
       for (var j = 0; j < same.length; j++) {
         var c = v.cells[same[j]];
         if (c) { c.classList.add("same"); v.lit.push(c); }
