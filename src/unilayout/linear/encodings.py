@@ -160,10 +160,16 @@ def _bases_layout(in_dim: str, bases, rank: int, scale: Sequence[int] | None = N
     return LinearLayout({in_dim: vecs}, dict(zip(_dims(rank), sizes)), require_surjective=False)
 
 
+_ONE_CTA: dict = {}  # rank -> the block layout of one CTA
+
+
 def _cga_layout(cga_layout, rank: int) -> LinearLayout:
     """The ``block`` layout in CTA-tile units; it must reach every tile it spans (Triton aborts otherwise)."""
-    if not cga_layout:  # one CTA (the common case): no bases, every out-dim of size 1
-        return LinearLayout._make((("block", ()),), tuple((f"dim{i}", 1) for i in range(rank)))
+    if not cga_layout:  # one CTA (the common case): no bases, every out-dim of size 1 (a constant per rank)
+        got = _ONE_CTA.get(rank)
+        if got is None:
+            got = _ONE_CTA[rank] = LinearLayout._make((("block", ()),), tuple((f"dim{i}", 1) for i in range(rank)))
+        return got
     cga = _bases_layout("block", cga_layout or [], rank)
     if not cga.is_surjective():
         raise LayoutError(
@@ -246,17 +252,21 @@ class _Tile:
     def id(self, size: int, in_dim: str, out_dim: str, zero: bool = False) -> "_Tile":
         if size < 1 or size & (size - 1):
             raise LayoutError(f"size of in-dim {in_dim!r} {size} is not a power of two")
-        j = self._out(out_dim)
-        vecs = self.bases.setdefault(in_dim, [])
-        n = len(self.names)
-        s = self.sizes[j]
-        for i in range(size.bit_length() - 1):
-            v = [0] * n
+        names = self.names
+        j = names.index(out_dim) if out_dim in names else self._out(out_dim)
+        vecs = self.bases.get(in_dim)
+        if vecs is None:
+            vecs = self.bases[in_dim] = []
+        if size > 1:
+            n = len(names)
+            s = self.sizes[j]
+            for i in range(size.bit_length() - 1):
+                v = [0] * n
+                if not zero:
+                    v[j] = s << i
+                vecs.append(v)
             if not zero:
-                v[j] = s << i
-            vecs.append(v)
-        if not zero:
-            self.sizes[j] = s * size
+                self.sizes[j] = s * size
         return self
 
     def zeros(self, size: int, in_dim: str, out_dim: str) -> "_Tile":
@@ -301,10 +311,11 @@ def _fit(bases, outs, sizes, shape, cga_layout) -> LinearLayout:
         cga_size = dict(cga._outs)
     else:
         cga_vecs, cga_size = [], dict.fromkeys(names, 1)
-    perm = [names.index(n) for n in outs]  # CTA out position -> standard dim
-    cga_vecs = [[v[j] for j in perm] for v in cga_vecs]
+    perm = [int(n[3:]) for n in outs]  # CTA out position -> standard dim (outs are dim0.. in some order)
+    if cga_vecs:
+        cga_vecs = [[v[j] for j in perm] for v in cga_vecs]
     # Everything below works on plain lists in the CTA's out-dim order, built into one value at the end.
-    want = [max(1, shape[names.index(n)] // cga_size[n]) for n in outs]
+    want = [max(1, shape[d] // cga_size[n]) for d, n in zip(perm, outs)]
     first = bases[0][1]
     for j, goal in enumerate(want):  # grow: repeat along the first in-dim (ensureLayoutNotSmallerThan)
         while sizes[j] < goal:
@@ -330,7 +341,7 @@ def _fit(bases, outs, sizes, shape, cga_layout) -> LinearLayout:
             sizes[j] = size
     block = [tuple(e * sz for e, sz in zip(v, sizes)) for v in cga_vecs]
     inv = [perm.index(d) for d in range(rank)]  # standard dim -> CTA out position
-    if any(n == "block" for n, _ in bases):
+    if "block" in [n for n, _ in bases]:
         raise LayoutError("fit_to_shape: the CTA layout must not have a 'block' in-dim (the CGA layout adds it)")
     if inv == list(range(rank)):
         out = tuple((n, tuple(map(tuple, vecs))) for n, vecs in bases)
@@ -991,7 +1002,8 @@ class Slice(_Encoding):
         if not hasattr(parent, "to_linear"):
             raise LayoutError(f"Slice: parent must be an encoding (Blocked, NvidiaMma, ...), got {parent!r}")
         pshape = shape[:dim] + [1] + shape[dim:]
-        P = parent.to_linear(pshape)
+        # the parent's own computation (the sliced layout is what is kept for reuse)
+        P = getattr(type(parent).to_linear, "__wrapped__", type(parent).to_linear)(parent, pshape)
         # P's out-dims are dim0.. in order: drop out-dim ``dim`` (the later ones renumbered), and
         # the register bases that become zero
         keep = [k for k in range(len(P._outs)) if k != dim]
