@@ -89,12 +89,13 @@ def _jax_back(out, shape):
     m = re.fullmatch(r"PartitionSpec\((.*)\)  on mesh (\(.*?\)) of shape (\(.*?\))(?:, device ids (\[.*\]) in mesh order)?",
                      out)
     assert m, out
-    spec = eval("(" + m.group(1) + ")" if m.group(1) else "()")
+    spec = eval("PartitionSpec(" + m.group(1) + ")", {"PartitionSpec": PartitionSpec})  # unreduced= too
     names, sizes = eval(m.group(2)), eval(m.group(3))
     ids = eval(m.group(4)) if m.group(4) else list(range(int(np.prod(sizes))))
     devs = {d.id: d for d in jax.devices()}
-    mesh = Mesh(np.array([devs[i] for i in ids], dtype=object).reshape(sizes), names)
-    return from_jax(NamedSharding(mesh, PartitionSpec(*spec)), shape)
+    mesh = Mesh(np.array([devs[i] for i in ids], dtype=object).reshape(sizes), names,
+                axis_types=(jax.sharding.AxisType.Explicit,) * len(names))  # JAX's unreduced axes must be Explicit
+    return from_jax(NamedSharding(mesh, spec), shape)
 
 
 def _direct(s, to, ms):

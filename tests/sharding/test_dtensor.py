@@ -195,3 +195,39 @@ def test_bad_placements():
         from_dtensor([3.5], (2,), (4,))
     with pytest.raises(LayoutError, match="mesh shape dim 0 must be >= 1"):
         from_dtensor(["R"], (0,), (4,))
+
+
+def test_sum_groups_are_the_ranks_dtensor_reduces_together(torch_world):
+    """Partial on some mesh dims, Replicate or Shard on others: DTensor's own reduction says which ranks sum.
+
+    Rank r holds 10**r; redistributing every Partial to Replicate leaves on rank r
+    the sum over the ranks DTensor adds to it, read back from the decimal digits.
+    """
+    torch, LocalTensorMode = torch_world
+    from torch.distributed._local_tensor import LocalTensor
+    from torch.distributed.device_mesh import DeviceMesh
+    from torch.distributed.tensor import DTensor, Partial, Replicate, Shard
+    rng = random.Random(11)
+    kinds = {"P": Partial(), "R": Replicate(), "S": Shard(0)}
+    checked = set()
+    for _ in range(24):
+        ms = rng.choice([(2, 4), (4, 2), (2, 2, 2)])
+        texts = [rng.choice("PPRS") for _ in ms]
+        if "P" not in texts:
+            texts[rng.randrange(len(ms))] = "P"
+        n = int(np.prod([k for k, t in zip(ms, texts) if t == "S"]))
+        names = [{"P": "Partial()", "R": "Replicate()", "S": "Shard(0)"}[t] for t in texts]
+        s = from_dtensor(names, ms, (n,))
+        with LocalTensorMode(8):
+            mesh = DeviceMesh("cpu", torch.arange(8).reshape(ms))
+            local = LocalTensor({r: torch.full(s.local_shape(r), 10.0 ** r, dtype=torch.float64) for r in range(8)})
+            dt = DTensor.from_local(local, mesh, [kinds[t] for t in texts], run_check=False, shape=torch.Size([n]),
+                                    stride=(1,))
+            out = dt.redistribute(mesh, [Replicate() if t == "P" else kinds[t] for t in texts]).to_local()
+            summed = {r: int(t.reshape(-1)[0].item()) for r, t in out._local_tensors.items()}
+        group_of = {d: g for g in s.sum_groups for d in g}
+        for r, v in summed.items():
+            ranks = tuple(e for e in range(8) if (v // 10 ** e) % 10 == 1)
+            assert ranks == group_of[r], (ms, names, r, ranks, s.sum_groups)
+        checked.add(len(s.sum_groups))
+    assert len(checked) >= 3, checked  # one group, several groups of copies, groups of shards

@@ -72,3 +72,40 @@ def test_bad_arguments():
         to_jax(Sharding((2,), {0: [((0, 2),)]}), "mesh")
     with pytest.raises(LayoutError, match="Sharding"):
         to_jax("s", mesh2)
+
+
+def test_unreduced_axes_against_jax_lowering_and_round_trips():
+    """JAX's ``P(..., unreduced={axes})``: partial sums over those axes, as JAX's own Shardy lowering says."""
+    import re
+
+    from jax.sharding import AxisType
+
+    from helpers_sharding import positions
+    from unilayout.sharding import from_dtensor, parse_shardy
+    devs = jax.devices()
+    if len(devs) < 8:
+        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    rng = random.Random(23)
+    groups_seen = set()
+    for _ in range(30):
+        mesh0, spec0, shape = random_case(rng, devs, Mesh, P)
+        mesh = Mesh(mesh0.devices, mesh0.axis_names, axis_types=(AxisType.Explicit,) * len(mesh0.axis_names))
+        used = {a for e in spec0 if e is not None for a in ((e,) if isinstance(e, str) else e)}
+        free = [a for a in mesh.axis_names if a not in used]
+        if not free:
+            continue
+        un = set(rng.sample(free, rng.randint(1, len(free))))
+        named = NamedSharding(mesh, P(*spec0, unreduced=un))
+        s = from_jax(named, shape)
+        text = jax.jit(lambda a: a, in_shardings=named, out_shardings=named).lower(
+            jax.ShapeDtypeStruct(shape, np.float32, sharding=named)).as_text()
+        mesh_line = next(line.strip() for line in text.splitlines() if line.strip().startswith("sdy.mesh"))
+        sharding = re.search(r"#sdy\.sharding<@\w+, \[.*?\][^>]*>", text).group(0)
+        assert "unreduced" in sharding
+        assert parse_shardy(sharding, mesh_line, shape) == s.relabel(positions(mesh)), (sharding, mesh_line)
+        back = to_jax(s, mesh)
+        assert from_jax(back, shape) == s and set(back.spec.unreduced) <= set(mesh.axis_names)
+        groups_seen.add(len(s.sum_groups))
+    assert len(groups_seen) >= 2, groups_seen
+    with pytest.raises(NotRepresentableError, match="must be Explicit"):  # Auto axes: JAX refuses unreduced there
+        to_jax(from_dtensor(["Partial()"], (8,), (4,)), Mesh(np.array(devs[:8]), ("a",)))

@@ -182,7 +182,7 @@ def jax_text(s, mesh_shape=None) -> str:
     """
     import numpy as np
 
-    from .jax import _spec_for
+    from .jax import _spec_for, _split_sums
     from .shardy import parse_mesh, to_shardy
 
     if mesh_shape is None:
@@ -194,10 +194,15 @@ def jax_text(s, mesh_shape=None) -> str:
     else:
         names, sizes = [f"m{i}" for i in range(len(mesh_shape))], list(mesh_shape)
         ids = list(range(int(np.prod(sizes, dtype=np.int64))))
-    spec = _spec_for(s, tuple(names), tuple(sizes), np.asarray(ids, dtype=np.int64))
+    names, sizes, idv = tuple(names), tuple(sizes), np.asarray(ids, dtype=np.int64)
+    unreduced = ()
+    if s.has_partial:  # JAX >= 0.7: PartitionSpec(..., unreduced={axes}) says which axes the sums add up along
+        s, unreduced = _split_sums(s, names, sizes, idv)
+    spec = _spec_for(s, names, sizes, idv)
     order = "" if ids == list(range(len(ids))) else f", device ids {ids} in mesh order"
-    return (f"PartitionSpec({', '.join(repr(e) for e in spec)}{',' if len(spec) == 1 else ''})  on mesh "
-            f"{tuple(names)!r} of shape {tuple(sizes)!r}{order}")
+    entries = [repr(e) for e in spec] + ([f"unreduced={set(unreduced)!r}"] if unreduced else [])
+    return (f"PartitionSpec({', '.join(entries)}{',' if len(spec) == 1 and not unreduced else ''})  on mesh "
+            f"{names!r} of shape {sizes!r}{order}")
 
 
 #: ``unilayout convert --to`` targets for a sharding text (``ttnn-mesh``: TTNN mesh-mapper placements; ``ttnn``

@@ -7,7 +7,10 @@ right**, each cutting the local piece the previous ones left:
   ``ceil(L / k)``, so the last ranks get less, possibly nothing;
 - ``Replicate()``: every rank along the mesh dim holds the same piece;
 - ``Partial()``: every rank holds a partial sum of the piece (the tensor is
-  their sum); the ``Sharding`` marks every device partial;
+  their sum); the ``Sharding`` marks every device partial, and ranks that
+  differ only along the Partial mesh dims add up together
+  (``Sharding.sum_groups``: ``Partial(), Replicate()`` on 2x2 sums ranks
+  {0, 2} and {1, 3}; ``Partial(), Partial()`` sums all four);
 - ``_StridedShard(d, split_factor=f)`` (FSDP2 + TP, "right-to-left"): the
   piece is first cut into ``f`` chunks, each chunk into ``k`` chunks, and
   rank ``r`` takes chunk ``r`` of each (so it holds ``f`` separate boxes).
@@ -164,6 +167,13 @@ def _build(places, sizes, ids, shape) -> Sharding:
     n_dev = ids.size
     coords = np.indices(sizes, dtype=np.int64).reshape(len(sizes), -1)
     partial = ids.tolist() if any(p[0] == "P" for p in places) else ()
+    groups = None
+    if partial and any(p[0] != "P" for p in places):  # ranks differing only along Partial mesh dims sum together
+        keep = [j for j, p in enumerate(places) if p[0] != "P"]
+        key = np.ravel_multi_index(coords[keep], [sizes[j] for j in keep]) if keep else np.zeros(n_dev, np.int64)
+        order = np.argsort(key, kind="stable")
+        cuts = np.flatnonzero(np.diff(key[order])) + 1
+        groups = [ids[g].tolist() for g in np.split(order, cuts)]
     r = len(shape)
     if not any(p[0] == "SS" for p in places):
         lo = np.zeros((n_dev, r), dtype=np.int64)
@@ -172,7 +182,7 @@ def _build(places, sizes, ids, shape) -> Sharding:
             if p[0] == "S":
                 d = p[1]
                 lo[:, d], hi[:, d] = chunk(lo[:, d], hi[:, d], sizes[j], coords[j])
-        return Sharding._from_arrays(shape, ids, lo, hi, partial)
+        return Sharding._from_arrays(shape, ids, lo, hi, partial, groups)
     boxes = {}
     for k in range(n_dev):
         idx = [np.arange(n, dtype=np.int64) for n in shape]
@@ -184,7 +194,7 @@ def _build(places, sizes, ids, shape) -> Sharding:
             elif p[0] == "SS":
                 idx[p[1]] = idx[p[1]][_strided(idx[p[1]].size, sizes[j], int(coords[j][k]), p[2])]
         boxes[int(ids[k])] = [tuple(b) for b in itertools.product(*[_intervals(i) for i in idx])]
-    return Sharding(shape, boxes, partial)
+    return Sharding(shape, boxes, partial, groups)
 
 
 def from_dtensor(placements, mesh_shape, shape) -> Sharding:
@@ -280,6 +290,7 @@ def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided, fmt=None, c
         grid[i][:] = sig[i]
         grid[i] = grid[i].reshape(sizes)
     keep = ("P",) if partial else ("R",)
+    other = [("R",)] if partial else []  # Partial or Replicate on a mesh dim that moves nothing: the sums decide
     options = []
     for j, k in enumerate(sizes):
         moved, emptied = [], False
@@ -295,9 +306,9 @@ def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided, fmt=None, c
         if moved:
             options.append([("S", moved[0])])
         elif emptied:  # the split left some ranks empty: which dim it cut is not visible from the others
-            options.append([("S", d) for d in range(r)] + [keep])
+            options.append([("S", d) for d in range(r)] + [keep] + other)
         else:
-            options.append([keep])
+            options.append([keep] + other)
     places = [o[0] for o in options]
     tries = []
     for combo in itertools.islice(itertools.product(*options), 512):

@@ -69,7 +69,8 @@ def _coords(sizes):
 
 def spec_axes(spec, rank, names):
     """Per dim, the tuple of mesh axis names (major first) of a PartitionSpec; LayoutError on bad entries."""
-    entries = tuple(spec)
+    parts = getattr(spec, "partitions", None)  # a spec with unreduced axes refuses iteration (JAX >= 0.7)
+    entries = tuple(spec) if parts is None or not getattr(spec, "unreduced", None) else tuple(parts)
     if len(entries) > rank:
         raise LayoutError(f"PartitionSpec {spec} has {len(entries)} entries but the array has rank {rank}")
     entries += (None,) * (rank - len(entries))
@@ -114,7 +115,30 @@ def from_jax(named_sharding, shape) -> Sharding:
     shape = check_shape(shape)
     names, sizes, ids = _mesh_parts(named_sharding.mesh)
     axes_of = spec_axes(named_sharding.spec, len(shape), names)
-    return _build(shape, names, sizes, ids, axes_of)
+    unreduced = _unreduced(named_sharding.spec, names, axes_of)
+    s = _build(shape, names, sizes, ids, axes_of)
+    return _with_sums(s, names, sizes, ids, unreduced) if unreduced else s
+
+
+def _unreduced(spec, names, axes_of):
+    """The spec's ``unreduced`` mesh axes (JAX >= 0.7: the array is their sum); LayoutError on a bad one."""
+    un = tuple(sorted(getattr(spec, "unreduced", ()) or ()))
+    used = {a for axes in axes_of for a in axes}
+    for a in un:
+        if a not in names or a in used:
+            raise LayoutError(f"unreduced axis {a!r} of {spec} is {'not a mesh axis' if a not in names else 'also a split'}")
+    return un
+
+
+def _with_sums(s, names, sizes, ids, unreduced):
+    """``s`` with every device partial, summed over the devices that differ only along the ``unreduced`` axes."""
+    keep = [k for k, a in enumerate(names) if a not in unreduced]
+    coords = _coords(tuple(sizes))
+    key = np.ravel_multi_index(coords[keep], [sizes[k] for k in keep]) if keep else np.zeros(ids.size, np.int64)
+    order = np.argsort(key, kind="stable")
+    groups = [ids[g].tolist() for g in np.split(order, np.flatnonzero(np.diff(key[order])) + 1)]
+    _, lo, hi = s.arrays()
+    return Sharding._from_arrays(s.shape, s.arrays()[0], lo, hi, s.devices, groups)
 
 
 def _build(shape, names, sizes, ids, axes_of) -> Sharding:
@@ -141,10 +165,16 @@ def to_jax(sharding, mesh):
 
     The mesh's ``device.id`` values must be the sharding's devices. Raises
     ``NotRepresentableError`` naming the difference when no ``PartitionSpec``
-    over ``mesh`` says it: partial sums, a device holding several boxes or
-    nothing, unequal shards (``torch.chunk``'s uneven last shard: JAX needs
-    divisibility), a mesh axis moving the data along two dims, or shards in
-    an order that would need an explicit mesh transpose.
+    over ``mesh`` says it: a device holding several boxes or nothing, unequal
+    shards (``torch.chunk``'s uneven last shard: JAX needs divisibility), a
+    mesh axis moving the data along two dims, or shards in an order that would
+    need an explicit mesh transpose. Partial sums become the spec's
+    ``unreduced`` axes (JAX >= 0.7; the fewest mesh axes whose devices sum
+    as ``Sharding.sum_groups`` says), refused when only some devices are
+    partial, when no set of axes sums those groups, or when an unreduced axis
+    is not ``AxisType.Explicit`` (JAX allows unreduced on Explicit axes only).
+    ``from_jax`` reads ``unreduced`` back (JAX's ``devices_indices_map``
+    refuses such specs; their meaning is checked against JAX's Shardy lowering).
 
     **Post-condition**: ``from_jax(to_jax(s, mesh), s.shape) == s``.
 
@@ -161,8 +191,52 @@ def to_jax(sharding, mesh):
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
     names, sizes, ids = _mesh_parts(mesh)
+    unreduced = ()
+    if sharding.has_partial:
+        sharding, unreduced = _split_sums(sharding, names, sizes, ids)
     spec = _spec_for(sharding, names, sizes, ids)
+    if unreduced:
+        types = dict(zip(names, getattr(mesh, "axis_types", ()) or ()))
+        auto = [a for a in unreduced if "Explicit" not in str(types.get(a, ""))]
+        if auto:
+            raise NotRepresentableError(
+                f"the partial sums add up along mesh axes {list(unreduced)}: JAX's unreduced axes must be Explicit "
+                f"(jax.sharding.AxisType.Explicit), and {auto[0]!r} is {str(types.get(auto[0], 'Auto')).split('.')[-1]}")
+        return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec, unreduced=set(unreduced)))
     return jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec(*spec))
+
+
+def _split_sums(s, names, sizes, ids):
+    """``(s without partial sums, unreduced axes)``: the mesh axes along which ``s``'s partial sums add up."""
+    import itertools
+    flags = s.partial
+    if not all(flags.values()):
+        d = next(d for d, p in flags.items() if not p)
+        raise NotRepresentableError(f"only some devices hold partial sums (device {d} does not): a PartitionSpec's "
+                                    "unreduced axes make every device partial")
+    plain = Sharding._trusted(s.shape, s.devices, s._boxes)
+    spec = _spec_for(plain, names, sizes, ids)
+    used = {a for e in spec if e is not None for a in ((e,) if isinstance(e, str) else e)}
+    free = [a for a in names if a not in used]
+    for n in range(1, len(free) + 1):  # the axes the sums add up along (the fewest that give the groups)
+        for un in itertools.combinations(free, n):
+            try:
+                t = _with_sums(Sharding._from_arrays(s.shape, *_one_box_arrays(plain)), names, sizes, ids, un)
+            except NotRepresentableError:
+                continue
+            if t.sum_groups == s.sum_groups:
+                return plain, tuple(sorted(un))
+    raise NotRepresentableError(f"the partial sums add up in groups {[list(g) for g in s.sum_groups][:4]} that no "
+                                "set of mesh axes gives (a PartitionSpec's unreduced axes sum whole mesh axes)")
+
+
+def _one_box_arrays(s):
+    arr = s.arrays()
+    if arr is None:
+        d = next(d for d, b in s.device_boxes.items() if len(b) > 1)
+        raise NotRepresentableError(f"device {d} holds {len(s.device_boxes[d])} separate boxes: a NamedSharding "
+                                    "gives every device one box of the array")
+    return arr
 
 
 def _single_boxes(s: Sharding, ids, vocabulary: str):

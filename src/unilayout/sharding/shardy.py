@@ -280,7 +280,35 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
             continue
         lo[:, i], hi[:, i] = tiles(n, ks, cs, exact=False)
     partial = ids.tolist() if unreduced else ()
-    return Sharding._from_arrays(shape, ids, lo, hi, partial)
+    groups = None
+    if unreduced:  # devices differing only along the unreduced (sub-)axes sum together
+        kept = coords.copy()
+        for a, pre, size, _ in unreduced:
+            j = names.index(a)
+            inner = sizes[a] // (pre * size)
+            kept[j] -= ((kept[j] // inner) % size) * inner
+        key = np.ravel_multi_index(kept, msizes) if msizes else np.zeros(ids.size, np.int64)
+        order = np.argsort(key, kind="stable")
+        groups = [ids[g].tolist() for g in np.split(order, np.flatnonzero(np.diff(key[order])) + 1)]
+    return Sharding._from_arrays(shape, ids, lo, hi, partial, groups)
+
+
+def _by_sum_group(s, rows):
+    """``(rows, u)``: each tile's copies (a row) ordered group by group, every group of one size ``u``."""
+    of = {d: k for k, g in enumerate(s.sum_groups) for d in g}
+    out, u = [], None
+    for row in rows.tolist():
+        parts = {}
+        for d in row:
+            parts.setdefault(of[d], []).append(d)
+        sizes = {len(p) for p in parts.values()}
+        if len(sizes) > 1 or (u is not None and sizes != {u}):
+            raise NotRepresentableError(
+                f"partial sums add up in groups of different sizes ({sorted(s.sum_groups, key=len)[0]} and "
+                f"{sorted(s.sum_groups, key=len)[-1]}): Shardy's unreduced axes sum groups of one size")
+        u = sizes.pop()
+        out.append([d for _, p in sorted(parts.items()) for d in p])
+    return np.asarray(out, dtype=np.int64), u
 
 
 def to_shardy(sharding, mesh_name="mesh"):
@@ -288,7 +316,8 @@ def to_shardy(sharding, mesh_name="mesh"):
 
     The mesh has one axis ``"d<i>"`` per tiled dim ``i`` and ``"r"`` for the
     copies of each tile (``"u"``, in ``unreduced``, when the copies are
-    partial sums); ``device_ids`` lists the devices in mesh order. Raises
+    partial sums; ``"r"`` and ``"u"`` when they sum in several groups,
+    ``Sharding.sum_groups``); ``device_ids`` lists the devices in mesh order. Raises
     ``NotRepresentableError`` as ``to_hlo`` does (Shardy tiles are HLO's),
     and for partial sums on only some devices.
 
@@ -318,8 +347,13 @@ def to_shardy(sharding, mesh_name="mesh"):
         else:
             dims.append("{}")
     rep = "u" if any(flags) else "r"
-    if R > 1:
-        axes.append((rep, R))
+    u = R
+    if any(flags) and len(s.sum_groups) > 1:  # copies split into groups that sum: axes "r" (copies) x "u" (summed)
+        assign, u = _by_sum_group(s, assign.reshape(-1, R))
+        if R // u > 1:
+            axes.append(("r", R // u))
+    if u > 1:
+        axes.append((rep, u))
     elif any(flags):
         axes.append((rep, 1))
     ids = assign.reshape(-1).tolist()

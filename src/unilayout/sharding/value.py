@@ -116,12 +116,79 @@ def _overlap(a, b):
     return all(x0 < y1 and y0 < x1 for (x0, x1), (y0, y1) in zip(a, b))
 
 
+def _as_groups(sum_groups, partial):
+    """``sum_groups`` checked against the partial devices: None (one group of all), or a tuple of frozensets."""
+    if sum_groups is None:
+        return None
+    try:
+        groups = [frozenset(as_nonneg(d, "sum group device id") for d in g) for g in sum_groups]
+    except TypeError:
+        raise LayoutError(f"sum_groups must be lists of device ids, got {sum_groups!r}") from None
+    seen = set()
+    for g in groups:
+        if g & seen:
+            raise LayoutError(f"sum_groups: devices {sorted(g & seen)} are in two groups")
+        seen |= g
+    if seen != set(partial):
+        raise LayoutError(f"sum_groups cover devices {sorted(seen)} but the partial devices are {sorted(partial)}")
+    return tuple(g for g in groups if g)
+
+
+def _connected(devices, boxes):
+    """The parts of ``devices`` (each with its list of boxes) connected by shared elements, as sorted tuples."""
+    n = len(devices)
+    if n <= 1:
+        return [tuple(devices)] if n else []
+    label = list(range(n))
+
+    def find(k):
+        while label[k] != k:
+            label[k] = label[label[k]]
+            k = label[k]
+        return k
+    one = all(len(b) <= 1 for b in boxes)
+    if one and boxes and boxes[0]:
+        r = len(boxes[0][0])
+    else:
+        r = next((len(b[0]) for b in boxes if b), 0)
+    if one:  # boxes as arrays; identical boxes join at once, then distinct ones pairwise (vectorised)
+        lo = np.array([[a for a, _ in b[0]] if b else [0] * r for b in boxes], dtype=np.int64).reshape(n, r)
+        hi = np.array([[z for _, z in b[0]] if b else [0] * r for b in boxes], dtype=np.int64).reshape(n, r)
+        held = (hi > lo).all(axis=1) if r else np.array([bool(b) for b in boxes])
+        uniq, first, inv = np.unique(np.concatenate([lo, hi], axis=1), axis=0, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        for k in range(n):
+            if held[k]:
+                label[find(k)] = find(int(first[inv[k]]))
+        reps = [int(f) for f in first if held[int(f)]]
+        if len(reps) > 1:
+            ulo, uhi = lo[reps], hi[reps]
+            ov = ((ulo[:, None] < uhi[None]) & (ulo[None] < uhi[:, None])).all(axis=-1)
+            for a, b in zip(*np.nonzero(np.triu(ov, 1))):
+                ra, rb = find(reps[a]), find(reps[b])
+                if ra != rb:
+                    label[ra] = rb
+    else:
+        for a in range(n):
+            for b in range(a + 1, n):
+                if any(_overlap(x, y) for x in boxes[a] for y in boxes[b]):
+                    ra, rb = find(a), find(b)
+                    if ra != rb:
+                        label[ra] = rb
+    parts = {}
+    for k, d in enumerate(devices):
+        parts.setdefault(find(k), []).append(d)
+    return [tuple(sorted(p)) for p in parts.values()]
+
+
 class Sharding:
     """For each device, the global index boxes it holds; which devices hold partial sums.
 
     ``Sharding(shape, device_boxes, partial=())``: ``device_boxes`` maps a
     device id (int >= 0) to a list of boxes (a box: one ``(start, stop)``
-    per dim of ``shape``); ``partial`` lists the devices holding partial sums.
+    per dim of ``shape``); ``partial`` lists the devices holding partial sums;
+    ``sum_groups`` (default: one group of them all) says which of those add up
+    together (``Sharding.sum_groups``).
 
     **Post-conditions**: ``eval(repr(s)) == s``; ``s.device_boxes[d]`` is the
     canonical box list of what ``d`` holds (non-empty boxes, disjoint).
@@ -137,9 +204,9 @@ class Sharding:
     unilayout.errors.LayoutError: device 0 box 0 dim 0 is (0, 5): needs 0 <= start <= stop <= 4
     """
 
-    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated")
+    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated", "_groups", "_sums")
 
-    def __init__(self, shape, device_boxes, partial=()):
+    def __init__(self, shape, device_boxes, partial=(), sum_groups=None):
         shape = as_shape(shape, "Sharding shape")
         if not isinstance(device_boxes, dict):
             raise LayoutError(f"device_boxes must be a dict {{device id: [box, ...]}}, got {type(device_boxes).__name__}")
@@ -165,8 +232,9 @@ class Sharding:
         if missing:
             raise LayoutError(f"partial devices {missing} are not devices of the sharding {devices}")
         self._init(shape, devices, tuple(b for _, b in items), partial)
+        self._groups = _as_groups(sum_groups, partial)
 
-    def _init(self, shape, devices, boxes, partial, arr=None):
+    def _init(self, shape, devices, boxes, partial, arr=None, groups=None):
         self._shape = shape
         self._devs = devices
         self._bx = boxes
@@ -174,6 +242,8 @@ class Sharding:
         self._partial = partial
         self._hash = None
         self._replicated = None
+        self._groups = groups    # None: the partial devices holding an element all sum together; else the groups
+        self._sums = None        # canonical sum groups (computed on first use)
 
     @property
     def _devices(self):
@@ -199,7 +269,7 @@ class Sharding:
         return s
 
     @classmethod
-    def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset()):
+    def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset(), sum_groups=None):
         """One box per device from int arrays ``starts``/``stops`` (devices x rank); empty boxes dropped."""
         ids = np.asarray(ids, dtype=np.int64)
         lo = np.asarray(starts, dtype=np.int64)
@@ -216,7 +286,8 @@ class Sharding:
                 lo[empty] = 0
                 hi[empty] = 0
         s = cls.__new__(cls)
-        s._init(tuple(shape), None, None, frozenset(partial), (ids, lo, hi))
+        partial = frozenset(int(d) for d in partial)
+        s._init(tuple(shape), None, None, partial, (ids, lo, hi), _as_groups(sum_groups, partial))
         return s
 
     def arrays(self):
@@ -303,6 +374,38 @@ class Sharding:
         {0: True, 1: True}
         """
         return {d: d in self._partial for d in self._devices}
+
+    @property
+    def sum_groups(self) -> tuple:
+        """Which partial sums add up together: sorted groups of devices (empty when nothing is partial).
+
+        Every element's value is the sum of the partial values of its holders
+        in one group; the groups holding an element are copies of each other.
+        "Partial on mesh axis a, Replicate on b" sums along ``a`` only, "Partial
+        on both" sums over the whole mesh. The groups are canonical: each is
+        cut into the parts its devices' boxes connect (devices of one group that
+        share no element need no grouping), so two vocabularies saying the
+        same sums give the same groups.
+
+        >>> full = ((0, 4),)
+        >>> both = Sharding((4,), {d: [full] for d in range(4)}, partial=range(4))
+        >>> one_axis = Sharding((4,), {d: [full] for d in range(4)}, partial=range(4), sum_groups=[[0, 2], [1, 3]])
+        >>> both.sum_groups, one_axis.sum_groups, both == one_axis
+        (((0, 1, 2, 3),), ((0, 2), (1, 3)), False)
+        """
+        if self._sums is None:
+            self._sums = self._canonical_sums()
+        return self._sums
+
+    def _canonical_sums(self):
+        if not self._partial:
+            return ()
+        groups = [sorted(self._partial)] if self._groups is None else [sorted(g) for g in self._groups]
+        pos = {d: k for k, d in enumerate(self._devices)}
+        out = []
+        for g in groups:
+            out.extend(_connected(g, [self._boxes[pos[d]] for d in g]))
+        return tuple(sorted(out))
 
     @property
     def has_partial(self) -> bool:
@@ -425,8 +528,10 @@ class Sharding:
             new = [int(mapping[d]) for d in self._devices]
         except (KeyError, IndexError, TypeError, ValueError):
             raise LayoutError(f"relabel: mapping must give a device id for each of {self._devices}") from None
+        rename = dict(zip(self._devices, new))
         return Sharding(self._shape, {n: list(b) for n, b in zip(new, self._boxes)},
-                        [n for n, d in zip(new, self._devices) if d in self._partial])
+                        [n for n, d in zip(new, self._devices) if d in self._partial],
+                        [[rename[d] for d in g] for g in self.sum_groups] if self._partial else None)
 
     # --- value ------------------------------------------------------------------------------
     def _key(self):
@@ -441,8 +546,10 @@ class Sharding:
             return False
         if self._arr is not None and other._arr is not None:
             a, b = self._arr, other._arr
-            return all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b))
-        return self._key() == other._key()
+            same = all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(a, b))
+        else:
+            same = self._key() == other._key()
+        return same and (not self._partial or self.sum_groups == other.sum_groups)
 
     def __hash__(self):
         if self._hash is None:
@@ -452,6 +559,8 @@ class Sharding:
     def __repr__(self):
         boxes = ", ".join(f"{d}: {list(b)!r}" for d, b in zip(self._devices, self._boxes))
         extra = f", partial={sorted(self._partial)!r}" if self._partial else ""
+        if self._partial and len(self.sum_groups) > 1:  # more than one group: say which sums add up
+            extra += f", sum_groups={[list(g) for g in self.sum_groups]!r}"
         return f"Sharding({self._shape!r}, {{{boxes}}}{extra})"
 
     def __str__(self):
@@ -473,4 +582,7 @@ class Sharding:
             if any(d in self._partial for d in ds):
                 who += " (partial sums)"
             lines.append(f"  {text}  {who}")
+        if self._partial and len(self.sum_groups) > 1:
+            lines.append("  partial sums add up within " + ", ".join(
+                "{" + ", ".join(map(str, g)) + "}" for g in self.sum_groups))
         return "\n".join(lines)
