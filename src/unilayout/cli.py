@@ -152,13 +152,28 @@ def _print_tables(parts):
 def _tiled_mma(args):
     """The TiledMMA TEXT describes (``SM80_16x8x16_F32F16F16F32_TN (2,2,1)``, ``make_tiled_mma(...)``), else None."""
     from .cute.tiled import parse_tiled_mma
+    from .cute.tiled_copy import parse_tiled_copy
 
     args.text = _read_text(args.text)
-    return parse_tiled_mma(args.text)
+    mma = parse_tiled_mma(args.text)
+    return mma if mma is not None else parse_tiled_copy(args.text)  # or a TiledCopy: make_tiled_copy(Copy_Atom<..>, ..)
 
 
 def _show_mma(mma, args):
-    """``show`` of an MMA atom / tiled MMA: the atom's layouts and the tiled TV layouts."""
+    """``show`` of an MMA atom / tiled MMA: the atom's layouts and the tiled TV layouts (same for a TiledCopy)."""
+    from .cute import TiledCopy
+
+    if isinstance(mma, TiledCopy):
+        tc = mma
+        facts = {"family": "cute.TiledCopy", "atom": tc.atom.name, "element_bits": tc.atom.element_bits,
+                 "tiler_mn": list(tc.tiler_mn), "threads": tc.size, "layout_tv": str(tc.layout_tv),
+                 "layoutS_TV": str(tc.get_layoutS_TV()), "layoutD_TV": str(tc.get_layoutD_TV())}
+        if args.json:
+            print(json.dumps({"schema": JSON_SCHEMA, "command": "show", "ok": True, **facts}, indent=2))
+            return 0
+        print(str(tc))
+        print(f"  LayoutS_TV:     {facts['layoutS_TV']}\n  LayoutD_TV:     {facts['layoutD_TV']}")
+        return 0
     m, n, k = mma.tile_size_mnk()
     facts = {"family": "cute.TiledMMA", "atom": mma.atom.name, "thr_layout_vmnk": str(mma.thr_layout_vmnk),
              "tile_mnk": [m, n, k], "threads": mma.size, "layoutA_TV": str(mma.get_layoutA_TV()),
@@ -177,12 +192,14 @@ def _show_mma(mma, args):
 def _render_mma(mma, args):
     """``render`` of an MMA atom / tiled MMA: C, A left, B above (``viz.cute_mma``)."""
     from . import viz
-    from .viz.cute_mma import tiled_mma_scene
+    from .cute import TiledCopy
+    from .viz.cute_mma import tiled_copy_scene, tiled_mma_scene
 
-    s = tiled_mma_scene(mma, max_cells=max(args.max_cells, 65536))
+    scene = tiled_copy_scene if isinstance(mma, TiledCopy) else tiled_mma_scene  # source | destination
+    s = scene(mma, max_cells=max(args.max_cells, 65536))
     ext = "." + (args.format or "svg") if args.output == "-" else os.path.splitext(args.output)[1].lower()
     if ext not in viz.FORMATS:
-        raise LayoutError(f"cannot write {args.output!r}: a TiledMMA picture is .svg or .png")
+        raise LayoutError(f"cannot write {args.output!r}: a TiledMMA or TiledCopy picture is .svg or .png")
     if args.output == "-":
         from .viz.png import to_png
         from .viz.svg import to_svg
@@ -567,6 +584,7 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
     "show": """examples:
   unilayout show '((2,2),2):((4,1),2)'
   unilayout show 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1), (32,32,_))'   # an MMA atom or tiled MMA
+  unilayout render 'make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, (32,1), (1,8))' -o copy.svg   # a TiledCopy
   unilayout show '(d0, d1) -> (d1, d0)' --shape 4x4
   unilayout show '#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>' --shape 64x64   # resolve a dynamic TSL
   unilayout show 'tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>' --json

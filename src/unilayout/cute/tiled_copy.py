@@ -25,7 +25,7 @@ the tile itself, ``get_slice(t).partition_S(T)`` on a tensor, sliced at thread t
 
 from __future__ import annotations
 
-from ..errors import LayoutError
+from ..errors import LayoutError, ParseError
 from .algebra import coalesce, composition, right_inverse, zipped_divide
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .basis import CoordTensor, _add, as_coord
@@ -267,7 +267,7 @@ def _balanced(t, p, opens="(<", closes=")>", stop=" \t\n,"):
 
 def _read_atom(s):
     """``Copy_Atom<OP, TYPE>`` at the scanner: the CopyAtom (TYPE a C++ type name or a number of bits)."""
-    start = s.skip()
+    s.skip()
     s.expect("Copy_Atom<", "a copy atom Copy_Atom<OP, TYPE>")
     op_at = s.skip()
     t = s.text
@@ -293,7 +293,7 @@ def _read_atom(s):
     try:
         return copy_atom(name, bits)
     except LayoutError as e:
-        s.fail(str(e), op_at if name not in copy_atoms() else start)
+        s.fail(str(e), op_at if name not in copy_atoms() else ty_at)  # the op, or the type it cannot move
 
 
 def _read_layout(s, call, what):
@@ -307,6 +307,8 @@ def _read_layout(s, call, what):
     s.pos = p
     try:
         return parse_cute(piece)
+    except ParseError as e:
+        s.fail(f"{what}: {e.message}", at + e.position)
     except LayoutError as e:
         s.fail(f"{what}: {e}", at)
 
@@ -357,6 +359,8 @@ def parse_tiled_copy(text: str):
         end = _balanced(s.text, at, "(", ")", "")
         try:
             mma = parse_tiled_mma(s.text[at:end])
+        except ParseError as e:
+            s.fail(f"TiledMMA: {e.message}", at + e.position)
         except LayoutError as e:
             s.fail(f"TiledMMA: {getattr(e, 'message', e)}", at)
         if mma is None:
