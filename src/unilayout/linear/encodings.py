@@ -760,7 +760,7 @@ def _amd_cta(rank, tile_reg, tile_lane, tile, reps, warp_layout, is_transposed):
     for r in reps:
         v = list(r)
         regs.append([e * (tile[i - b] if i >= b else 1) for i, e in enumerate(v)])
-    warps = _std_vectors(warp_layout, names)
+    warps = warp_layout if type(warp_layout) is list else _std_vectors(warp_layout, names)
     sizes = [1] * (rank - 2) + [tile[0], tile[1]]
     for v in regs + lanes + warps:
         for j, e in enumerate(v):
@@ -958,7 +958,11 @@ class AmdWmma(_Encoding):
                     "two along one dim (or all zero for a broadcast warp)"
                 )
             seen.add(tuple(v))
-        warp_layout = _bases_layout("warp", warp_vecs, rank, tile_scale)
+        # the warp bases in elements (tile units x 16); reps and warps are checked above
+        for v in warp_vecs:
+            if any(e < 0 for e in v):
+                _bases_layout("warp", warp_vecs, rank, tile_scale)  # names the negative entry
+        warp_layout = [[e * f for e, f in zip(v, tile_scale)] for v in warp_vecs]
         bases, outs, sizes = _amd_cta(rank, reg, lane, (16, 16), reps, warp_layout, bool(self.is_transposed))
         return _fit(bases, outs, sizes, shape, self.cga_layout)
 
@@ -1365,9 +1369,10 @@ class SharedLinear(_Encoding):
             if b > a:
                 raise LayoutError(f"shared_linear bases reach dim{d} = {b - 1}, past the shape {list(shape)}")
         rank = len(shape)
-        return LinearLayout({"offset": [list(_ints(v, "offset basis", rank)) for v in self.offset_bases],
-                             "block": [list(_ints(v, "block basis", rank)) for v in self.block_bases]},
-                            list(zip(_dims(rank), shape)), require_surjective=False)
+        # the bases were checked by ``shape`` (ints, one per dim, non-negative) and fit in ``shape``
+        return LinearLayout._make((("offset", tuple(_ints(v, "offset basis", rank) for v in self.offset_bases)),
+                                   ("block", tuple(_ints(v, "block basis", rank) for v in self.block_bases))),
+                                  tuple(zip(_dims(rank), shape)))
 
 
 @dataclass(frozen=True)
