@@ -124,3 +124,20 @@ def test_replicated_equals_the_pairwise_definition_on_random_boxes():
 
         want = {d: any(overlap(boxes[d][0], boxes[e][0]) for e in boxes if e != d) for d in boxes}
         assert s.replicated == want, (shape, boxes)
+
+
+def test_sum_groups_are_canonical_paste_back_and_are_checked():
+    full = ((0, 4),)
+    s = Sharding((4,), {d: [full] for d in range(4)}, partial=range(4), sum_groups=[[3, 1], [2, 0]])
+    assert s.sum_groups == ((0, 2), (1, 3)) and eval(repr(s)) == s and "sum_groups=" in repr(s)
+    assert s.relabel({0: 0, 1: 2, 2: 1, 3: 3}).sum_groups == ((0, 1), (2, 3))
+    # one group whose devices hold disjoint halves is the same fact as two groups (nothing is summed across them)
+    halves = {0: [((0, 2),)], 1: [((0, 2),)], 2: [((2, 4),)], 3: [((2, 4),)]}
+    one = Sharding((4,), halves, partial=range(4))
+    two = Sharding((4,), halves, partial=range(4), sum_groups=[[0, 1], [2, 3]])
+    assert one == two and one.sum_groups == ((0, 1), (2, 3))
+    assert Sharding((4,), halves, partial=range(4), sum_groups=[[0, 2], [1, 3]]) != one
+    with pytest.raises(LayoutError, match="in two groups"):
+        Sharding((4,), halves, partial=range(4), sum_groups=[[0, 1], [1, 2, 3]])
+    with pytest.raises(LayoutError, match="but the partial devices are"):
+        Sharding((4,), halves, partial=range(4), sum_groups=[[0, 1]])

@@ -1,6 +1,6 @@
 """``unilayout sharding``: read any sharding text, say who holds what, convert it to every other vocabulary.
 
-    unilayout sharding TEXT [--shape 8x6] [--mesh MESH] [--mesh-shape 2x4] [--to hlo|shardy|dtensor|ttnn]
+    unilayout sharding TEXT [--shape 8x6] [--mesh MESH] [--mesh-shape 2x4] [--to hlo|shardy|dtensor|ttnn|jax]
                             [--json] [-o PICTURE.svg|.png]
 
 ``TEXT`` is one of (recognised by its start):
@@ -25,6 +25,7 @@ hlo:     {devices=[2,1,2]<=[4] last_tile_dim_replicate}
 shardy:  #sdy.sharding<@mesh, [{"d0"}, {}]>  over  sdy.mesh @mesh = <["d0"=2, "r"=2]>
 dtensor: Shard(0), Replicate()  on mesh 2x2
 ttnn:    PlacementShard(0), PlacementReplicate()  on mesh 2x2
+jax:     PartitionSpec('d0',)  on mesh ('d0', 'r') of shape (2, 2)
 0
 """
 
@@ -63,7 +64,7 @@ def add_parser(sub):
     q.add_argument("--shape", help="the global tensor's shape, e.g. 8x6 (not for an XLA layout)")
     q.add_argument("--mesh", metavar="MESH", help="the Shardy mesh text (sdy.mesh @m = <[...]>)")
     q.add_argument("--mesh-shape", metavar="MxN", help="the mesh of DTensor/TTNN placements (and of --to dtensor/ttnn)")
-    q.add_argument("--to", choices=["hlo", "shardy", "dtensor", "ttnn"], help="print only this vocabulary")
+    q.add_argument("--to", choices=["hlo", "shardy", "dtensor", "ttnn", "jax"], help="print only this vocabulary")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.add_argument("-o", "--output", metavar="PICTURE", help="write which device holds which block (.svg or .png)")
     q.set_defaults(run=run)
@@ -146,10 +147,12 @@ def _mesh_for(s, mesh_shape):
 def _conversions(s, mesh_shape, only=None):
     from . import to_dtensor, to_hlo, to_shardy, to_ttnn
     out = {}
-    names = [only] if only else ["hlo", "shardy", "dtensor", "ttnn"]
+    names = [only] if only else ["hlo", "shardy", "dtensor", "ttnn", "jax"]
     for name in names:
         try:
-            if name == "hlo":
+            if name == "jax":
+                out[name] = jax_text(s, mesh_shape)
+            elif name == "hlo":
                 out[name] = to_hlo(s)
             elif name == "shardy":
                 st, mt = to_shardy(s)
@@ -326,14 +329,11 @@ def view(text, shape=None, mesh=None, mesh_shape=None) -> dict:
         details.append(["[" + ", ".join(f"{cuts[i][j]}:{cuts[i][j + 1]}" for i, j in enumerate(crd)) + "]",
                         ", ".join(map(str, who)), "yes" if any(partial[d] for d in who) else "no"])
     conv = _conversions(value, mesh_shape)
-    try:
-        conv["jax"] = jax_text(value, mesh_shape)
-    except (NotRepresentableError, LayoutError) as e:
-        conv["jax"] = f"not representable: {e}"
     facts = [["shape", "x".join(map(str, value.shape)) or "scalar"], ["devices", str(value.num_devices)],
              ["replicated", "yes" if any(value.replicated.values()) else "no"],
-             ["partial sums", "yes" if value.has_partial else "no"], ["covers the tensor", "yes" if value.covers()
-                                                                      else "no"]]
+             ["partial sums", "no" if not value.has_partial else "yes, added up within " + ", ".join(
+                 "{" + ", ".join(map(str, g)) + "}" for g in value.sum_groups)],
+             ["covers the tensor", "yes" if value.covers() else "no"]]
     facts += [[k, t] for k, t in conv.items()]
     name = "x".join(map(str, value.shape)) or "scalar"
     return {"note": "", "total": n, "keys": {}, "family": "sharding", "title": sc.title, "text": text.strip(),
@@ -374,7 +374,8 @@ def run(args) -> int:
         d = {"schema": "unilayout/1", "command": "sharding", "ok": True, "kind": "sharding",
              "shape": list(value.shape), "devices": {str(k): [list(map(list, b)) for b in v]
                                                      for k, v in value.device_boxes.items()},
-             "partial": [k for k, v in value.partial.items() if v], "conversions": conv}
+             "partial": [k for k, v in value.partial.items() if v], "sum_groups": [list(g) for g in value.sum_groups],
+             "conversions": conv}
         print(json.dumps(d, indent=2))
         return 0
     if not args.to:
@@ -426,6 +427,7 @@ def show(text, shape=None, as_json=False) -> int:
     shardy:  #sdy.sharding<@mesh, [{"d0"}]>  over  sdy.mesh @mesh = <["d0"=2]>
     dtensor: Shard(0)  on mesh 2
     ttnn:    PlacementShard(0)  on mesh 2
+    jax:     PartitionSpec('d0',)  on mesh ('d0',) of shape (2,)
     0
     """
     args = argparse.Namespace(text=text, shape=None if shape is None else "x".join(map(str, shape)), mesh=None,
