@@ -360,6 +360,9 @@ def _cmd_render(args):
 
     if sharding_command.is_sharding_text(args.text) and not sharding_command.is_xla(args.text):  # HLO, Shardy
         return _render_sharding(args, sharding_command)
+    if sharding_command.is_xla(args.text) and (args.format == "html" or args.output.lower().endswith(".html")):
+        raise LayoutError("the offline .html page does not draw XLA layouts yet: write .svg or .png, or open "
+                          "unilayout serve (its /api/view draws them)")
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
     drawn = _needs_tensor(value, "draw")
     if drawn is not value:  # an ND-sharded TTNN tensor: drawn as its metal layout
