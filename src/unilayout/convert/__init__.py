@@ -28,6 +28,7 @@ file             functions
 ``to_tsl``       ``cute_to_tsl``, ``linear_to_tsl`` (build a TSL)
 ``affine_fit``   ``affine_to_cute``, ``affine_to_tsl``, ``affine_to_linear`` (on a box, ``MAX_POINTS``)
 ``tt``           ``metal_to_affine``, ``metal_to_cute`` (``ShardLayout``), ``device_to_affine``
+``xla``          ``xla_to_affine``, ``xla_to_cute``, ``xla_to_linear``, ``xla_to_tsl`` (XLA tiled layouts)
 ``equivalence``  the implementation of ``unilayout.equivalent``
 ===============  ==============================================================================
 
@@ -64,12 +65,13 @@ from .cute_linear import MAX_SWIZZLE_BITS, cute_to_linear, linear_to_cute
 from .to_tsl import cute_to_tsl, linear_to_tsl
 from .tsl import tsl_to_affine, tsl_to_cute, tsl_to_linear
 from .tt import ShardLayout, device_to_affine, metal_form, metal_to_affine, metal_to_cute
+from .xla import xla_to_affine, xla_to_cute, xla_to_linear, xla_to_tsl
 
 __all__ = [
     "cute_to_linear", "linear_to_cute", "cute_to_affine", "linear_to_affine", "tsl_to_affine", "tsl_to_cute",
     "cute_to_tsl", "tsl_to_linear", "linear_to_tsl", "affine_to_cute", "affine_to_tsl", "affine_to_linear",
     "metal_to_affine", "metal_to_cute", "metal_form", "ShardLayout", "device_to_affine", "convert_to", "family_of", "FAMILIES",
-    "MAX_POINTS", "MAX_SWIZZLE_BITS",
+    "MAX_POINTS", "MAX_SWIZZLE_BITS", "xla_to_affine", "xla_to_cute", "xla_to_linear", "xla_to_tsl",
 ]
 
 #: Target family names accepted by ``convert_to``.
@@ -93,6 +95,9 @@ _TABLE = {
     ("metal", "cute"): metal_to_cute,
     ("device", "affine"): device_to_affine,
 }
+
+_TABLE.update({("xla", "affine"): xla_to_affine, ("xla", "cute"): xla_to_cute, ("xla", "linear"): xla_to_linear,
+               ("xla", "tsl"): xla_to_tsl})
 
 _NO_PAIR = {
     "metal": "a metal layout maps onto a grid of shards; convert it to affine, or to cute shard by shard",

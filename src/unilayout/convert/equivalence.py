@@ -86,6 +86,8 @@ def _view(x, fam, box, max_points):
         return _colex(x.index_map(box), box)
     if fam == "metal":
         return _colex(x.index_map(), x.logical_shape)
+    if fam == "xla":  # XLA's linear index over the dims
+        return _colex(x.offsets().reshape(-1, 1), x.dims)
     return _colex(x.physical_cores().reshape(-1, 3), x.grid_shape)  # device
 
 
