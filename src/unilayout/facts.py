@@ -328,7 +328,7 @@ def _facts_device(dev, d, shape):
 
 
 def _facts_xla(x, d, shape):
-    """An XLA tiled layout (``sharding.XlaLayout``): its buffer, and the exact affine / CuTe / metal forms (or why not)."""
+    """An XLA tiled layout (``sharding.XlaLayout``): its buffer, its exact affine / CuTe / metal forms or why not."""
     from .errors import NotRepresentableError
 
     d["shape"], d["element_type"] = list(x.dims), x.element_type
