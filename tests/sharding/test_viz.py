@@ -42,3 +42,10 @@ def test_renders_and_refuses():
         sharding_scene("s")
     with pytest.raises(LayoutError, match="more than max_cells"):
         sharding_scene(parse_hlo("{devices=[8]<=[8]}", (8,)), max_cells=4)
+
+
+def test_partial_sums_in_several_groups_are_labelled_group_by_group():
+    from unilayout.sharding import from_dtensor
+    one_axis = sharding_scene(from_dtensor(["Partial()", "Replicate()"], (2, 2), (4,)))
+    both = sharding_scene(from_dtensor(["Partial()", "Partial()"], (2, 2), (4,)))
+    assert one_axis.labels.tolist() == [["p:0,2|1,3"]] and both.labels.tolist() == [["p:0-3"]]

@@ -5,7 +5,8 @@ device, so each cell is one *block* that a fixed set of devices holds. The
 last dim runs along the columns; the other dims are folded into the rows
 (row-major), their ranges written as row headers. A cell is coloured by
 the lowest device holding it and labelled with all its holders (``0-3``
-for a run, ``x64``: that many devices, when more than six runs); ``p:`` marks partial sums; a
+for a run, ``x64``: that many devices, when more than six runs); ``p:`` marks partial sums (``p:0,2|1,3``:
+devices 0 and 2 sum, 1 and 3 sum, the two sums are copies); a
 block nobody holds is pale. ``data-device`` is the lowest holder (-1:
 none), ``data-holders`` how many devices hold the block.
 
@@ -110,11 +111,16 @@ def sharding_scene(s, title=None, max_cells=DEFAULT_MAX_CELLS):
     labels = np.full((rows, cols), "", dtype=object)
     device = np.full((rows, cols), -1, dtype=np.int64)
     count = np.zeros((rows, cols), dtype=np.int64)
+    group_of = {d: k for k, g in enumerate(s.sum_groups) for d in g}
     for i in range(rows):
         for j in range(cols):
             hs = flat[i, j]
             if hs:
                 labels[i, j] = holders_text(hs, any(partial[d] for d in hs))
+                parts = sorted({group_of[d] for d in hs if d in group_of})
+                if len(parts) > 1:  # the holders sum in several groups (copies of each other): 'p:0,2|1,3'
+                    labels[i, j] = "p:" + "|".join(holders_text([d for d in hs if group_of.get(d) == g])
+                                                   for g in parts)
                 device[i, j] = min(hs)
                 count[i, j] = len(hs)
 
@@ -138,5 +144,6 @@ def sharding_scene(s, title=None, max_cells=DEFAULT_MAX_CELLS):
     sc.attrs["holders"] = count
     sc.kind = "sharding"
     sc.notes.append("cell = a block of the tensor between box boundaries; label = the devices holding it "
-                    "(a-b: a run of ids, p: partial sums); colour = the lowest holder")
+                    "(a-b: a run of ids, p: partial sums, | between groups that sum separately); "
+                    "colour = the lowest holder")
     return sc
