@@ -99,6 +99,42 @@ def _fmt(t) -> str:
     return "(" + ", ".join(str(v) for v in t) + ")"
 
 
+def _strs(a) -> list:
+    """``str`` of each integer of ``a`` (a 1-D array or sequence), as a list."""
+    return list(map(str, np.asarray(a, dtype=np.int64).reshape(-1).tolist()))
+
+
+def _fmts(columns, n: int) -> list:
+    """``_fmt`` of every row of the integer ``columns`` (one array of ``n`` values per tuple entry), vectorised.
+
+    >>> _fmts([np.array([0, 1]), np.array([5, 6])], 2), _fmts([np.array([3])], 1), _fmts([], 2)
+    (['(0, 5)', '(1, 6)'], ['(3)'], ['()', '()'])
+    """
+    strs = [_strs(c) for c in columns]
+    if not strs:
+        return ["()"] * n
+    if len(strs) == 1:
+        return ["(" + v + ")" for v in strs[0]]
+    return ["(" + ", ".join(t) + ")" for t in zip(*strs)]
+
+
+def _ints(values) -> list:
+    """The integers of ``values`` (an array or sequence) as a list of Python ints (``int`` of each), vectorised.
+
+    >>> _ints(np.array([3, 1])), _ints([2.0, True])
+    ([3, 1], [2, 1])
+    """
+    a = np.asarray(values)
+    if a.dtype.kind in "iub":
+        return a.astype(np.int64, copy=False).reshape(-1).tolist()
+    return [int(v) for v in values]
+
+
+def _rows(*columns) -> list:
+    """Details rows (lists of str) from columns of str, one list per column."""
+    return list(map(list, zip(*columns)))
+
+
 def _check_count(n: int, what: str) -> None:
     if n > MAX_CELLS:
         raise LayoutError(
@@ -176,7 +212,7 @@ def _finish(value, shape, family, title, text, index, padding, columns, details,
     return {
         "note": note,
         "total": n if total is None else int(total),
-        "keys": {name: [int(v) for v in vals] for name, vals in (keys or {}).items()},
+        "keys": {name: _ints(vals) for name, vals in (keys or {}).items()},
         "family": family,
         "title": title,
         "text": text,
@@ -185,7 +221,7 @@ def _finish(value, shape, family, title, text, index, padding, columns, details,
         "facts": [[k, v] for k, v in facts.fact_lines(d)],
         "columns": columns,
         "details": details,
-        "groups": {name: [int(v) for v in vals] for name, vals in groups.items()},
+        "groups": {name: _ints(vals) for name, vals in groups.items()},
         "padding": int(np.count_nonzero(padding)),
         "svg": to_svg(scene),
     }
@@ -426,29 +462,24 @@ def _metal_view(ml, device=None):
     if tiled:
         columns += ["tile coordinate", "in-tile coordinate"]
     columns += ["chip and core (y, x)", "padding"]
-    details = []
     shard_shape = ml.shard_shape
-    for k in range(n):
-        g = tuple(int(c[k]) for c in G)
-        q = tuple(int(c[k]) for c in Q)
-        li = "padding" if pad[k] else _fmt(c[k] for c in logical)
-        row = [li, str(k), _fmt(g), _fmt(q)]
-        if tiled:
-            th, tw = ml.tile
-            tq = q[:-2] + (q[-2] // th, q[-1] // tw)
-            uq = (q[-2] % th, q[-1] % tw)
-            row += [_fmt(tq), _fmt(uq)]
-        if cores is not None:
-            c = cores[int(core_key[k])]
-            row.append(f"chip {int(c[0])}, core ({int(c[1])}, {int(c[2])})")
-        else:
-            row.append("(grid larger than one 8x8 chip: not placed)")
-        if pad[k]:
-            why = [f"dim {i}" for i in range(r) if q[i] >= shard_shape[i]]
-            row.append("yes (" + ("tile padding" if why else "beyond the tensor") + ")")
-        else:
-            row.append("no")
-        details.append(row)
+    cols = [_fmts(logical, n), _strs(np.arange(n)), _fmts(G, n), _fmts(Q, n)]
+    for k in np.nonzero(pad)[0].tolist():
+        cols[0][k] = "padding"
+    if tiled:
+        th, tw = ml.tile
+        cols += [_fmts(Q[:-2] + (Q[-2] // th, Q[-1] // tw), n), _fmts((Q[-2] % th, Q[-1] % tw), n)]
+    if cores is not None:
+        names = [f"chip {int(c[0])}, core ({int(c[1])}, {int(c[2])})" for c in cores.tolist()]
+        cols.append([names[g] for g in core_key.tolist()])
+    else:
+        cols.append(["(grid larger than one 8x8 chip: not placed)"] * n)
+    beyond_shard = np.zeros(n, dtype=bool)  # a slot past the shard in some dim: tile padding
+    for i in range(r):
+        beyond_shard |= Q[i] >= shard_shape[i]
+    words = np.array(["no", "yes (beyond the tensor)", "yes (tile padding)"], dtype=object)
+    cols.append(words[np.where(pad, 1 + beyond_shard, 0)].tolist())
+    details = _rows(*cols)
     groups = {"shard": core_key}
     if tiled:
         th, tw = ml.tile

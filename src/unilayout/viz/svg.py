@@ -5,6 +5,13 @@ and, when it has one, a ``<text class="label">``; padding cells have class
 ``"cell padding"``. ``data-index`` is the cell's position in the domain order
 of ``unilayout.index_map`` (the browser explorer relies on these hooks).
 
+The markup is lean, because the explorer sends pictures of thousands of
+cells: the cells sit in one ``<g>`` that gives their labels' font size and
+centring once, a cell says only what differs from cell to cell (position,
+fill, white ink on a dark fill) and leaves SVG's defaults (stroke width 1,
+black text) unsaid, and each distinct row, column and colour is formatted
+once. The picture is the same as with every attribute on every cell.
+
 >>> from unilayout.viz.picture import grid_scene
 >>> svg = to_svg(grid_scene("two cells", 1, 2, labels=[["0", "1"]]))
 >>> svg.count('class="cell"'), svg.startswith("<svg")
@@ -42,6 +49,87 @@ def _text(x, y, s, size_px, anchor="middle", fill="#000", cls="label", lines=Non
     return f"<text {attrs}>{spans}</text>"
 
 
+def _nums(values) -> list:
+    """``_num`` of each value, each distinct value formatted once (a picture has few distinct rows and columns)."""
+    values = np.asarray(values, dtype=np.float64)
+    uniq, inverse = np.unique(values, return_inverse=True)
+    strs = [_num(v) for v in uniq.tolist()]
+    return [strs[i] for i in inverse.reshape(-1).tolist()]
+
+
+def _hexes(fills) -> list:
+    """``#rrggbb`` of each ``(N, 3)`` uint8 fill, each distinct colour formatted once."""
+    f = np.asarray(fills, dtype=np.int64).reshape(-1, 3)
+    packed = (f[:, 0] << 16) | (f[:, 1] << 8) | f[:, 2]
+    uniq, inverse = np.unique(packed, return_inverse=True)
+    strs = [f"#{v:06x}" for v in uniq.tolist()]
+    return [strs[i] for i in inverse.reshape(-1).tolist()]
+
+
+def _cells(scene) -> list:
+    """The ``<g>`` of every drawn cell, row-major, inside one ``<g>`` that sets the labels' font size and anchor.
+
+    Every cell is ``<g class="cell" data-index=".." data-NAME=".."><rect x y
+    width height fill stroke="#fff"/><text class="label" x y>..</text></g>``:
+    what is the same for every cell (the labels' font size and centring) is
+    said once on the enclosing group, what defaults to the right value
+    (stroke width 1, black text) is not said, and each distinct row, column
+    and colour is formatted once (numpy), so a cell costs one string format.
+
+    >>> from unilayout.viz.picture import grid_scene
+    >>> group, cell, end = _cells(grid_scene("t", 1, 1, labels=[["7"]]))
+    >>> group, end
+    ('<g font-size="12" text-anchor="middle">', '</g>')
+    >>> cell.startswith('<g class="cell" data-index="0"><rect x='), cell.endswith('">7</text></g>')
+    (True, True)
+    """
+    rr, cc = np.nonzero(scene.drawn)
+    if not rr.size:
+        return []
+    n = rr.size
+    fills = scene.fill[rr, cc]
+    labels = [str(v) for v in scene.labels[rr, cc].tolist()]
+    joined = "".join(labels)  # one scan for newlines and markup instead of one per label
+    multi = "\n" in joined
+    font = LABEL_PX - 1 if multi else LABEL_PX
+    if scene.cell_h < font + 2:  # tiny cells (big pictures): no room for text, as in the PNG
+        labels = [""] * n
+    base = scene.cell_class
+    pad = scene.padding[rr, cc]
+    classes = np.where(pad, base + " padding", base).tolist() if pad.any() else [base] * n
+    data = "".join(f' data-{name}="%s"' for name in scene.attrs)
+    head = f'<g class="%s" data-index="%s"{data}><rect x="%s" y="%s" width="{_num(scene.cell_w)}" ' \
+        f'height="{_num(scene.cell_h)}" fill="%s" stroke="#fff"/>'
+    xs = _nums(scene.col_x)
+    ys = _nums(scene.row_y)
+    cols = [classes, scene.index[rr, cc].tolist(), *(a[rr, cc].tolist() for a in scene.attrs.values()),
+            [xs[c] for c in cc.tolist()], [ys[r] for r in rr.tolist()], _hexes(fills)]
+    parts = [head % t for t in zip(*cols)]
+    if any(labels):
+        cx = _nums(scene.col_x + scene.cell_w / 2)
+        cy = _nums(scene.row_y + scene.cell_h / 2 + font * 0.35)
+        white = text_color(fills)[:, 0].astype(bool).tolist()
+        if "&" in joined or "<" in joined or ">" in joined:
+            labels = [escape(lab) for lab in labels]
+        for k, (lab, r, c) in enumerate(zip(labels, rr.tolist(), cc.tolist())):
+            if not lab:
+                continue
+            ink = ' fill="#fff"' if white[k] else ""
+            if "\n" in lab:
+                parts[k] += _multiline(scene.col_x[c] + scene.cell_w / 2, scene.row_y[r] + scene.cell_h / 2,
+                                       lab.split("\n"), font, ink)
+            else:
+                parts[k] += f'<text class="label" x="{cx[c]}" y="{cy[r]}"{ink}>{lab}</text>'
+    return [f'<g font-size="{_num(font)}" text-anchor="middle">', *(p + "</g>" for p in parts), "</g>"]
+
+
+def _multiline(x, y, lines, size_px, ink):
+    """A label of several (already escaped) lines, centred on ``(x, y)``: one ``<tspan>`` per line."""
+    y0 = y - LINE_H * (len(lines) - 1) / 2 + size_px * 0.35
+    spans = "".join(f'<tspan x="{_num(x)}" y="{_num(y0 + k * LINE_H)}">{line}</tspan>' for k, line in enumerate(lines))
+    return f'<text class="label"{ink}>{spans}</text>'
+
+
 def to_svg(scene) -> str:
     """The scene as SVG text (UTF-8, no external resources, no LaTeX).
 
@@ -58,38 +146,7 @@ def to_svg(scene) -> str:
         f"<title>{escape(scene.title)}</title>",
         f'<rect class="background" x="0" y="0" width="{_num(w)}" height="{_num(h)}" fill="#ffffff"/>',
     ]
-    rr, cc = np.nonzero(scene.drawn)
-    if rr.size:
-        xs = scene.col_x[cc]
-        ys = scene.row_y[rr]
-        fills = scene.fill[rr, cc]
-        inks = text_color(fills)
-        idx = scene.index[rr, cc].tolist()
-        pad = scene.padding[rr, cc].tolist()
-        labels = scene.labels[rr, cc].tolist()
-        extra = [(name, a[rr, cc].tolist()) for name, a in scene.attrs.items()]
-        cw, ch = _num(scene.cell_w), _num(scene.cell_h)
-        multi = any("\n" in str(lab) for lab in labels)
-        font = LABEL_PX - 1 if multi else LABEL_PX
-        if scene.cell_h < font + 2:  # tiny cells (big pictures): no room for text, as in the PNG
-            labels = [""] * len(labels)
-        hexes = {}
-        base = scene.cell_class
-        for k in range(rr.size):
-            x, y = xs[k], ys[k]
-            f = tuple(fills[k].tolist())
-            fhex = hexes.get(f) or hexes.setdefault(f, hex_color(f))
-            cls = base + " padding" if pad[k] else base
-            data = "".join(f' data-{name}="{vals[k]}"' for name, vals in extra)
-            part = (
-                f'<g class="{cls}" data-index="{idx[k]}"{data}>'
-                f'<rect x="{_num(x)}" y="{_num(y)}" width="{cw}" height="{ch}" fill="{fhex}" stroke="#ffffff" stroke-width="1"/>'
-            )
-            lab = labels[k]
-            if lab:
-                ink = "#ffffff" if inks[k, 0] else "#000000"
-                part += _text(x + scene.cell_w / 2, y + scene.cell_h / 2, str(lab), font, fill=ink)
-            out.append(part + "</g>")
+    out.extend(_cells(scene))
     for x, y, ww, hh, rgb, width, cls in scene.outlines:
         out.append(
             f'<rect class="{cls}" x="{_num(x)}" y="{_num(y)}" width="{_num(ww)}" height="{_num(hh)}" '
