@@ -110,12 +110,18 @@ def _fmts(columns, n: int) -> list:
     >>> _fmts([np.array([0, 1]), np.array([5, 6])], 2), _fmts([np.array([3])], 1), _fmts([], 2)
     (['(0, 5)', '(1, 6)'], ['(3)'], ['()', '()'])
     """
-    strs = [_strs(c) for c in columns]
-    if not strs:
+    if not len(columns):
         return ["()"] * n
-    if len(strs) == 1:
-        return ["(" + v + ")" for v in strs[0]]
-    return ["(" + ", ".join(t) + ")" for t in zip(*strs)]
+    ints = [np.asarray(c, dtype=np.int64).reshape(-1).tolist() for c in columns]
+    if len(ints) == 1:
+        return ["(%d)" % v for v in ints[0]]
+    template = "(" + ", ".join(["%d"] * len(ints)) + ")"  # one C-level format per row
+    return [template % t for t in zip(*ints)]
+
+
+def _take(names, keys) -> list:
+    """``names[k]`` for each integer ``k`` of ``keys``: per-cell strings from strings formatted once per distinct value."""
+    return [names[k] for k in np.asarray(keys, dtype=np.int64).reshape(-1).tolist()]
 
 
 def _ints(values) -> list:
@@ -463,15 +469,22 @@ def _metal_view(ml, device=None):
         columns += ["tile coordinate", "in-tile coordinate"]
     columns += ["chip and core (y, x)", "padding"]
     shard_shape = ml.shard_shape
-    cols = [_fmts(logical, n), _strs(np.arange(n)), _fmts(G, n), _fmts(Q, n)]
+    # Strings that repeat from core to core (grid and shard coordinates) are formatted once per core / per slot.
+    ncores, per_shard = math.prod(grid), math.prod(pss)
+    in_shard = np.arange(n, dtype=np.int64) % per_shard  # the slot's position in its core's shard (row-major)
+    S = np.unravel_index(np.arange(per_shard, dtype=np.int64), pss)
+    cols = [_fmts(logical, n), _strs(np.arange(n)),
+            _take(_fmts(np.unravel_index(np.arange(ncores, dtype=np.int64), grid), ncores), core_key),
+            _take(_fmts(S, per_shard), in_shard)]
     for k in np.nonzero(pad)[0].tolist():
         cols[0][k] = "padding"
     if tiled:
         th, tw = ml.tile
-        cols += [_fmts(Q[:-2] + (Q[-2] // th, Q[-1] // tw), n), _fmts((Q[-2] % th, Q[-1] % tw), n)]
+        cols += [_take(_fmts(S[:-2] + (S[-2] // th, S[-1] // tw), per_shard), in_shard),
+                 _take(_fmts((S[-2] % th, S[-1] % tw), per_shard), in_shard)]
     if cores is not None:
         names = [f"chip {int(c[0])}, core ({int(c[1])}, {int(c[2])})" for c in cores.tolist()]
-        cols.append([names[g] for g in core_key.tolist()])
+        cols.append(_take(names, core_key))
     else:
         cols.append(["(grid larger than one 8x8 chip: not placed)"] * n)
     beyond_shard = np.zeros(n, dtype=bool)  # a slot past the shard in some dim: tile padding

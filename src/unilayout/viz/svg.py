@@ -98,29 +98,29 @@ def _cells(scene) -> list:
     pad = scene.padding[rr, cc]
     classes = np.where(pad, base + " padding", base).tolist() if pad.any() else [base] * n
     data = "".join(f' data-{name}="%s"' for name in scene.attrs)
-    head = f'<g class="%s" data-index="%s"{data}><rect x="%s" y="%s" width="{_num(scene.cell_w)}" ' \
-        f'height="{_num(scene.cell_h)}" fill="%s" stroke="#fff"/>'
+    cell = f'<g class="%s" data-index="%s"{data}><rect x="%s" y="%s" width="{_num(scene.cell_w)}" ' \
+        f'height="{_num(scene.cell_h)}" fill="%s" stroke="#fff"/>%s</g>'
+    rl, cl = rr.tolist(), cc.tolist()
     xs = _nums(scene.col_x)
     ys = _nums(scene.row_y)
-    cols = [classes, scene.index[rr, cc].tolist(), *(a[rr, cc].tolist() for a in scene.attrs.values()),
-            [xs[c] for c in cc.tolist()], [ys[r] for r in rr.tolist()], _hexes(fills)]
-    parts = [head % t for t in zip(*cols)]
     if any(labels):
         cx = _nums(scene.col_x + scene.cell_w / 2)
         cy = _nums(scene.row_y + scene.cell_h / 2 + font * 0.35)
-        white = text_color(fills)[:, 0].astype(bool).tolist()
+        inks = np.where(text_color(fills)[:, 0] > 0, ' fill="#fff"', "").tolist()
         if "&" in joined or "<" in joined or ">" in joined:
             labels = [escape(lab) for lab in labels]
-        for k, (lab, r, c) in enumerate(zip(labels, rr.tolist(), cc.tolist())):
-            if not lab:
-                continue
-            ink = ' fill="#fff"' if white[k] else ""
-            if "\n" in lab:
-                parts[k] += _multiline(scene.col_x[c] + scene.cell_w / 2, scene.row_y[r] + scene.cell_h / 2,
-                                       lab.split("\n"), font, ink)
-            else:
-                parts[k] += f'<text class="label" x="{cx[c]}" y="{cy[r]}"{ink}>{lab}</text>'
-    return [f'<g font-size="{_num(font)}" text-anchor="middle">', *(p + "</g>" for p in parts), "</g>"]
+        texts = [f'<text class="label" x="{cx[c]}" y="{cy[r]}"{ink}>{lab}</text>' if lab else ""
+                 for lab, r, c, ink in zip(labels, rl, cl, inks)]
+        if multi:
+            for k, lab in enumerate(labels):
+                if "\n" in lab:
+                    texts[k] = _multiline(scene.col_x[cl[k]] + scene.cell_w / 2, scene.row_y[rl[k]] + scene.cell_h / 2,
+                                          lab.split("\n"), font, inks[k])
+    else:
+        texts = [""] * n
+    cols = [classes, scene.index[rr, cc].tolist(), *(a[rr, cc].tolist() for a in scene.attrs.values()),
+            [xs[c] for c in cl], [ys[r] for r in rl], _hexes(fills), texts]
+    return [f'<g font-size="{_num(font)}" text-anchor="middle">', *[cell % t for t in zip(*cols)], "</g>"]
 
 
 def _multiline(x, y, lines, size_px, ink):
