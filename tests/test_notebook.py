@@ -8,7 +8,7 @@ import pytest
 
 IPython = pytest.importorskip("IPython")
 
-from unilayout import _families, _notebook, affine, cute, linear, tsl, tt  # noqa: E402
+from unilayout import _families, _notebook, affine, cute, linear, sharding, tsl, tt  # noqa: E402
 
 VALUES = {
     "cute": cute.parse("((2,2),2):((4,1),2)"),
@@ -19,6 +19,7 @@ VALUES = {
     "tsl": tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"),
     "metal": tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)),
     "device": tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2)),
+    "xla": sharding.parse_xla_layout("f32[3,5]{1,0:T(2,2)}"),
 }
 
 

@@ -43,6 +43,7 @@ TYPES = (
     ("unilayout.tsl.layout", "TiledStridedLayout"),
     ("unilayout.tt.metal", "MetalLayout"),
     ("unilayout.tt.device", "Device"),
+    ("unilayout.sharding.xla_layout", "XlaLayout"),
 )
 #: Cells drawn at most in a notebook picture.
 MAX_CELLS = 4096
