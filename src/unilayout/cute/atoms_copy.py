@@ -21,10 +21,23 @@ bits), ``SM80_CP_ASYNC_CACHE{ALWAYS,GLOBAL}[_ZFILL]<uintN_t>``, ldmatrix
 (``SM75_U32x{1,2,4}_LDSM_N``, ``SM75_U16x{2,4,8}_LDSM_T``), stmatrix
 (``SM90_U32x{1,2,4}_STSM_N``, ``SM90_U16x{2,4,8}_STSM_T``: ldmatrix with source
 and destination swapped), the TMA views (``SM90_TMA_LOAD``/``SM90_TMA_STORE``:
-one thread moving a box of ``tma_bits``) and tcgen05's ``32dp32b`` tensor-memory
-loads and stores (``SM100_TMEM_LOAD_32dp32b<N>x`` / ``..._STORE_...``, N = 1..128).
-Not here yet: the other tcgen05 shapes (16dp256b/128b/64b/32b, the ``_16b``
-packings), im2col TMA, SM50 shuffles.
+one thread moving a box of ``tma_bits``), ``movmatrix`` (``SM75_U32x1_MOVM_T``)
+and every tcgen05 tensor-memory load and store of ``copy_traits_sm100.hpp``
+(148 ops): ``SM100_TMEM_{LOAD,STORE}_<shape><N>x[_16b]`` for the shapes
+``32dp32b`` and ``16dp32b`` (N = 1..128), ``16dp64b`` (1..128), ``16dp128b``
+(1..64) and ``16dp256b`` (1..32). ``_16b`` (``.pack::16b`` / ``.unpack::16b``)
+packs two 16-bit TMEM columns into one register; its traits layouts, in bits,
+are the plain op's, so the recast atoms are equal too, only ``ptx`` differs.
+Not here: im2col / multicast TMA, SM50 shuffles, the SM100 8-bit
+ldmatrix/stmatrix variants.
+
+A ``16x256b`` tcgen05 load of 32-bit values (16 datapath rows of 8 words;
+position = word + 8 * row): thread t reads words 2*(t%4) and 2*(t%4)+1 of
+row t/4, and the same two words of row t/4 + 8:
+
+>>> a = copy_atom("SM100_TMEM_LOAD_16dp256b1x", 32)
+>>> str(a.layout_dst), a.ptx
+('((4,8),(2,2)):((2,8),(1,64))', 'tcgen05.ld.sync.aligned.16x256b.x1.b32')
 """
 
 from __future__ import annotations
@@ -127,6 +140,34 @@ _LDSM = {
 }
 
 
+def _drop1(shape, stride):
+    """``Layout(shape, stride)`` without a trailing size-1 value mode (the header writes the 1x shapes without it)."""
+    (t, v), (ts, vs) = shape, stride
+    if isinstance(v, tuple) and v[-1] == 1:
+        v, vs = v[:-1], vs[:-1]
+        if len(v) == 1:
+            v, vs = v[0], vs[0]
+    return Layout((t, v), (ts, vs))
+
+
+# tcgen05.ld/st (copy_traits_sm100.hpp), in bits: shape -> (repetitions N, (TMEM bits per N, register layout of N, ptx
+# shape)). The TMEM side is one row of 32 lanes (thread stride 0: a warp addresses one datapath slice); the register
+# side says which of the 16 or 32 datapath lanes (rows) and which bits a thread receives.
+_TMEM = {
+    "32dp32b": ((1, 2, 4, 8, 16, 32, 64, 128),
+                (1024, lambda n: Layout((32, 32 * n), (32 * n, 1)), "32x32b")),
+    "16dp256b": ((1, 2, 4, 8, 16, 32),
+                 (4096, lambda n: _drop1(((4, 8), (64, 2, n)), ((64, 256 * n), (1, 2048 * n, 256))), "16x256b")),
+    "16dp128b": ((1, 2, 4, 8, 16, 32, 64),
+                 (2048, lambda n: _drop1(((4, 8), (32, 2, n)), ((32, 128 * n), (1, 1024 * n, 128))), "16x128b")),
+    "16dp64b": ((1, 2, 4, 8, 16, 32, 64, 128),
+                (1024, lambda n: Layout(((2, 2, 8), 32 if n == 1 else (32, n)),
+                                        ((512 * n, 32, 64 * n), 1 if n == 1 else (1, 64))), "16x64b")),
+    "16dp32b": ((1, 2, 4, 8, 16, 32, 64, 128),
+                (1024, lambda n: Layout(((16, 2), 32 * n), ((64 * n, 32 * n), 1)), "16x32bx2")),
+}
+
+
 def _specs():
     out = {}
     for t, bits in _UINT.items():
@@ -145,11 +186,17 @@ def _specs():
         out[name] = (_W32, src, dst, dst, f"ldmatrix.sync.aligned.x{x}{trans}.m8n8.shared.b16")
         st = name.replace("SM75", "SM90").replace("LDSM", "STSM")
         out[st] = (_W32, dst, src, dst, f"stmatrix.sync.aligned.x{x}{trans}.m8n8.shared.b16")
-    for n in (1, 2, 4, 8, 16, 32, 64, 128):
-        tmem = Layout((32, 1024 * n), (0, 1))
-        reg = Layout((32, 32 * n), (32 * n, 1))
-        out[f"SM100_TMEM_LOAD_32dp32b{n}x"] = (_W32, tmem, reg, tmem, f"tcgen05.ld.sync.aligned.32x32b.x{n}.b32")
-        out[f"SM100_TMEM_STORE_32dp32b{n}x"] = (_W32, reg, tmem, tmem, f"tcgen05.st.sync.aligned.32x32b.x{n}.b32")
+    out["SM75_U32x1_MOVM_T"] = (_W32, Layout((32, 32), (32, 1)), Layout((32, 32), (32, 1)),
+                                Layout((32, 32), (32, 1)), "movmatrix.sync.aligned.m8n8.trans.b16")
+    for shape, (reps, (tmem_bits, reg, ptx)) in _TMEM.items():
+        for n in reps:
+            tmem = Layout((32, tmem_bits * n), (0, 1))
+            dst = reg(n)
+            for pack, ld, st in (("", "", ""), ("_16b", ".pack::16b", ".unpack::16b")):
+                out[f"SM100_TMEM_LOAD_{shape}{n}x{pack}"] = (_W32, tmem, dst, tmem,
+                                                             f"tcgen05.ld.sync.aligned.{ptx}.x{n}{ld}.b32")
+                out[f"SM100_TMEM_STORE_{shape}{n}x{pack}"] = (_W32, dst, tmem, tmem,
+                                                              f"tcgen05.st.sync.aligned.{ptx}.x{n}{st}.b32")
     out["SM90_TMA_LOAD"] = None   # built from tma_bits
     out["SM90_TMA_STORE"] = None
     return out
@@ -163,7 +210,7 @@ def copy_atoms(prefix: str = "") -> list:
     """The names of every copy atom in the catalogue (optionally those starting with ``prefix``).
 
     >>> copy_atoms("SM75")
-    ['SM75_U32x1_LDSM_N', 'SM75_U32x2_LDSM_N', 'SM75_U32x4_LDSM_N', 'SM75_U16x2_LDSM_T', 'SM75_U16x4_LDSM_T', 'SM75_U16x8_LDSM_T']
+    ['SM75_U32x1_LDSM_N', 'SM75_U32x2_LDSM_N', 'SM75_U32x4_LDSM_N', 'SM75_U16x2_LDSM_T', 'SM75_U16x4_LDSM_T', 'SM75_U16x8_LDSM_T', 'SM75_U32x1_MOVM_T']
     """
     return [n for n in _SPECS if n.startswith(prefix)]
 
