@@ -107,6 +107,8 @@ def affine_scene(m, shape, *, max_cells=DEFAULT_MAX_CELLS, symbols=(), labels=Tr
         raise LayoutError(f"{m} has {m.num_symbols} symbols: give their values (symbols=...)")
     if len(tuple(shape)) != m.num_dims:
         raise LayoutError(f"shape {tuple(shape)} has {len(tuple(shape))} sizes but {m} has {m.num_dims} dims")
+    if not m.num_results:  # each cell is drawn with its value(s); there are none
+        raise LayoutError(f"{m} has no results: there is no value to draw in its cells")
     syms = [np.int64(v) for v in symbols]
     scene = box_scene(str(m), lambda *crd: np.stack(np.broadcast_arrays(*m.evaluate(*crd, *syms)), axis=-1),
                       tuple(shape), max_cells=max_cells, labels=labels)
