@@ -101,6 +101,7 @@ MALFORMED = [
     ("/api/view", {"text": "(" + ",".join(["1"] * (MAX_RANK + 1)) + "):(" + ",".join(["0"] * (MAX_RANK + 1)) + ")"}),
     ("/api/view", {"text": "(" + ",".join(["1"] * 4000) + ")"}),
     ("/api/view", {"text": 8}),
+    ("/api/view", {"text": "(d0, d1) -> ()"}),  # no results: nothing to draw (was a bare numpy ValueError, a 500)
     ("/api/view", {"text": "8:1", "shape": {"a": 1}}),
     ("/api/view", {"text": "8:1", "shape": [True]}),
     ("/api/view", []),
