@@ -119,6 +119,45 @@ def _fmts(columns, n: int) -> list:
     return [template % t for t in zip(*ints)]
 
 
+def _crd_template(shape):
+    """``(template, leaf sizes)``: the %-template that prints a coordinate of ``shape`` as ``str(crd)`` without
+    spaces (``(1,(0,2))``, ``(3,)``, ``5``), and the sizes of its leaves, first to last."""
+    if not isinstance(shape, tuple):
+        return "%d", [int(shape)]
+    parts, leaves = [], []
+    for mode in shape:
+        t, sizes = _crd_template(mode)
+        parts.append(t)
+        leaves += sizes
+    return "(" + ",".join(parts) + ("," if len(parts) == 1 else "") + ")", leaves
+
+
+def _crd_strs(idx, shape) -> list:
+    """``str(cute.idx2crd(i, shape)).replace(" ", "")`` for each index ``0 <= i < size(shape)`` of ``idx``, vectorised
+    (colexicographic: each leaf is ``(i // product of the leaves before it) % its size``).
+
+    >>> from unilayout import cute
+    >>> shape = ((2, 3), 4, (5,))
+    >>> idx = np.arange(120)
+    >>> _crd_strs(idx, shape) == [str(cute.idx2crd(int(i), shape)).replace(" ", "") for i in idx]
+    True
+    >>> _crd_strs(np.arange(2), ()), _crd_strs(np.arange(2), 2)
+    (['()', '()'], ['0', '1'])
+    """
+    template, sizes = _crd_template(shape)
+    idx = np.asarray(idx, dtype=np.int64).reshape(-1)
+    if not sizes:
+        return [template] * idx.size
+    leaves, prefix = [], 1
+    for k, size in enumerate(sizes):
+        leaf = idx // prefix
+        leaves.append((leaf if k == len(sizes) - 1 else leaf % max(size, 1)).tolist())
+        prefix *= max(size, 1)
+    if len(leaves) == 1:
+        return [template % v for v in leaves[0]]
+    return [template % t for t in zip(*leaves)]
+
+
 def _take(names, keys) -> list:
     """``names[k]`` for each integer ``k`` of ``keys``: per-cell strings from strings formatted once per distinct value."""
     return [names[k] for k in np.asarray(keys, dtype=np.int64).reshape(-1).tolist()]
@@ -253,24 +292,20 @@ def _cute_view(value):
     if composed:
         inner = cute.evaluate(L.inner, idx) + L.offset
         outer = L.outer
-        offs = np.asarray([outer(int(v)) for v in inner], dtype=np.int64) if isinstance(outer, cute.Swizzle) \
-            else cute.evaluate(outer, inner)
+        offs = outer(inner) if isinstance(outer, cute.Swizzle) else cute.evaluate(outer, inner)  # both vectorised
     else:
         offs = cute.evaluate(L, idx)
     rows, cols = idx % nrows, idx // nrows
     shape = shape_layout.shape
-    crds = [cute.idx2crd(int(i), shape) for i in idx]
     bank = offs % 32
     columns = ["index", "coordinate", "(row, col) = (thread, value) of a TV layout", "offset",
                "bank (4-byte words, 32 banks)"]
     if composed:
         columns.append("offset before the swizzle")
-    details = []
-    for k in range(n):
-        row = [str(int(idx[k])), str(crds[k]).replace(" ", ""), _fmt((rows[k], cols[k])), str(int(offs[k])), str(int(bank[k]))]
-        if composed:
-            row.append(str(int(inner[k])))
-        details.append(row)
+    cols_ = [_strs(idx), _crd_strs(idx, shape), _fmts((rows, cols), n), _strs(offs), _strs(bank)]
+    if composed:
+        cols_.append(_strs(inner))
+    details = _rows(*cols_)
     _, off_group = np.unique(offs, return_inverse=True)
     groups = {"offset": off_group, "row": rows, "column": cols, "bank": bank}
     return _finish(value, None, "cute", f"CuTe {L}", str(L), idx, np.zeros(n, bool), columns, details, groups,
@@ -393,8 +428,7 @@ def _affine_view(m, shape):
         vals = m.index_map(shape).reshape(n, m.num_results)
         crds = np.unravel_index(idx, shape) if shape else ()
     columns = ["index", "(" + ", ".join(f"d{i}" for i in range(len(shape))) + ")", "results"]
-    details = [[str(int(idx[k])), _fmt(c[k] for c in crds) if shape else "()", "(" + ", ".join(str(int(v)) for v in vals[k]) + ")"]
-               for k in range(n)]
+    details = _rows(_strs(idx), _fmts(crds if shape else [], n), _fmts([vals[:, j] for j in range(m.num_results)], n))
     _, same = np.unique(vals, axis=0, return_inverse=True) if n else (None, np.zeros(0, np.int64))
     groups = {"value": np.asarray(same).reshape(-1)}
     for j in range(m.num_results):
@@ -426,8 +460,7 @@ def _tsl_view(t):
         tiles.append(crds[d] // inner)
         tile_keys = tile_keys * (shape[d] // inner) + crds[d] // inner
     columns = ["index", "coordinate", "tile coordinate", "address"]
-    details = [[str(int(idx[k])), _fmt(c[k] for c in crds), _fmt(tc[k] for tc in tiles), str(int(addr[k]))]
-               for k in range(n)]
+    details = _rows(_strs(idx), _fmts(crds, n), _fmts(tiles, n), _strs(addr))
     _, same = np.unique(addr, return_inverse=True)
     groups = {"tile": tile_keys, "address": same}
     return _finish(t, None, "tsl", f"TSL {t}", str(t), idx, np.zeros(n, bool), columns, details, groups,
@@ -522,7 +555,7 @@ def _device_view(dev):
     idx = np.arange(n, dtype=np.int64)
     crds = np.unravel_index(idx, grid)
     columns = ["grid coordinate", "chip", "core (y, x)"]
-    details = [[_fmt(c[k] for c in crds), str(int(cores[k, 0])), _fmt(cores[k, 1:])] for k in range(n)]
+    details = _rows(_fmts(crds, n), _strs(cores[:, 0]), _fmts((cores[:, 1], cores[:, 2]), n))
     groups = {"chip": cores[:, 0], "core row": cores[:, 0] * 1024 + cores[:, 1]}
     return _finish(dev, None, "device", f"device worker grid {'x'.join(map(str, grid))}", str(dev), idx,
                    np.zeros(n, bool), columns, details, groups,
