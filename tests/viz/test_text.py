@@ -58,3 +58,15 @@ def test_device_table_counts_cores_per_chip():
 def test_tables_of_a_non_layout_is_a_layout_error():
     with pytest.raises(LayoutError):
         tables([1, 2])
+
+
+def test_xla_tables_are_its_buffer_offsets_by_xla_tiling():
+    from unilayout import parse
+
+    x = parse("f32[4,8]{1,0:T(2,4)}")
+    title, text = tables(x)[0]
+    rows = [list(map(int, line.split()[1:])) for line in text.splitlines()[1:]]
+    # a 2x4 tile holds 8 consecutive offsets; tiles are row-major over the 2x2 tile grid
+    assert rows[0][4] == 8 and rows[1][3] == 7 and rows[2][0] == 16
+    assert sorted(sum(rows, [])) == list(range(32)) and rows == x.offsets().tolist()
+    assert "not shown" in tables(parse("f32[4096,4096]{1,0}"))[0][1]

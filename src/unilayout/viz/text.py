@@ -145,4 +145,12 @@ def _device(dev, shape, max_cells):
     return [("chip of each logical core", "\n".join(lines))]
 
 
-_TABLES = {"cute": _cute, "linear": _linear, "tsl": _tsl, "affine": _affine, "metal": _metal, "device": _device}
+def _xla(x, shape, max_cells):
+    size = int(np.prod(x.dims, dtype=np.int64))
+    if size > max_cells:
+        return [("buffer offsets", f"(not shown: {size:,} cells > {max_cells:,})")]
+    return [("buffer offsets (row-major; rows x last dim)", grid_text(x.offsets().reshape(-1), x.dims))]
+
+
+_TABLES = {"cute": _cute, "linear": _linear, "tsl": _tsl, "affine": _affine, "metal": _metal, "device": _device,
+           "xla": _xla}
