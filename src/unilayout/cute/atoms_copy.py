@@ -28,8 +28,11 @@ and every tcgen05 tensor-memory load and store of ``copy_traits_sm100.hpp``
 (1..64) and ``16dp256b`` (1..32). ``_16b`` (``.pack::16b`` / ``.unpack::16b``)
 packs two 16-bit TMEM columns into one register; its traits layouts, in bits,
 are the plain op's, so the recast atoms are equal too, only ``ptx`` differs.
-Not here: im2col / multicast TMA, SM50 shuffles, the SM100 8-bit
-ldmatrix/stmatrix variants.
+SM100's 8-bit ldmatrix/stmatrix (``SM100_U8x{8,16}_LDSM_T``,
+``SM100_U8x{4,8,16}_STSM_T``, ``SM100_SU{4,6}_DU8x16_x{1,2,4}_LDSM_N``) and
+its 256-bit global loads/stores (``SM100_{LOAD,STORE}_256bit_CACHE_NOALLOCATION``)
+are here too. Not here: im2col / multicast TMA, SM50 shuffles, tcgen05.cp
+(``SM100_UTCCP_*``).
 
 A ``16x256b`` tcgen05 load of 32-bit values (16 datapath rows of 8 words;
 position = word + 8 * row): thread t reads words 2*(t%4) and 2*(t%4)+1 of
@@ -140,6 +143,26 @@ _LDSM = {
 }
 
 
+# SM100's 8-bit ldmatrix/stmatrix (copy_traits_sm100.hpp), in bits: name -> (src, dst, ref is src, ptx).
+_ROWS = {1: Layout(((8, 4), 128), ((128, 0), 1)), 2: Layout(((16, 2), 128), ((128, 0), 1)), 4: Layout((32, 128), (128, 1))}
+_U8T = {n: Layout(((4, 8), (8, 2, 2) + ((n,) if n > 1 else ())), ((256, 8), (1, 128, 64) + ((1024,) if n > 1 else ())))
+        for n in (1, 2, 4)}
+_SM100_SMEM = {
+    "SM100_U8x8_LDSM_T": (Layout(((2, 2, 4, 2), 128), ((128, 1024, 256, 0), 1)), _U8T[2], False,
+                          "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8"),
+    "SM100_U8x16_LDSM_T": (Layout(((2, 2, 4, 2), 128), ((128, 1024, 256, 2048), 1)), _U8T[4], False,
+                           "ldmatrix.sync.aligned.m16n16.x2.trans.shared.b8"),
+    "SM100_U8x4_STSM_T": (_U8T[1], _ROWS[1], True, "stmatrix.sync.aligned.m16n8.x1.trans.shared.b8"),
+    "SM100_U8x8_STSM_T": (_U8T[2], _ROWS[2], True, "stmatrix.sync.aligned.m16n8.x2.trans.shared.b8"),
+    "SM100_U8x16_STSM_T": (_U8T[4], _ROWS[4], True, "stmatrix.sync.aligned.m16n8.x4.trans.shared.b8"),
+}
+for _n in (1, 2, 4):  # 4- or 6-bit source values widened to 8 bits in registers (ldmatrix ... b8x16.b4x16_p64)
+    _dst = Layout((32, 32), (32, 1)) if _n == 1 else Layout((32, (32, _n)), (32, (1, 1024)))
+    for _b, _p in (("4", "64"), ("6", "32")):
+        _SM100_SMEM[f"SM100_SU{_b}_DU8x16_x{_n}_LDSM_N"] = (
+            _ROWS[_n], _dst, False, f"ldmatrix.sync.aligned.m8n16.x{_n}.shared.b8x16.b{_b}x16_p{_p}")
+
+
 def _drop1(shape, stride):
     """``Layout(shape, stride)`` without a trailing size-1 value mode (the header writes the 1x shapes without it)."""
     (t, v), (ts, vs) = shape, stride
@@ -188,6 +211,11 @@ def _specs():
         out[st] = (_W32, dst, src, dst, f"stmatrix.sync.aligned.x{x}{trans}.m8n8.shared.b16")
     out["SM75_U32x1_MOVM_T"] = (_W32, Layout((32, 32), (32, 1)), Layout((32, 32), (32, 1)),
                                 Layout((32, 32), (32, 1)), "movmatrix.sync.aligned.m8n8.trans.b16")
+    for name, (src, dst, ref_is_src, ptx) in _SM100_SMEM.items():
+        out[name] = (_W32, src, dst, src if ref_is_src else dst, ptx)
+    v8 = _compact((1, 256))
+    out["SM100_LOAD_256bit_CACHE_NOALLOCATION"] = (Layout(1, 0), v8, v8, v8, "ld.global.L1::no_allocate.v8.f32")
+    out["SM100_STORE_256bit_CACHE_NOALLOCATION"] = (Layout(1, 0), v8, v8, v8, "st.global.L1::no_allocate.v8.f32")
     for shape, (reps, (tmem_bits, reg, ptx)) in _TMEM.items():
         for n in reps:
             tmem = Layout((32, tmem_bits * n), (0, 1))
