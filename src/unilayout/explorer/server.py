@@ -213,6 +213,9 @@ class _Server(ThreadingHTTPServer):
     """A ThreadingHTTPServer with at most ``MAX_THREADS`` requests at once and no traceback for dropped clients."""
 
     daemon_threads = True
+    # socketserver's default listen backlog is 5: clients that reconnect together (after refused requests close
+    # their connections) overflow it and wait for a SYN retransmit, a full second
+    request_queue_size = 128
 
     def __init__(self, address, handler):
         super().__init__(address, handler)
