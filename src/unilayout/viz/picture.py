@@ -136,11 +136,28 @@ class Scene:
         >>> len(lines) > 1 and max(map(len, lines)) <= max(NOTE_CHARS, s.width / 6.6)
         True
         """
-        chars = max(NOTE_CHARS, int((self._right() - _MARGIN) / _NOTE_ADVANCE))
+        return self._wrap(self._right())
+
+    def _wrap(self, right: float) -> list:
+        chars = max(NOTE_CHARS, int((right - _MARGIN) / _NOTE_ADVANCE))
         out = []
         for note in self.notes:
             out.extend(textwrap.wrap(str(note), chars, break_on_hyphens=False) or [""])
         return out
+
+    def _measure(self):
+        """``(width, height, note_lines())`` measured at once (writers need all three; each alone re-measures).
+
+        >>> s = grid_scene("t", 2, 3)
+        >>> s.notes = ["a note"]
+        >>> s._measure() == (s.width, s.height, s.note_lines())
+        True
+        """
+        right = self._right()
+        notes = self._wrap(right)
+        width = float(np.ceil(max([right, *[_MARGIN + len(n) * _NOTE_ADVANCE for n in notes]]) + _MARGIN))
+        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
+        return width, float(np.ceil(bottom + _MARGIN + LINE_H * 1.5 * len(notes) + _MARGIN)), notes
 
     @property
     def width(self) -> float:

@@ -139,7 +139,7 @@ def to_svg(scene) -> str:
     >>> 'class="cell padding"' in to_svg(s)
     True
     """
-    w, h = scene.width, scene.height
+    w, h, notes = scene._measure()  # one measurement of the texts and notes, not one per use
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(w)}" height="{_num(h)}" '
         f'viewBox="0 0 {_num(w)} {_num(h)}" font-family="{_FONT}" data-kind="{scene.kind}">',
@@ -157,7 +157,7 @@ def to_svg(scene) -> str:
                    f'stroke="{hex_color(rgb)}" stroke-width="{_num(width)}"/>')
     for x, y, s, size, anchor, rgb, cls in scene.texts:
         out.append(_text(x, y, s, HEADER_PX if size == 1 else TITLE_PX, anchor, hex_color(rgb), cls))
-    for k, note in enumerate(scene.note_lines()):
+    for k, note in enumerate(notes):
         out.append(_text(8.0, scene.note_y(k), note, NOTE_PX, "start", "#333333", "note"))
     out.append("</svg>")
     return "\n".join(out) + "\n"
