@@ -518,3 +518,19 @@ def test_offline_html_file(browser, tmp_path):
     assert "(1, 37)" in text
     assert browser.find_element("id", "layout-error").text == ""
     shot(browser, "offline-html")
+
+
+def test_every_example_button_draws_its_layout(browser, server):
+    browser.get(server.url)
+    wait(browser, lambda d: js(d, "return document.querySelectorAll('#examples button').length") > 0)
+    examples = js(browser, "return Array.from(document.querySelectorAll('#examples button'))"
+                           ".map(function (b) { return [b.textContent, b.getAttribute('data-example')]; })")
+    assert {"TiledMMA", "TiledCopy", "Triton", "metal v2", "XLA"} <= {name for name, _ in examples}
+    for k, (name, text) in enumerate(examples):
+        js(browser, "document.getElementById('layout-error').textContent = 'pending';"
+                    "document.getElementById('layout-summary').textContent = '';"
+                    "document.querySelectorAll('#examples button')[arguments[0]].click();", k)
+        wait(browser, lambda d: d.find_element("id", "layout-error").text != "pending"
+             and d.find_element("id", "layout-summary").text != "")
+        assert browser.find_element("id", "layout-error").text == "", name
+        assert cell_count(browser) > 0 or painted(browser), name

@@ -13,7 +13,12 @@
     ["affine", "(d0, d1) -> (d0 * 4 + d1, d1 floordiv 2)"],
     ["TSL", "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>"],
     ["metal 53x63", "tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>"],
-    ["device", "#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>"]
+    ["device", "#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, meshShape = 1x2, chipIds = [0, 1]>"],
+    ["Triton", "tensor<32x64xf16, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>"],
+    ["metal v2", "tensor<2x2x1x2x!ttcore.tile<32x32, f32>, #ttcore.metal_layout<logical_shape = 64x128, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded>>"],
+    ["TiledMMA", "SM80_16x8x16_F32F16F16F32_TN (2,2,1)"],
+    ["TiledCopy", "make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, (32,1), (1,8))"],
+    ["XLA", "f32[8,256]{1,0:T(8,128)}"]
   ];
   var ENCODINGS = {
     blocked: {size_per_thread: [1, 2], threads_per_warp: [8, 4], warps_per_cta: [2, 1], order: [1, 0]},
