@@ -1,4 +1,5 @@
-"""MLIR-side helpers shared by the tt value modules (private): shape text and linear affine terms.
+"""MLIR-side helpers shared by the tt value modules (private): shape text, linear affine terms
+and the field update behind every tt value type's ``replace``.
 
 ``metal`` and ``ttnn`` both read and print MLIR; these helpers sit under both
 so that neither imports the other to reach them.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from ..affine import AffineMap  # noqa: F401  (used by the examples)
 from ..affine.expr import Binary, Constant, Dim
+from ..errors import LayoutError
 
 
 def xs(shape) -> str:
@@ -20,6 +22,24 @@ def xs(shape) -> str:
     '53x63'
     """
     return "x".join(str(v) for v in shape)
+
+
+def replaced(fields: dict, changes: dict) -> dict:
+    """``fields`` (a fresh dict of a value's constructor arguments) updated by ``changes``, for ``replace``.
+
+    Pre: ``fields`` names every constructor argument. A name not in ``fields`` is a
+    ``LayoutError``; ``tile=None`` also drops the tile's dtype. Post: the dict to build the copy from.
+
+    >>> replaced(dict(tile=(32, 32), tile_dtype="bf16", grid=(1, 1)), dict(tile=None))
+    {'tile': None, 'tile_dtype': None, 'grid': (1, 1)}
+    """
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise LayoutError(f"replace: unknown field(s) {', '.join(sorted(unknown))}")
+    if "tile" in changes and changes["tile"] is None:
+        fields["tile_dtype"] = None
+    fields.update(changes)
+    return fields
 
 
 def _linear_terms(e):

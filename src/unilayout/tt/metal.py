@@ -43,7 +43,7 @@ from ..errors import LayoutError, NotRepresentableError
 from .._ints import as_int, as_items, ceil_div
 from . import shard as _shard
 from . import ttnn as _ttnn
-from ._mlir import _linear_terms, xs
+from ._mlir import _linear_terms, replaced, xs
 from .collapse import collapse_map
 
 __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type"]
@@ -230,12 +230,7 @@ class MetalLayout:
         fields = dict(logical_shape=self.logical_shape, linear=self.linear, grid=self.grid,
                       element_type=self.element_type, memory_space=self.memory_space, oob_val=self.oob_val,
                       tile=self.tile, tile_dtype=self.tile_dtype)
-        unknown = set(changes) - set(fields)
-        if unknown:
-            raise LayoutError(f"replace: unknown field(s) {', '.join(sorted(unknown))}")
-        if "tile" in changes and changes["tile"] is None:
-            fields["tile_dtype"] = None
-        fields.update(changes)
+        fields = replaced(fields, changes)
         return MetalLayout(**fields)
 
     def tilize(self, tile=(32, 32), dtype=None) -> "MetalLayout":

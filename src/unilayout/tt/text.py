@@ -173,9 +173,14 @@ class _Parser:
         self.expect(">", "'>' to close 'tensor<'")
         return value
 
-    def tile_type(self):
-        """'!tt.tile<' INT 'x' INT ',' dtype '>' -> (th, tw, dtype)."""
-        epos = self.expect_dialect("!tile", "'!ttcore.tile<'")
+    def tile_type(self, size_pos=None, what="'!ttcore.tile<'"):
+        """'!tt.tile<' INT 'x' INT ',' dtype '>' -> (th, tw, dtype).
+
+        A tile dim below 1 is reported at ``size_pos`` (default: the tile's start).
+        """
+        epos = self.expect_dialect("!tile", what)
+        if size_pos is not None:
+            epos = size_pos
         th = self.integer("a tile height")[0]
         self.expect("x", "'x' in the tile shape")
         tw = self.integer("a tile width")[0]
@@ -360,17 +365,7 @@ class _Parser:
         mshape, epos = self.shape_and_type("memref")
         tile = tile_dtype = None
         if self.peek("!"):
-            self.expect_dialect("!tile", "'!tt.tile<'")
-            th = self.integer("a tile height")[0]
-            self.expect("x", "'x' in the tile shape")
-            tw = self.integer("a tile width")[0]
-            self.expect(",", "',' before the tile dtype")
-            tile_dtype, dpos = self.ident("a tile dtype")
-            if tile_dtype not in TILE_DTYPES:
-                raise self.error(f"tile dtype {tile_dtype!r} is not one of {', '.join(TILE_DTYPES)}", dpos)
-            if th < 1 or tw < 1:
-                raise self.error(f"tile {th}x{tw}: dims must be >= 1", epos)
-            self.expect(">", "'>' to close the tile")
+            th, tw, tile_dtype = self.tile_type(epos, "'!tt.tile<'")
             tile = (th, tw)
         else:
             melem, _ = self.ident("the memref element type or '!tt.tile<...>'")

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..affine import AffineMap
 from ..errors import LayoutError, NotRepresentableError
-from ._mlir import xs
+from ._mlir import replaced, xs
 from .collapse import collapse_map
 from .metal import MetalLayout
 from .ttnn import CoreRange, ShardSpec, TTNNLayout, core_ranges
@@ -201,12 +201,7 @@ class TTNNTensorLayout(MetalLayout):
         'l1'
         """
         fields = self._fields()
-        unknown = set(changes) - set(fields)
-        if unknown:
-            raise LayoutError(f"replace: unknown field(s) {', '.join(sorted(unknown))}")
-        if "tile" in changes and changes["tile"] is None:
-            fields["tile_dtype"] = None
-        fields.update(changes)
+        fields = replaced(fields, changes)
         return TTNNTensorLayout(**fields)
 
     # --- text ------------------------------------------------------------------------------

@@ -114,18 +114,23 @@ def _core_range_set(p):
     return r
 
 
+def _spec_ranges(p):
+    """A shard spec's core ranges: '#ttnn.core_range_set<...>' or '<' ranges '>'."""
+    if p.peek("#ttnn.core_range_set"):
+        return _core_range_set(p)
+    p.expect("<", "'<' and the core ranges")
+    ranges = _ranges(p)
+    p.expect(">", "'>' after the core ranges")
+    return ranges
+
+
 def read_nd_shard_spec(p):
     """'#ttnn.nd_shard_spec<' '<' ranges '>' ',' '<' dims '>' ',' '<' orientation '>' ',' '<' distribution '>' '>'."""
     from .ndshard import NdShardSpec
 
     start = p.ws()
     p.expect("#ttnn.nd_shard_spec<", "'#ttnn.nd_shard_spec<'")
-    if p.peek("#ttnn.core_range_set"):
-        ranges = _core_range_set(p)
-    else:
-        p.expect("<", "'<' and the core ranges")
-        ranges = _ranges(p)
-        p.expect(">", "'>' after the core ranges")
+    ranges = _spec_ranges(p)
     p.expect(",", "',' before the shard shape")
     p.expect("<", "'<' and the shard shape")
     shape = p.dims("a shard dim")
@@ -150,9 +155,7 @@ def read_memory_config(p):
     if p.accept(","):
         if p.peek("<"):
             layout, _ = _angle_word(p, TTNN_MEMORY_LAYOUTS, "memory layout")
-            if p.accept(","):
-                spec, mode = (read_nd_shard_spec(p), None) if p.peek("#ttnn.nd_shard_spec") else _shard_spec(p)
-        else:
+        if layout is None or p.accept(","):
             spec, mode = (read_nd_shard_spec(p), None) if p.peek("#ttnn.nd_shard_spec") else _shard_spec(p)
     p.expect(">", "'>' to close '#ttnn.memory_config<'")
     try:
@@ -163,12 +166,7 @@ def read_memory_config(p):
 
 def _shard_spec(p):
     p.expect("#ttnn.shard_spec<", "'#ttnn.shard_spec<'")
-    if p.peek("#ttnn.core_range_set"):
-        ranges = _core_range_set(p)
-    else:
-        p.expect("<", "'<' and the core ranges")
-        ranges = _ranges(p)
-        p.expect(">", "'>' after the core ranges")
+    ranges = _spec_ranges(p)
     p.expect(",", "',' before the shard shape")
     spos = p.ws()
     p.expect("<", "'<' and the shard shape")

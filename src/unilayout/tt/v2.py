@@ -62,7 +62,7 @@ from ..affine import AffineMap
 from ..affine.expr import Dim
 from ..errors import LayoutError, NotRepresentableError
 from .._ints import as_int, as_items
-from ._mlir import xs
+from ._mlir import replaced, xs
 from .collapse import collapse_map
 from .metal import _TILE_FROM_SCALAR, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
 
@@ -451,12 +451,7 @@ class MetalLayoutV2(MetalLayout):
         (32, 32)
         """
         fields = self._fields()
-        unknown = set(changes) - set(fields)
-        if unknown:
-            raise LayoutError(f"replace: unknown field(s) {', '.join(sorted(unknown))}")
-        if "tile" in changes and changes["tile"] is None:
-            fields["tile_dtype"] = None
-        fields.update(changes)
+        fields = replaced(fields, changes)
         return MetalLayoutV2(**fields)
 
     def with_grid(self, grid) -> "MetalLayoutV2":
