@@ -10,6 +10,8 @@ so that neither imports the other to reach them.
 
 from __future__ import annotations
 
+import math
+
 from ..affine import AffineMap  # noqa: F401  (used by the examples)
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError
@@ -40,6 +42,27 @@ def replaced(fields: dict, changes: dict) -> dict:
         fields["tile_dtype"] = None
     fields.update(changes)
     return fields
+
+
+def linear_flat(results, rank: int, shape_of):
+    """``(offset, strides)`` of the row-major flat index into ``shape_of()`` of a map's ``results``, or None.
+
+    Pre: ``results`` are affine expressions over ``rank`` dims, one per dim of the shape that
+    ``shape_of`` (called only when needed) returns. None when a result uses div/mod.
+
+    >>> linear_flat(AffineMap.parse("(d0, d1) -> (d1, d0 + 1)").results, 2, lambda: (4, 8))
+    (1, (1, 8))
+    """
+    terms = [_linear_terms(r) for r in results]
+    if any(t is None for t in terms):
+        return None
+    shape = shape_of()
+    pstride = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+    strides = [0] * rank
+    for (_, coef), ps in zip(terms, pstride):
+        for d, c in coef.items():
+            strides[d] += c * ps
+    return sum(c * ps for (c, _), ps in zip(terms, pstride)), tuple(strides)
 
 
 def _linear_terms(e):

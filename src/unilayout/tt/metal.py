@@ -43,7 +43,7 @@ from ..errors import LayoutError, NotRepresentableError
 from .._ints import as_int, as_items, ceil_div
 from . import shard as _shard
 from . import ttnn as _ttnn
-from ._mlir import _linear_terms, replaced, xs
+from ._mlir import linear_flat, replaced, xs
 from .collapse import collapse_map
 
 __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type"]
@@ -464,18 +464,7 @@ class MetalLayout:
         """``(offset, strides)`` of the flat physical index when every result is linear, else None."""
         key = "linear_info"
         if key not in self._cache:
-            terms = [_linear_terms(r) for r in self.linear.results]
-            if any(t is None for t in terms):
-                self._cache[key] = None
-            else:
-                phys = self.physical_shape
-                pstride = [math.prod(phys[i + 1:]) for i in range(len(phys))]
-                offset = sum(c * ps for (c, _), ps in zip(terms, pstride))
-                strides = [0] * self.rank
-                for (_, coef), ps in zip(terms, pstride):
-                    for d, c in coef.items():
-                        strides[d] += c * ps
-                self._cache[key] = (offset, tuple(strides))
+            self._cache[key] = linear_flat(self.linear.results, self.rank, lambda: self.physical_shape)
         return self._cache[key]
 
     def _nested(self) -> bool:

@@ -93,18 +93,9 @@ def _info(ml):
     """``(offset, strides)`` of the flat index into the extent array when every result is linear, else None."""
     key = "extent_info"
     if key not in ml._cache:
-        from ._mlir import _linear_terms
+        from ._mlir import linear_flat
 
-        terms = [_linear_terms(r) for r in ml.linear.results]
-        if any(t is None for t in terms):
-            ml._cache[key] = None
-        else:
-            pst = _c_strides(_extent(ml))
-            strides = [0] * ml.rank
-            for (_, coef), ps in zip(terms, pst):
-                for d, c in coef.items():
-                    strides[d] += c * ps
-            ml._cache[key] = (sum(c * ps for (c, _), ps in zip(terms, pst)), tuple(strides))
+        ml._cache[key] = linear_flat(ml.linear.results, ml.rank, lambda: _extent(ml))
     return ml._cache[key]
 
 
