@@ -191,15 +191,31 @@ def _show_mma(mma, args):
 
 def _render_mma(mma, args):
     """``render`` of an MMA atom / tiled MMA: C, A left, B above (``viz.cute_mma``)."""
-    from . import viz
     from .cute import TiledCopy
     from .viz.cute_mma import tiled_copy_scene, tiled_mma_scene
 
     scene = tiled_copy_scene if isinstance(mma, TiledCopy) else tiled_mma_scene  # source | destination
     s = scene(mma, max_cells=max(args.max_cells, 65536))
+    return _write_scene(s, args, _picture_ext(args, "a TiledMMA or TiledCopy"))
+
+
+def _picture_ext(args, what):
+    """'.svg' or '.png': the picture's format from --output (or --format when writing to standard output).
+
+    Another extension is a LayoutError naming ``what`` is drawn.
+    """
+    from . import viz
+
     ext = "." + (args.format or "svg") if args.output == "-" else os.path.splitext(args.output)[1].lower()
     if ext not in viz.FORMATS:
-        raise LayoutError(f"cannot write {args.output!r}: a TiledMMA or TiledCopy picture is .svg or .png")
+        raise LayoutError(f"cannot write {args.output!r}: {what} picture is .svg or .png")
+    return ext
+
+
+def _write_scene(s, args, ext):
+    """Write scene ``s`` as ``ext`` to --output ('-': standard output, bytes); exit status 0."""
+    from . import viz
+
     if args.output == "-":
         from .viz.png import to_png
         from .viz.svg import to_svg
@@ -422,24 +438,11 @@ def _cmd_render(args):
 
 def _render_sharding(args, sharding_command):
     """``render`` of an HLO or Shardy sharding (``--shape``): which device holds which block (``viz.sharding``)."""
-    from . import viz
-
-    ext = "." + (args.format or "svg") if args.output == "-" else os.path.splitext(args.output)[1].lower()
-    if ext not in viz.FORMATS:
-        raise LayoutError(f"cannot write {args.output!r}: a sharding picture is .svg or .png")
+    ext = _picture_ext(args, "a sharding")
     if args.color or args.tv or args.place or args.blocks:
         raise LayoutError("--color, --tv, --place and --blocks do not apply to a sharding picture")
     s = sharding_command.scene(args.text, _dims(args.shape), max_cells=args.max_cells)
-    if args.output == "-":
-        from .viz.png import to_png
-        from .viz.svg import to_svg
-
-        sys.stdout.buffer.write(to_png(s, args.scale) if ext == ".png" else to_svg(s).encode("utf-8"))
-        sys.stdout.buffer.flush()
-    else:
-        viz.render(s, args.output, scale=args.scale)
-        _progress(f"wrote {args.output} ({os.path.getsize(args.output):,} bytes)")
-    return 0
+    return _write_scene(s, args, ext)
 
 
 def _render_blocks(device, args, ext):
