@@ -1,71 +1,26 @@
 """End-to-end: the explorer page in headless Chromium, driven by Selenium.
 
-Needs Debian's ``chromium`` and ``chromium-driver`` and pip's ``selenium``;
-skips (saying which is missing) without them. Set ``UNILAYOUT_CHROMIUM`` /
-``UNILAYOUT_CHROMEDRIVER`` to use other executables. Screenshots go to
+The ``browser`` and ``server`` fixtures are in ``conftest.py``: Debian's
+``chromium`` and ``chromium-driver`` and pip's ``selenium`` are needed, the
+tests skip (saying which is missing) without them. Screenshots go to
 ``tests/explorer/artifacts/`` (git-ignored) or to ``$UNILAYOUT_ARTIFACTS``.
 """
 
 import json
 import os
 import pathlib
-import shutil
 import urllib.parse
 
 import pytest
 
 import unilayout
 from unilayout import cute, linear, tt
-from unilayout.explorer import render_html, serve, text_view
+from unilayout.explorer import render_html, text_view
 
 ARTIFACTS = pathlib.Path(os.environ.get("UNILAYOUT_ARTIFACTS") or pathlib.Path(__file__).parent / "artifacts")
 
 SEED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
         "memref<18x32xf32, #tt.memory_space<l1>>>>")
-
-
-def _executable(env, *names):
-    path = os.environ.get(env)
-    if path:
-        return path if os.path.exists(path) else None
-    for name in names:
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
-    chromium = _executable("UNILAYOUT_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
-    driver_path = _executable("UNILAYOUT_CHROMEDRIVER", "chromedriver")
-    if chromium is None:
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    if driver_path is None:
-        pytest.skip("chromedriver is not installed (apt-get install chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=1400,1000"):
-        opts.add_argument(arg)
-    try:
-        driver = webdriver.Chrome(service=Service(driver_path), options=opts)
-    except Exception as exc:  # a browser that cannot start here is a missing dependency, not a failure
-        pytest.skip(f"headless chromium does not start: {str(exc).splitlines()[0]}")
-    driver.set_page_load_timeout(30)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture(scope="module")
-def server():
-    srv = serve(port=0)
-    yield srv
-    srv.shutdown()
 
 
 def wait(driver, predicate, timeout=15):

@@ -18,7 +18,7 @@ from unilayout.cute.tiled_copy import parse_tiled_copy
 from unilayout.explorer.api import handle
 from unilayout.explorer.views import tiled_view
 
-from .test_explorer_browser import browser, cell_count, enter, hover, js, server, shot, wait  # noqa: F401
+from .test_explorer_browser import cell_count, enter, hover, js, shot, wait
 
 MMA_TEXT = "SM80_16x8x16_F32F16F16F32_TN (2,2,1)"
 COPY_TEXT = "make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, (32,1), (1,8))"
@@ -85,7 +85,7 @@ def test_a_misspelt_atom_is_a_positioned_400():
     assert status == 400 and err["error"]["position"] == 29
 
 
-def test_hovering_a_c_cell_lights_its_threads_a_b_and_c_cells(browser, server):  # noqa: F811
+def test_hovering_a_c_cell_lights_its_threads_a_b_and_c_cells(browser, server):
     browser.get(server.url)
     wait(browser, lambda d: js(d, "return document.readyState") == "complete")
     mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))

@@ -3,7 +3,7 @@
 The expected numbers come from ``unilayout.plan`` called directly (``grids``,
 ``reshard_cost``), never from the panel's own answers. The browser test needs
 Debian's ``chromium`` and ``chromium-driver`` and pip's ``selenium`` and skips
-without them, like ``test_explorer_browser``; its screenshots go to
+without them (the ``browser`` and ``server`` fixtures are in ``conftest.py``); its screenshots go to
 ``tests/explorer/artifacts/`` (or ``$UNILAYOUT_ARTIFACTS``).
 """
 
@@ -12,13 +12,12 @@ import json
 import os
 import pathlib
 import re
-import shutil
 import urllib.parse
 
 import pytest
 
 from unilayout import plan, tt
-from unilayout.explorer import render_html, serve, text_view
+from unilayout.explorer import render_html, text_view
 from unilayout.explorer.api import handle
 from unilayout.explorer.server import page_file
 
@@ -26,6 +25,7 @@ ARTIFACTS = pathlib.Path(os.environ.get("UNILAYOUT_ARTIFACTS") or pathlib.Path(_
 DEV8 = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")
 SEED = tt.MetalLayout.from_collapse((53, 63), (3, 2))
 TRANSPOSED = tt.MetalLayout((256, 256), "(d0, d1) -> (d1, d0)", (8, 8))
+BROWSER_WINDOW = "1400,1600"  # the browser fixture's window (conftest.py): the whole panel in a screenshot
 
 
 def ask(body):
@@ -108,13 +108,6 @@ def test_not_an_object_is_400():
 
 # ---------------------------------------------------------------- the page and the server
 
-@pytest.fixture(scope="module")
-def server():
-    srv = serve(port=0)
-    yield srv
-    srv.shutdown()
-
-
 def _request(srv, method, path, body=None, headers=None):
     conn = http.client.HTTPConnection(srv.host, srv.port, timeout=10)
     try:
@@ -145,36 +138,6 @@ def test_the_offline_page_has_no_planner_script():
 
 
 # ---------------------------------------------------------------- in Chromium
-
-def _executable(env, *names):
-    path = os.environ.get(env)
-    if path:
-        return path if os.path.exists(path) else None
-    return next((shutil.which(n) for n in names if shutil.which(n)), None)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
-    chromium = _executable("UNILAYOUT_CHROMIUM", "chromium", "chromium-browser", "google-chrome")
-    driver_path = _executable("UNILAYOUT_CHROMEDRIVER", "chromedriver")
-    if chromium is None or driver_path is None:
-        pytest.skip("chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1600"):
-        opts.add_argument(arg)
-    try:
-        driver = webdriver.Chrome(service=Service(driver_path), options=opts)
-    except Exception as exc:  # a browser that cannot start here is a missing dependency, not a failure
-        pytest.skip(f"headless chromium does not start: {str(exc).splitlines()[0]}")
-    driver.set_page_load_timeout(30)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    yield driver
-    driver.quit()
-
 
 def _js(driver, script, *args):
     return driver.execute_script(script, *args)
