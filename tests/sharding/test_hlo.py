@@ -40,14 +40,11 @@ def test_uneven_tiles_are_ceil_tiles():
                 assert s.device_boxes[k] == ([((a, z),)] if z > a else [])
 
 
-def test_against_jax_hlo_text():
-    jax = pytest.importorskip("jax", reason="JAX gives the reference HLO text (pip install 'unilayout[jax]')")
+def test_against_jax_hlo_text(jax_devices):
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
     from unilayout.sharding import from_jax
     from helpers_sharding import positions, random_case
-    devs = jax.devices()
-    if len(devs) < 8:
-        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    devs = jax_devices
     rng = random.Random(3)
     for _ in range(300):
         mesh, spec, shape = random_case(rng, devs, Mesh, P)

@@ -74,7 +74,7 @@ def test_bad_arguments():
         to_jax("s", mesh2)
 
 
-def test_unreduced_axes_against_jax_lowering_and_round_trips():
+def test_unreduced_axes_against_jax_lowering_and_round_trips(jax_devices):
     """JAX's ``P(..., unreduced={axes})``: partial sums over those axes, as JAX's own Shardy lowering says."""
     import re
 
@@ -82,9 +82,7 @@ def test_unreduced_axes_against_jax_lowering_and_round_trips():
 
     from helpers_sharding import positions
     from unilayout.sharding import from_dtensor, parse_shardy
-    devs = jax.devices()
-    if len(devs) < 8:
-        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    devs = jax_devices
     rng = random.Random(23)
     groups_seen = set()
     for _ in range(30):

@@ -62,13 +62,10 @@ def test_dtensor_to_every_text_and_back():
     assert exact["dtensor"] == 300 and min(exact.values()) > 60, exact
 
 
-def test_jax_against_every_vocabulary():
-    jax = pytest.importorskip("jax", reason="JAX is the reference engine (pip install 'unilayout[jax]')")
+def test_jax_against_every_vocabulary(jax_devices):
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
     from unilayout.sharding import from_jax, to_jax
-    devs = jax.devices()
-    if len(devs) < 8:
-        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    devs = jax_devices
     rng = random.Random(22)
     for _ in range(200):
         ms, texts, shape, s = random_sharding(rng)

@@ -59,14 +59,12 @@ def test_round_trips():
     assert parse_shardy(*to_shardy(p), (4,)) == p
 
 
-def test_against_jax_lowering():
-    jax = pytest.importorskip("jax", reason="JAX lowers to the reference Shardy text (pip install 'unilayout[jax]')")
+def test_against_jax_lowering(jax_devices):
+    import jax
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
     from unilayout.sharding import from_jax
     from helpers_sharding import positions, random_case
-    devs = jax.devices()
-    if len(devs) < 8:
-        pytest.skip("needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+    devs = jax_devices
     rng = random.Random(11)
     for _ in range(30):
         mesh, spec, shape = random_case(rng, devs, Mesh, P)
