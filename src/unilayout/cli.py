@@ -376,9 +376,6 @@ def _cmd_render(args):
 
     if sharding_command.is_sharding_text(args.text) and not sharding_command.is_xla(args.text):  # HLO, Shardy
         return _render_sharding(args, sharding_command)
-    if sharding_command.is_xla(args.text) and (args.format == "html" or args.output.lower().endswith(".html")):
-        raise LayoutError("the offline .html page does not draw XLA layouts yet: write .svg or .png, or open "
-                          "unilayout serve (its /api/view draws them)")
     value = _value(argparse.Namespace(text=args.text, shape=args.shape))
     drawn = _needs_tensor(value, "draw")
     if drawn is not value:  # an ND-sharded TTNN tensor: drawn as its metal layout
@@ -438,6 +435,8 @@ def _cmd_render(args):
 
 def _render_sharding(args, sharding_command):
     """``render`` of an HLO or Shardy sharding (``--shape``): which device holds which block (``viz.sharding``)."""
+    if (args.format if args.output == "-" else os.path.splitext(args.output)[1].lower().lstrip(".")) == "html":
+        return _render_html(args)
     ext = _picture_ext(args, "a sharding")
     if args.color or args.tv or args.place or args.blocks:
         raise LayoutError("--color, --tv, --place and --blocks do not apply to a sharding picture")
@@ -467,7 +466,9 @@ def _render_html(args):
     t0 = time.perf_counter()
     _progress("rendering the explorer page ...")
     text = args.text
-    if args.shape:
+    from .sharding import command as sharding_command
+
+    if args.shape and not sharding_command.is_sharding_text(text):  # (a sharding's --shape is its tensor's)
         value = _parse(text)
         if F._ttnn_config(value):  # a #ttnn.memory_config / nd_shard_spec: the layout it gives that tensor
             text, args.shape = F.canonical_text(value.to_metal(_dims(args.shape))), None

@@ -463,3 +463,15 @@ def test_huge_distributed_linear_layout_is_summarised_per_warp():
     assert view["total"] == 2048 * 2048 and view["count"] == 4 and view["canvas"]["cell_class"] == "warp"
     assert "summarised per warp" in view["summary"] and "summary" in view["note"]
     assert view["canvas"]["labels"][0].endswith(f"{2048 * 2048 // 4} elements")
+
+
+def test_xla_layouts_and_shardings_have_views_from_text_and_from_values():
+    from unilayout import parse
+    from unilayout.explorer.views import layout_view, text_view
+
+    x = parse("f32[8,256]{1,0:T(8,128)}")
+    by_value, by_text = layout_view(x), text_view(str(x))
+    assert by_value["family"] == by_text["family"] == "xla" and by_value["count"] == 8 * 256
+    assert by_value["svg"] == by_text["svg"]
+    hlo = text_view("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", (8, 8))
+    assert hlo["family"] == "sharding" and hlo["count"] == 2  # two row blocks, each held by four replicas

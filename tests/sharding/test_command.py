@@ -206,10 +206,13 @@ def test_render_draws_a_sharding_with_the_lowest_holder_of_each_block(capsys, tm
     assert code == 0 and (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
     code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.svg"), "--color", "bank"])
     assert code == 2 and "do not apply to a sharding" in capsys.readouterr().err
-    code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.html")])
+    code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.gif")])
     assert code == 2 and "a sharding picture is .svg or .png" in capsys.readouterr().err
-    code = main(["render", "f32[4,4]{1,0}", "-o", str(tmp_path / "x.html")])  # not an internal error
-    assert code == 2 and "does not draw XLA layouts yet" in capsys.readouterr().err
+    # The offline page draws shardings and XLA layouts as the explorer does: one cell per block / element.
+    code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.html")])
+    assert code == 0 and (tmp_path / "s.html").read_text().count('data-device="') == 2
+    code = main(["render", "f32[4,4]{1,0}", "-o", str(tmp_path / "x.html")])
+    assert code == 0 and (tmp_path / "x.html").read_text().count('class="cell') == 16
     code = main(["render", "f32[4,4]{0,1}", "-o", str(tmp_path / "x.svg")])
     svg = (tmp_path / "x.svg").read_text()
     assert code == 0 and "XLA layout f32[4,4]{0,1}" in svg

@@ -666,6 +666,10 @@ def layout_view(value, shape=None):
 
     if isinstance(value, str):
         raise LayoutError(f"the explorer draws layout values; read text with text_view, got {value[:40]!r}")
+    if family_of(value) == "xla":  # drawn as its buffer offsets, as the sharding command draws XLA texts
+        from ..sharding import command as sharding_command
+
+        return sharding_command.view(str(value))
     if family_of(value) == "tsl" and value.is_dynamic and shape is not None:  # the shape resolves its '?' values
         value = value.resolve(tuple(int(s) for s in shape))
     total = _cell_count(value, shape)
@@ -691,6 +695,10 @@ def text_view(text, shape=None):
     >>> v["family"], v["count"], v["columns"][:2]
     ('linear', 4, ['tensor coordinate', 'input index'])
     """
+    from ..sharding import command as sharding_command
+
+    if sharding_command.is_sharding_text(text):  # HLO / Shardy (``shape``: the tensor's) and XLA layouts
+        return sharding_command.view(text, shape)
     return layout_view(parse_any(text), shape)
 
 
