@@ -53,6 +53,15 @@ from .value import Sharding
 __all__ = ["from_dtensor", "to_dtensor"]
 
 
+def _open_dim(sc: Scanner) -> int:
+    """After a Shard's name: '(' [dim '='] INT -> the tensor dim (may be negative)."""
+    sc.expect("(")
+    sc.skip()
+    if sc.keyword("dim"):
+        sc.expect("=")
+    return sc.integer(signs="-", what="a tensor dim")
+
+
 def _placement_text(sc: Scanner):
     start = sc.skip()
     name = sc.identifier("a placement (Shard(d), Replicate(), Partial(), _StridedShard(d, split_factor=f))")
@@ -73,19 +82,11 @@ def _placement_text(sc: Scanner):
             sc.expect(")")
         return ("P",)
     if name in ("S", "Shard"):
-        sc.expect("(")
-        sc.skip()
-        if sc.keyword("dim"):
-            sc.expect("=")
-        d = sc.integer(signs="-", what="a tensor dim")
+        d = _open_dim(sc)
         sc.expect(")")
         return ("S", d)
     if name in ("_S", "_StridedShard"):
-        sc.expect("(")
-        sc.skip()
-        if sc.keyword("dim"):
-            sc.expect("=")
-        d = sc.integer(signs="-", what="a tensor dim")
+        d = _open_dim(sc)
         sc.expect(",")
         sc.skip()
         if sc.keyword("split_factor") or sc.keyword("sf"):
@@ -96,6 +97,20 @@ def _placement_text(sc: Scanner):
         sc.expect(")")
         return ("SS", d, f)
     sc.fail(f"unknown placement {name!r}", start)
+
+
+def _places(placements, sizes, rank, read):
+    """One place per mesh dim of ``sizes``: ``read(p, rank, where)`` of each placement (one alone: a list of it).
+
+    A count other than the mesh's rank is a ``LayoutError``; ``read`` (dtensor's or ttnn's
+    ``_placement``) says what a single placement may be.
+    """
+    if isinstance(placements, (str, bytes)) or not hasattr(placements, "__iter__"):
+        placements = (placements,)
+    placements = list(placements)
+    if len(placements) != len(sizes):
+        raise LayoutError(f"{len(placements)} placements for a mesh of {len(sizes)} dims {sizes}: give one per mesh dim")
+    return [read(p, rank, f"placement {j}") for j, p in enumerate(placements)]
 
 
 def _placement(p, rank, where):
@@ -214,12 +229,7 @@ def from_dtensor(placements, mesh_shape, shape) -> Sharding:
     """
     shape = check_shape(shape)
     sizes, ids = _mesh(mesh_shape)
-    if isinstance(placements, (str, bytes)) or not hasattr(placements, "__iter__"):
-        placements = (placements,)
-    placements = list(placements)
-    if len(placements) != len(sizes):
-        raise LayoutError(f"{len(placements)} placements for a mesh of {len(sizes)} dims {sizes}: give one per mesh dim")
-    places = [_placement(p, len(shape), f"placement {j}") for j, p in enumerate(placements)]
+    places = _places(placements, sizes, len(shape), _placement)
     return _build(places, sizes, ids, shape)
 
 

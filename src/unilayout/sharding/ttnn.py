@@ -31,7 +31,7 @@ import numpy as np
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError
 from ._grid import check_mesh_shape, check_shape
-from .dtensor import _build, _search
+from .dtensor import _build, _places, _search
 from .value import Sharding
 
 __all__ = ["from_ttnn", "to_ttnn", "shard_tensor_2d_mesh"]
@@ -117,12 +117,7 @@ def from_ttnn(placements, mesh_shape, shape) -> Sharding:
     """
     shape = check_shape(shape)
     sizes = check_mesh_shape(mesh_shape)
-    if isinstance(placements, (str, bytes)) or not hasattr(placements, "__iter__"):
-        placements = (placements,)
-    placements = list(placements)
-    if len(placements) != len(sizes):
-        raise LayoutError(f"{len(placements)} placements for a mesh of {len(sizes)} dims {sizes}: give one per mesh dim")
-    places = [_placement(p, len(shape), f"placement {j}") for j, p in enumerate(placements)]
+    places = _places(placements, sizes, len(shape), _placement)
     _check_chunks(places, sizes, shape)
     return _build(places, sizes, np.arange(int(np.prod(sizes)), dtype=np.int64), shape)
 
