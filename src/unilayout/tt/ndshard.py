@@ -336,6 +336,17 @@ def _align(v, a):
     return -(-v // a) * a
 
 
+def _round_robin(tensor_shape, core_grid, orientation, tile, axis) -> NdShardSpec:
+    """ROUND_ROBIN_1D spec of the 2-D view ``_hw(tensor_shape)`` split over all cores along ``axis``
+    (0: height, 1: width), both sides rounded up to ``tile`` when given."""
+    n = NdShardSpec((1,), core_grid).num_cores
+    hw = list(_hw(tensor_shape))
+    hw[axis] = -(-hw[axis] // n)
+    if tile:
+        hw = [_align(hw[0], tile[0]), _align(hw[1], tile[1])]
+    return NdShardSpec(tuple(hw), core_grid, orientation, ROUND_ROBIN_1D)
+
+
 def height_sharded(tensor_shape, core_grid, orientation="row_major", tile=None) -> NdShardSpec:
     """``TensorSpec.height_sharded``: rows (all dims but the last, collapsed) split over the cores, round robin.
 
@@ -344,12 +355,7 @@ def height_sharded(tensor_shape, core_grid, orientation="row_major", tile=None) 
     >>> height_sharded((4, 64, 96), (8, 1)).shard_shape
     (32, 96)
     """
-    n = NdShardSpec((1,), core_grid).num_cores
-    h, w = _hw(tensor_shape)
-    sh = -(-h // n)
-    if tile:
-        sh, w = _align(sh, tile[0]), _align(w, tile[1])
-    return NdShardSpec((sh, w), core_grid, orientation, ROUND_ROBIN_1D)
+    return _round_robin(tensor_shape, core_grid, orientation, tile, 0)
 
 
 def width_sharded(tensor_shape, core_grid, orientation="row_major", tile=None) -> NdShardSpec:
@@ -358,12 +364,7 @@ def width_sharded(tensor_shape, core_grid, orientation="row_major", tile=None) -
     >>> width_sharded((64, 1000), (4, 2)).shard_shape
     (64, 125)
     """
-    n = NdShardSpec((1,), core_grid).num_cores
-    h, w = _hw(tensor_shape)
-    sw = -(-w // n)
-    if tile:
-        h, sw = _align(h, tile[0]), _align(sw, tile[1])
-    return NdShardSpec((h, sw), core_grid, orientation, ROUND_ROBIN_1D)
+    return _round_robin(tensor_shape, core_grid, orientation, tile, 1)
 
 
 def block_sharded(tensor_shape, core_grid, orientation="row_major", tile=None) -> NdShardSpec:
