@@ -193,6 +193,25 @@ class _Parser:
         self.expect(">", "'>' to close the tile")
         return th, tw, dtype
 
+    def memref_head(self, elem, v1=False):
+        """'memref<' dims 'x' (element | tile) -> ``(rpos, mshape, epos, tile, tile_dtype)``.
+
+        ``rpos``: where 'memref<' starts, ``epos``: where its element or tile is read; ``tile``
+        and ``tile_dtype`` are None for a scalar memref, whose element must be ``elem``.
+        ``v1``: the '!tt.tile<' spelling, a bad tile size reported at ``epos``.
+        """
+        rpos = self.ws()
+        self.expect("memref<", "'memref<'")
+        mshape, epos = self.shape_and_type("memref")
+        dialect = "tt" if v1 else "ttcore"
+        if self.peek("!"):
+            th, tw, tile_dtype = self.tile_type(epos if v1 else None, f"'!{dialect}.tile<'")
+            return rpos, mshape, epos, (th, tw), tile_dtype
+        melem, _ = self.ident(f"the memref element type or '!{dialect}.tile<...>'")
+        if melem != elem:
+            raise self.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
+        return rpos, mshape, epos, None, None
+
     def v2_ahead(self):
         """True when a '#tt(core).metal_layout<logical_shape' starts here."""
         pos = self.ws()
@@ -360,17 +379,7 @@ class _Parser:
                 f"affine map has {linear.num_results} results but the grid {xs(grid)} has rank {len(grid)}: "
                 "they must agree", gpos)
         self.expect(",", "',' after the grid")
-        rpos = self.ws()
-        self.expect("memref<", "'memref<'")
-        mshape, epos = self.shape_and_type("memref")
-        tile = tile_dtype = None
-        if self.peek("!"):
-            th, tw, tile_dtype = self.tile_type(epos, "'!tt.tile<'")
-            tile = (th, tw)
-        else:
-            melem, _ = self.ident("the memref element type or '!tt.tile<...>'")
-            if melem != elem:
-                raise self.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
+        rpos, mshape, epos, tile, tile_dtype = self.memref_head(elem, v1=True)
         if not mshape:
             raise self.error("expected the memref's dims", epos)
         if len(mshape) != len(grid):
@@ -391,7 +400,7 @@ class _Parser:
         if ml.memref_shape != mshape:
             if tile:
                 msg = (f"memref {xs(mshape)} does not match {xs(ml.memref_shape)} = shard {xs(ml.shard_shape)} "
-                       f"in {th}x{tw} tiles (shard = ceilDiv(physical {xs(ml.physical_shape)}, grid {xs(grid)}))")
+                       f"in {xs(tile)} tiles (shard = ceilDiv(physical {xs(ml.physical_shape)}, grid {xs(grid)}))")
             else:
                 msg = (f"memref {xs(mshape)} does not match {xs(ml.memref_shape)} = "
                        f"ceilDiv(physical {xs(ml.physical_shape)}, grid {xs(grid)})")

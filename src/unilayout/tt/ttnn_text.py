@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from ._mlir import xs
-from .metal import TILE_DTYPES, is_scalar_type
+from .metal import is_scalar_type
 from .ttnn import CoreRange, ShardSpec
 from .ttnn_attrs import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, MemoryConfig, TTNNTensorLayout
 
@@ -232,17 +232,7 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
         p.expect("=", "'=' after 'mesh'")
         mesh = _tensor_mesh(p)
         p.expect(",", "',' after the tensor mesh")
-    rpos = p.ws()
-    p.expect("memref<", "'memref<'")
-    mshape, epos = p.shape_and_type("memref")
-    ttile = tdtype = None
-    if p.peek("!"):
-        th, tw, tdtype = p.tile_type()
-        ttile = (th, tw)
-    else:
-        melem, _ = p.ident("the memref element type or '!ttcore.tile<...>'")
-        if melem != elem:
-            raise p.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
+    rpos, mshape, _, ttile, tdtype = p.memref_head(elem)
     p.expect(",", "',' before the buffer type")
     buffer = _buffer(p)
     p.expect(">", "'>' to close 'memref<'")
@@ -262,8 +252,6 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
         else:
             p.s.expected("'<memory_layout>', 'core_ranges = ...' or 'exactGrid = ...'")
     p.expect(">", "'>' to close '#ttnn.ttnn_layout<'")
-    if tdtype is not None and tdtype not in TILE_DTYPES:
-        raise p.error(f"tile dtype {tdtype!r} is not one of {', '.join(TILE_DTYPES)}", epos)
     if not is_scalar_type(elem):
         raise p.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", pos)
     try:
@@ -293,19 +281,7 @@ def read_nd_tensor(p, shape, elem, pos):
     if len(grid) != 2:
         raise p.error(f"an ND layout's core grid is 2-D (rows x columns), got {xs(grid)}", gpos)
     p.expect(",", "',' after the grid")
-    rpos = p.ws()
-    p.expect("memref<", "'memref<'")
-    mshape, epos = p.shape_and_type("memref")
-    ttile = tdtype = None
-    if p.peek("!"):
-        th, tw, tdtype = p.tile_type()
-        ttile = (th, tw)
-        if tdtype not in TILE_DTYPES:
-            raise p.error(f"tile dtype {tdtype!r} is not one of {', '.join(TILE_DTYPES)}", epos)
-    else:
-        melem, _ = p.ident("the memref element type or '!ttcore.tile<...>'")
-        if melem != elem:
-            raise p.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
+    rpos, mshape, _, ttile, tdtype = p.memref_head(elem)
     if not mshape:
         raise p.error("expected the shard's dims before the memref's element type", rpos)
     p.expect(",", "',' before the buffer type")
