@@ -299,21 +299,26 @@ class _Parser:
             raise self.error(str(e), tensor_pos if shape is not None else apos) from None
         return ml
 
+    def _intervals_type(self):
+        """':' 'tensor<' N 'x' M 'x' type '>' after a dense<...> -> (its position, N, M, type)."""
+        self.expect(":", "':' and the intervals' tensor type")
+        tpos = self.ws()
+        self.expect("tensor<", "'tensor<'")
+        n = self.integer("the number of intervals")[0]
+        self.expect("x", "'x'")
+        two = self.integer("2")[0]
+        self.expect("x", "'x'")
+        ty, _ = self.ident("the element type i64")
+        self.expect(">", "'>'")
+        return tpos, n, two, ty
+
     def dense_pairs(self):
         """'dense<[[a, b], ...]>' ':' 'tensor<Nx2xi64>' -> ((a, b), ...)."""
         self.expect("dense<", "'dense<'")
         pos = self.ws()
         pairs = []
         if self.accept(">"):  # dense<> : tensor<0x2xi64>: no interval, every dim its own
-            self.expect(":", "':' and the intervals' tensor type")
-            tpos = self.ws()
-            self.expect("tensor<", "'tensor<'")
-            n = self.integer("the number of intervals")[0]
-            self.expect("x", "'x'")
-            two = self.integer("2")[0]
-            self.expect("x", "'x'")
-            self.ident("the element type i64")
-            self.expect(">", "'>'")
+            tpos, n, two, _ = self._intervals_type()
             if (n, two) != (0, 2):
                 raise self.error(f"dense<> is empty but its type is tensor<{n}x{two}x...>", tpos)
             return ()
@@ -334,15 +339,7 @@ class _Parser:
                 break
         self.expect("]", "',' or ']'")
         self.expect(">", "'>' to close 'dense<'")
-        self.expect(":", "':' and the intervals' tensor type")
-        tpos = self.ws()
-        self.expect("tensor<", "'tensor<'")
-        n = self.integer("the number of intervals")[0]
-        self.expect("x", "'x'")
-        two = self.integer("2")[0]
-        self.expect("x", "'x'")
-        ty, _ = self.ident("the element type i64")
-        self.expect(">", "'>'")
+        tpos, n, two, ty = self._intervals_type()
         if (n, two) != (len(pairs), 2) or ty not in ("i64", "si64", "i32"):
             raise self.error(f"dense intervals {len(pairs)}x2 do not match their type tensor<{n}x{two}x{ty}>", tpos)
         return tuple(pairs)
