@@ -37,14 +37,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 from unilayout import tt  # noqa: E402
 from unilayout.distributed import distribute, gather, to_named_sharding  # noqa: E402
 
-
-def best(fn, reps):
-    t = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from _timing import best_time as best  # noqa: E402  (bench/ is on sys.path)
 
 
 def best_fresh(make, fn, reps):

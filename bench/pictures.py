@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import platform
-import time
 
 import numpy as np
 
@@ -26,15 +25,7 @@ from unilayout._tour import TOUR
 from unilayout.viz.png import rasterise, to_png
 from unilayout.viz.svg import to_svg
 
-
-def best(fn, reps=5):
-    t = float("inf")
-    out = None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        t = min(t, time.perf_counter() - t0)
-    return t, out
+from _timing import best  # bench/ is on sys.path
 
 
 def tour_scenes():
@@ -55,9 +46,9 @@ def main():
     print(f"{'tour picture':<26} {'pixels':>11} {'scene ms':>9} {'svg ms':>8} {'png ms':>8} {'png x2 ms':>10}")
     total_png = total_png2 = total_all = 0.0
     for stem, value, options in tour_scenes():
-        ts, s = best(lambda: viz.scene(value, **options))
-        tsvg, _ = best(lambda: to_svg(s))
-        tpng, data = best(lambda: to_png(s))
+        ts, s = best(lambda: viz.scene(value, **options), 5)
+        tsvg, _ = best(lambda: to_svg(s), 5)
+        tpng, data = best(lambda: to_png(s), 5)
         tpng2, _ = best(lambda: to_png(s, 2), 3)
         total_png += tpng
         total_png2 += tpng2

@@ -24,21 +24,12 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 
 import numpy as np
 
 from unilayout import plan, tt
 
-
-def best(fn, reps):
-    t = float("inf")
-    out = None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        t = min(t, time.perf_counter() - t0)
-    return t, out
+from _timing import best  # bench/ is on sys.path
 
 
 def baseline(src, dst, src_dev, dst_dev, eb, rows=512):

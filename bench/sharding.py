@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import platform
 import sys
-import time
 
 os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_force_host_platform_device_count=1024").strip()
 
@@ -29,14 +28,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
 from unilayout import sharding  # noqa: E402
 
-
-def best(fn, reps=7):
-    t, out = float("inf"), None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        t = min(t, time.perf_counter() - t0)
-    return t, out
+from _timing import best  # noqa: E402  (bench/ is on sys.path)
 
 
 def main():
@@ -53,9 +45,9 @@ def main():
 
     # 1. JAX's devices_indices_map vs sharding.from_jax (fresh shapes so that no cache answers)
     shapes = iter([(256 + 8 * k, 12, 1024, 4096) for k in range(1, 100)])
-    t_jax, jmap = best(lambda: named.devices_indices_map(next(shapes)))
+    t_jax, jmap = best(lambda: named.devices_indices_map(next(shapes)), 7)
     shapes = iter([(256 + 8 * k, 12, 1024, 4096) for k in range(1, 100)])
-    t_ours, s = best(lambda: sharding.from_jax(named, next(shapes)))
+    t_ours, s = best(lambda: sharding.from_jax(named, next(shapes)), 7)
     ref_shape = (256 + 8 * 7, 12, 1024, 4096)
     jmap = named.devices_indices_map(ref_shape)
     s = sharding.from_jax(named, ref_shape)
@@ -88,7 +80,7 @@ def main():
     }
     times = {}
     for name, fn in steps.items():
-        times[name], out = best(fn)
+        times[name], out = best(fn, 7)
         print(f"   {name:22s} {times[name] * 1e3:8.2f} ms")
     assert sharding.parse_hlo(hlo, shape) == s_pos == sharding.from_dtensor(dt, mesh_shape, shape)
     assert sharding.parse_shardy(sdy, sdy_mesh, shape) == s_pos == sharding.from_ttnn(tn, mesh_shape, shape)

@@ -29,21 +29,13 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 
 import numpy as np
 
 from unilayout import tt
 from unilayout.tt import MetalLayout, MetalLayoutV2
 
-
-def best(fn, reps):
-    t = float("inf")
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        t = min(t, time.perf_counter() - t0)
-    return t
+from _timing import best_time as best  # bench/ is on sys.path
 
 
 def main(argv=None):
