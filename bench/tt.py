@@ -38,6 +38,24 @@ from unilayout.tt import MetalLayout, MetalLayoutV2
 from _timing import best_time as best  # bench/ is on sys.path
 
 
+def _round_trip(layout, x, reps):
+    """``(buf, shard s, unshard s)``: best times of ``layout.shard(x, out=buf)`` and ``unshard(buf, out=back)``;
+    ``back`` is checked to equal ``x``."""
+    buf = layout.shard(x)
+    back = np.empty_like(x)
+    t_sh = best(lambda: layout.shard(x, out=buf), reps)
+    t_un = best(lambda: layout.unshard(buf, out=back), reps)
+    assert np.array_equal(back, x)
+    return buf, t_sh, t_un
+
+
+def _row(label, t, ratio, target):
+    """Print one row (label, ms, ratio to np.copyto; with ``target`` the 0.5x verdict); False when below target."""
+    verdict = ("   ok (target >= 0.5x)" if ratio >= 0.5 else "   BELOW 0.5x target") if target else ""
+    print(f"  {label:<44}{t * 1e3:9.1f} ms  {ratio:6.2f}x copyto{verdict}")
+    return ratio >= 0.5 or not target
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="4096x4096 instead of 8192x8192")
@@ -61,54 +79,34 @@ def main(argv=None):
              ("tiled 32x32", MetalLayout.from_collapse((n, n), (8, 8), tile=(32, 32))),
              ("v2 tiled 32x32", MetalLayoutV2((n, n), (8, 8), (32, 32), [(0, 1), (1, 2)], tile=(32, 32)))]
     for name, ml in cases:
-        buf = ml.shard(a)
-        back = np.empty_like(a)
-        t_sh = best(lambda: ml.shard(a, out=buf), reps)
-        t_un = best(lambda: ml.unshard(buf, out=back), reps)
+        _, t_sh, t_un = _round_trip(ml, a, reps)
         t_alloc = best(lambda: ml.shard(a), max(3, reps // 2))
-        assert np.array_equal(back, a)
         for label, t in ((f"{name}: shard(a, out=buf)", t_sh), (f"{name}: unshard(buf, out=back)", t_un)):
-            ratio = t_copy / t
-            target = "   ok (target >= 0.5x)" if ratio >= 0.5 else "   BELOW 0.5x target"
-            ok &= ratio >= 0.5
-            print(f"  {label:<44}{t * 1e3:9.1f} ms  {ratio:6.2f}x copyto{target}")
+            ok &= _row(label, t, t_copy / t, True)
         print(f"  {name + ': shard(a) (allocates)':<44}{t_alloc * 1e3:9.1f} ms  {t_copy / t_alloc:6.2f}x copyto, "
               f"{t_fresh / t_alloc:.2f}x a.copy()")
     m = n - 1
     ml = MetalLayout.from_collapse((m, m - 1), (7, 9), tile=(32, 32))
     b = rng.random((m, m - 1), dtype=np.float32)
-    buf = ml.shard(b)
-    back = np.empty_like(b)
-    t_sh = best(lambda: ml.shard(b, out=buf), reps)
-    t_un = best(lambda: ml.unshard(buf, out=back), reps)
-    assert np.array_equal(back, b)
+    same = t_copy * (b.nbytes / a.nbytes)  # copyto's time for b's bytes
+    buf, t_sh, t_un = _round_trip(ml, b, reps)
     print(f"  padded {m}x{m - 1} on 7x9, tiled 32x32 (memref {'x'.join(map(str, ml.memref_shape))} tiles, "
           f"{buf.nbytes / b.nbytes:.3f}x the bytes):")
-    print(f"  {'  shard(b, out=buf)':<44}{t_sh * 1e3:9.1f} ms  {t_copy * (b.nbytes / a.nbytes) / t_sh:6.2f}x copyto")
-    print(f"  {'  unshard(buf, out=back)':<44}{t_un * 1e3:9.1f} ms  {t_copy * (b.nbytes / a.nbytes) / t_un:6.2f}x copyto")
+    for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
+        _row(label, t, same / t, False)
     v2 = tt.MetalLayout.from_v2((m, m - 1), (8, 8), tile=(32, 32))
-    buf = v2.shard(b)
-    t_sh = best(lambda: v2.shard(b, out=buf), reps)
-    t_un = best(lambda: v2.unshard(buf, out=back), reps)
-    assert np.array_equal(back, b)
-    same = t_copy * (b.nbytes / a.nbytes)
+    _, t_sh, t_un = _round_trip(v2, b, reps)
     print(f"  v2 {m}x{m - 1}, from_v2 on 8x8 tiled (alignments {'x'.join(map(str, v2.dim_alignments))}, device "
           f"{'x'.join(map(str, v2.device_shape))}):")
     for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
-        ratio = same / t
-        ok &= ratio >= 0.5
-        target = "   ok (target >= 0.5x)" if ratio >= 0.5 else "   BELOW 0.5x target"
-        print(f"  {label:<44}{t * 1e3:9.1f} ms  {ratio:6.2f}x copyto{target}")
+        ok &= _row(label, t, same / t, True)
     il = tt.TTNNTensorLayout((m, m - 1), "(d0, d1) -> (d0, d1)", (8, 8), element_type="f32", buffer_type="l1",
                              memory_layout="interleaved", tile=(32, 32))
-    buf = il.shard(b)
-    t_sh = best(lambda: il.shard(b, out=buf), reps)
-    t_un = best(lambda: il.unshard(buf, out=back), reps)
-    assert np.array_equal(back, b)
+    _, t_sh, t_un = _round_trip(il, b, reps)
     print(f"  TTNN L1-interleaved {m}x{m - 1} on 8x8 (pages round robin, memref "
           f"{'x'.join(map(str, il.memref_shape))} tiles; no target):")
     for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
-        print(f"  {label:<44}{t * 1e3:9.1f} ms  {same / t:6.2f}x copyto")
+        _row(label, t, same / t, False)
     dump = make_dump(2000)
     t_parse = best(lambda: tt.parse_module(dump), 5)
     found = tt.parse_module(dump)
