@@ -4,6 +4,7 @@ import itertools
 import random
 
 import pytest
+from linear_helpers import _p2, _split
 
 from unilayout import LayoutError, NotRepresentableError
 from unilayout.linear import analysis as A
@@ -19,17 +20,6 @@ from unilayout.linear.analysis import (
     optimal_swizzle,
     register_permutation_for_divide,
 )
-
-
-def _p2(rng, lo, hi):
-    return 1 << rng.randint(lo, hi)
-
-
-def _split(rng, total_log2, rank):
-    parts = [0] * rank
-    for _ in range(total_log2):
-        parts[rng.randrange(rank)] += 1
-    return [1 << x for x in parts]
 
 
 def _random_pair(rng):

@@ -620,13 +620,7 @@ class DotOperand(_Encoding):
                 f"DotOperand: the parent must be an NVIDIA MMA, AMD MFMA or AMD WMMA layout, got {type(parent).__name__}"
             )
         shape = _shape(shape)
-        rank = len(shape)
-        if rank not in (2, 3):
-            raise LayoutError(f"dot operand layouts have rank 2 or 3, got shape {list(shape)}")
-        idx = as_int(self.operand_index, "operand_index")
-        if idx not in (0, 1):
-            raise LayoutError(f"operand_index must be 0 (A) or 1 (B), got {idx}")
-        kw = _pow2s([self.k_width], "k_width")[0]
+        rank, idx, kw, names, k_dim, _ = _dot_common(self, shape)
         v, _, warp_order = parent._orders(rank)
         if idx == 1 and v != 2:
             raise LayoutError("DotOperand: Hopper (MMA v3) takes operand B from shared memory, not registers")
@@ -639,8 +633,6 @@ class DotOperand(_Encoding):
             tile_m, tile_n = 8, kw * 8  # m = non-K (N, 8), n = K
             order = (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
         cta = _mma_tile(rank, tile_m, tile_n, kw, order[0], order[1], order)
-        names = _dims(rank)
-        k_dim = rank - 1 if is_a else rank - 2
         for d in warp_order:  # the parent's warps, broadcast along K
             cta.id(wpc[d], "warp", names[d], zero=d == k_dim)
         return cta.fit(shape, parent.cga_layout)
