@@ -107,10 +107,7 @@ def _at_exact(shapes, strides, idx) -> np.ndarray:
         rest = q
     out = out + rest * strides[-1]
     if out.size:
-        hi, lo = max(out.flat), min(out.flat)
-        if hi > (1 << 63) - 1 or lo < -(1 << 63):
-            bound = hi if hi > (1 << 63) - 1 else lo
-            raise LayoutError(f"layout {_text(shapes)}:{_text(strides)}: offsets up to {bound} do not fit in int64")
+        _refuse_past_int64(shapes, strides, min(out.flat), max(out.flat))
     return out.astype(np.int64)
 
 
@@ -139,6 +136,11 @@ def check_int64(shapes, strides, last: int) -> None:
     q = last // inner if inner else 0
     hi += max(strides[-1], 0) * q
     lo += min(strides[-1], 0) * q
+    _refuse_past_int64(shapes, strides, lo, hi)
+
+
+def _refuse_past_int64(shapes, strides, lo: int, hi: int) -> None:
+    """``LayoutError`` naming the layout unless offsets from ``lo`` to ``hi`` all fit in int64."""
     if hi > (1 << 63) - 1 or lo < -(1 << 63):
         bound = hi if hi > (1 << 63) - 1 else lo
         raise LayoutError(f"layout {_text(shapes)}:{_text(strides)}: offsets up to {bound} do not fit in int64")
