@@ -35,7 +35,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .regrid import Reinterpretation, reinterpretations
-from .reshard import _check_fits, _price, _with_in_place, transfer_table
+from .reshard import _check_fits, _fits, _price, _with_in_place, transfer_table
 
 __all__ = ["ChainPlan", "chain"]
 
@@ -178,8 +178,7 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
                 out.append((k, "given", ml, own))
                 continue
             for label, dev in views:
-                g, D = ml.grid, dev.grid_shape
-                if len(g) == len(D) and all(a <= b for a, b in zip(g, D)):
+                if _fits(ml.grid, dev):
                     out.append((k, label, ml, dev))
         if not out:
             raise LayoutError(f"chain: no candidate of op {j} fits the device grid {device.grid_shape}")
@@ -200,7 +199,7 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
                 rin = lab if isinstance(lab, Reinterpretation) else None
                 c = _price(tables[key], la, lb, da, db, element_bytes, None)
                 if rin is not None and c.moved_bytes == 0 and da is device:
-                    c = _price(tables[key], la, lb, da, db, element_bytes, rin)
+                    c = c._replace(reinterpretation=rin)
                 M[a, b] = c.on_chip_bytes + weight * c.chip_to_chip_bytes
                 P[a, b] = c
         costs.append(M)

@@ -69,9 +69,9 @@ import math
 
 import numpy as np
 
-from ..errors import LayoutError
+from ..errors import LayoutError, NotRepresentableError
 from .._ints import as_positive
-from .regrid import Reinterpretation, reinterpretations
+from .regrid import reinterpretations
 
 __all__ = ["ReshardCost", "reshard_cost", "transfer_table"]
 
@@ -90,8 +90,6 @@ def _check_layout(x, what):
     if not isinstance(x, tt.MetalLayout):
         raise LayoutError(f"reshard_cost: {what} must be a tt.MetalLayout, got {type(x).__name__}")
     if getattr(x, "interleaved_pages", False):  # TTNN L1-interleaved: pages round robin, not the map's grid split
-        from ..errors import NotRepresentableError
-
         raise NotRepresentableError(
             f"reshard_cost: the {what} layout is L1-interleaved: its {'x'.join(map(str, x.memref_shape))}-tile pages "
             f"go round robin over the {'x'.join(map(str, x.grid))} banks, not as a grid split of its map; "
@@ -100,16 +98,22 @@ def _check_layout(x, what):
     return x
 
 
+def _fits(grid, device):
+    """True iff ``grid`` has the rank of ``device``'s grid and every dim at most the device's."""
+    d = device.grid_shape
+    return len(grid) == len(d) and all(a <= b for a, b in zip(grid, d))
+
+
 def _check_fits(ml, device, what):
     tt = _tt()
     if not isinstance(device, tt.Device):
         raise LayoutError(f"reshard_cost: {what} device must be a tt.Device, got {type(device).__name__}")
-    g, d = ml.grid, device.grid_shape
-    if len(g) != len(d) or any(a > b for a, b in zip(g, d)):
+    if not _fits(ml.grid, device):
+        g, d = ml.grid, device.grid_shape
         raise LayoutError(
-            f"reshard_cost: the {what} grid {'x'.join(map(str, g))} does not fit the device grid "
-            f"{'x'.join(map(str, d))}: same rank and every dim <= the device's"
-        )
+                f"reshard_cost: the {what} grid {'x'.join(map(str, g))} does not fit the device grid "
+                f"{'x'.join(map(str, d))}: same rank and every dim <= the device's"
+            )
 
 
 def _page_geometry(ml):
@@ -173,9 +177,7 @@ class _Terms:
         key = G * (self.gstride[i] * self.pages_per_core)
         if self.tiled and i >= g - 2:
             key += (value % s) // ml.tile[i - (g - 2)] * self.pstride[i]
-        elif not self.tiled and i == g - 1:
-            pass
-        else:
+        elif self.tiled or i != g - 1:  # a scalar layout's last result walks within its page (stick)
             key += (value % s) * self.pstride[i]
         return key
 
@@ -335,7 +337,7 @@ def _in_place_count(tables, local_pairs):
     keys, counts = _combine(comps[:-1], const)
     lk, lc = comps[-1]
     total = 0
-    step = max(1, (1 << 22) // max(len(targets), 1))
+    step = max(1, _CHUNK // max(len(targets), 1))
     for s0 in range(0, len(keys), step):
         k = keys[s0:s0 + step]
         need = targets[None, :] - k[:, None]
@@ -547,15 +549,10 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
         table = transfer_table(src, dst)
         return _with_in_place(_price(table, src, dst, device, dst_device, eb, None), src, dst)
     table = transfer_table(src, dst)
-
-    def fits(d):
-        g, D = dst.grid, d.grid_shape
-        return len(g) == len(D) and all(a <= b for a, b in zip(g, D))
-
-    plain = _price(table, src, dst, device, device, eb, None) if fits(device) else None
+    plain = _price(table, src, dst, device, device, eb, None) if _fits(dst.grid, device) else None
     if plain is not None and (plain.moved_bytes == 0 or not reinterpret):
         return _with_in_place(plain, src, dst)
-    cands = [r for r in reinterpretations(device) if fits(r.device)]
+    cands = [r for r in reinterpretations(device) if _fits(dst.grid, r.device)]
     priced = []
     for r in cands:
         try:
@@ -564,8 +561,7 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
             continue
         c = _price(table, src, dst, device, r.device, eb, None)
         if c.moved_bytes == 0:
-            return _with_in_place(_price(table, src, dst, device, r.device, eb, Reinterpretation(r.name, r.device)),
-                                  src, dst)
+            return _with_in_place(c._replace(reinterpretation=r), src, dst)
         priced.append(c)
     if plain is not None:
         return _with_in_place(plain, src, dst)
