@@ -129,7 +129,7 @@ def answer(body) -> dict:
     from ..viz.plan import grid_choice_scene, traffic_scene
     from ..viz.svg import to_svg
     from .choose import grids
-    from .reshard import reshard_cost
+    from .reshard import _fits, reshard_cost
 
     if not isinstance(body, dict):
         raise LayoutError(f"the planner request must be a JSON object, got {type(body).__name__}")
@@ -170,14 +170,13 @@ def answer(body) -> dict:
         if not isinstance(src, tt.MetalLayout):
             raise LayoutError("'reshard_from' must be a tensor<..., #tt.metal_layout<...>> text")
         _check_points(src, chosen.layout)
-        g, D = src.grid, dev.grid_shape
-        if len(g) == len(D) and all(a <= b for a, b in zip(g, D)):
+        if _fits(src.grid, dev):
             src_dev, source = dev, "device"
             dst_device = None if chosen.placement == "physical" else chosen.device
         else:  # a virtual source grid sits on the cores row-major, as grids() places its virtual grids
             from .regrid import row_major
 
-            src_dev, source = row_major(dev, g).device, "row_major view"
+            src_dev, source = row_major(dev, src.grid).device, "row_major view"
             dst_device = chosen.device
         c = reshard_cost(src, chosen.layout, src_dev, dst_device=dst_device)
         r = c.summary()
