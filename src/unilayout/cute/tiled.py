@@ -171,25 +171,23 @@ class TiledMMA:
 
     def get_layoutA_TV(self) -> Layout:
         """``(thread index, value) -> m + M*k`` (C++ ``get_layoutA_TV``; threads along N see the same A)."""
-        a = self._cache.get("A")
-        if a is None:
-            m, _, k = self.tile_size_mnk()
-            atile = (None, (Layout((self.thr_size(1), self.thr_size(2)), (1, 0)), None))
-            a = composition(_zero_units(composition(self.thrfrg_A(Layout((m, k))), (atile, None))),
-                            (self._thridx_2_thrid(), None))
-            self._cache["A"] = a
-        return a
+        return self._operand_tv("A", self.thrfrg_A, 0, (1, 0))
 
     def get_layoutB_TV(self) -> Layout:
         """``(thread index, value) -> n + N*k`` (C++ ``get_layoutB_TV``; threads along M see the same B)."""
-        b = self._cache.get("B")
-        if b is None:
-            _, n, k = self.tile_size_mnk()
-            btile = (None, (Layout((self.thr_size(1), self.thr_size(2)), (0, 1)), None))
-            b = composition(_zero_units(composition(self.thrfrg_B(Layout((n, k))), (btile, None))),
-                            (self._thridx_2_thrid(), None))
-            self._cache["B"] = b
-        return b
+        return self._operand_tv("B", self.thrfrg_B, 1, (0, 1))
+
+    def _operand_tv(self, key: str, thrfrg, mode: int, thr_stride: tuple) -> Layout:
+        """A's or B's TV layout, cached under ``key``: ``thrfrg`` of the (tile ``mode``, K) tile, its (ThrM, ThrN)
+        thread mode read through ``(ThrM,ThrN):thr_stride`` (0 along the other operand's axis), then indexed by thread."""
+        tv = self._cache.get(key)
+        if tv is None:
+            size = self.tile_size_mnk()
+            tile = (None, (Layout((self.thr_size(1), self.thr_size(2)), thr_stride), None))
+            tv = composition(_zero_units(composition(thrfrg(Layout((size[mode], size[2]))), (tile, None))),
+                             (self._thridx_2_thrid(), None))
+            self._cache[key] = tv
+        return tv
 
     def get_slice(self, thr_idx: int) -> "ThrMMA":
         """Thread ``thr_idx``'s view: ``thr_vmnk`` is its (V, M, N, K) coordinate (C++ ``get_flat_coord``).
