@@ -145,28 +145,32 @@ def _mesh_for(s, mesh_shape):
 
 
 def _conversions(s, mesh_shape, only=None):
-    from . import to_dtensor, to_hlo, to_shardy, to_ttnn
+    """``{vocabulary: text or 'not representable: why'}`` for ``show`` (every vocabulary, or ``only`` one)."""
     out = {}
-    names = [only] if only else ["hlo", "shardy", "dtensor", "ttnn", "jax"]
-    for name in names:
+    for name in [only] if only else ["hlo", "shardy", "dtensor", "ttnn", "jax"]:
         try:
-            if name == "jax":
-                out[name] = jax_text(s, mesh_shape)
-            elif name == "hlo":
-                out[name] = to_hlo(s)
-            elif name == "shardy":
-                st, mt = to_shardy(s)
-                out[name] = f"{st}  over  {mt}"
-            else:
-                m = _mesh_for(s, mesh_shape)
-                ds = s
-                if s.devices != tuple(range(s.num_devices)):
-                    raise NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}")
-                pl = to_dtensor(ds, m, as_text=True) if name == "dtensor" else to_ttnn(ds, m)
-                out[name] = f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+            out[name] = _to_text(s, name, mesh_shape)
         except (NotRepresentableError, LayoutError) as e:
             out[name] = f"not representable: {e}"
     return out
+
+
+def _to_text(s, to, mesh_shape):
+    """One line of ``s`` in vocabulary ``to`` (``ttnn``/``ttnn-mesh``: TTNN mesh-mapper placements), or raise why not."""
+    if to == "jax":
+        return jax_text(s, mesh_shape)
+    from . import to_dtensor, to_hlo, to_shardy, to_ttnn
+    if to == "hlo":
+        return to_hlo(s)
+    if to == "shardy":
+        st, mt = to_shardy(s)
+        return f"{st}  over  {mt}"
+    m = _mesh_for(s, mesh_shape)
+    if s.devices != tuple(range(s.num_devices)):
+        raise NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
+                                    f"{to} places by rank")
+    pl = to_dtensor(s, m, as_text=True) if to == "dtensor" else to_ttnn(s, m)
+    return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
 
 
 def jax_text(s, mesh_shape=None) -> str:
@@ -236,20 +240,7 @@ def convert(text, to, shape=None, mesh=None, mesh_shape=None) -> str:
         return _convert_xla(value, to)
     if to not in CONVERT_TARGETS:
         raise LayoutError(f"--to {to} converts layouts; a sharding converts to {', '.join(CONVERT_TARGETS)}")
-    if to == "jax":
-        return jax_text(value, mesh_shape)
-    from . import to_dtensor, to_hlo, to_shardy, to_ttnn
-    if to == "hlo":
-        return to_hlo(value)
-    if to == "shardy":
-        st, mt = to_shardy(value)
-        return f"{st}  over  {mt}"
-    m = _mesh_for(value, mesh_shape)
-    if value.devices != tuple(range(value.num_devices)):
-        raise NotRepresentableError(f"device ids {list(value.devices)} are not ranks 0..{value.num_devices - 1}: "
-                                    f"{to} places by rank")
-    pl = to_dtensor(value, m, as_text=True) if to == "dtensor" else to_ttnn(value, m)
-    return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+    return _to_text(value, to, mesh_shape)
 
 
 def _convert_xla(x, to):
