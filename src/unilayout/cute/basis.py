@@ -198,12 +198,20 @@ def has_basis(t) -> bool:
 
 
 def as_coord(x):
-    """An evaluation result as a coordinate: a ScaledBasis becomes its ArithTuple, others pass."""
+    """An evaluation result as a coordinate: a ScaledBasis becomes its ArithTuple, others pass.
+
+    >>> as_coord(E(1)), as_coord(3)
+    ((0, 1), 3)
+    """
     return x.to_coord() if type(x) is ScaledBasis else x
 
 
 def normalize_stride(x, what: str = "Layout stride"):
-    """Like ``inttuple.normalize`` but keeps ``ScaledBasis`` leaves."""
+    """Like ``inttuple.normalize`` but keeps ``ScaledBasis`` leaves.
+
+    >>> normalize_stride([1, (E(0), 4)])
+    (1, (ScaledBasis(1, 0), 4))
+    """
     if isinstance(x, (tuple, list)):
         return tuple(normalize_stride(v, what) for v in x)
     if type(x) is ScaledBasis:

@@ -224,6 +224,10 @@ def partition_layout(x, thrfrg, thr_crd):
     """Slice ``thrfrg(layout of x)`` at ``(thr_crd, (_, (_, ...)))`` and rewrap like ``x``.
 
     A ``Layout`` gives ``(layout, offset)``, a ``Tensor`` a view, a ``CoordTensor`` a CoordTensor.
+
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> partition_layout(Layout((32, 32)), mma.thrfrg_C, (0, (0, 0)))  # thread 0's C, as get_slice(0).partition_C
+    (Layout(((2, 2), 1, 2), ((32, 8), 0, 512)), 0)
     """
     if isinstance(x, Tensor):
         layout = x.layout

@@ -230,12 +230,24 @@ def make_tiled_copy_A(atom, mma) -> TiledCopy:
 
 
 def make_tiled_copy_B(atom, mma) -> TiledCopy:
-    """A TiledCopy that gives every thread its B fragment of ``mma`` (C++ ``make_tiled_copy_B``)."""
+    """A TiledCopy that gives every thread its B fragment of ``mma`` (C++ ``make_tiled_copy_B``).
+
+    >>> from unilayout.cute import make_tiled_mma
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> make_tiled_copy_B(copy_atom("SM75_U32x2_LDSM_N", 16), mma).tiler_mn
+    (16, 16)
+    """
     return _from_mma(atom, mma, "B")
 
 
 def make_tiled_copy_C(atom, mma) -> TiledCopy:
-    """A TiledCopy that moves every thread's C fragment of ``mma`` (C++ ``make_tiled_copy_C``)."""
+    """A TiledCopy that moves every thread's C fragment of ``mma`` (C++ ``make_tiled_copy_C``).
+
+    >>> from unilayout.cute import make_tiled_mma
+    >>> mma = make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+    >>> make_tiled_copy_C(copy_atom("UniversalCopy<uint32_t>", 16), mma).tiler_mn
+    (32, 16)
+    """
     return _from_mma(atom, mma, "C")
 
 
