@@ -34,7 +34,12 @@ __all__ = ["compare_fragment", "triton_fragment", "fragment_table", "FRAGMENT_RO
 
 
 def triton_fragment(atom, operand: str):
-    """The Triton encoding (a ``linear.encodings`` value) and its shape for one operand of ``atom``'s tile."""
+    """The Triton encoding (a ``linear.encodings`` value) and its shape for one operand of ``atom``'s tile.
+
+    >>> enc, shape = triton_fragment(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), "B")
+    >>> type(enc).__name__, enc.k_width, shape
+    ('DotOperand', 2, [16, 8])
+    """
     from ..linear.encodings import DotOperand, NvidiaMma
 
     m, n, k = atom.shape_mnk
@@ -88,7 +93,11 @@ def _triton_coords(enc, shape, nt):
 
 
 def compare_fragment(atom, operand: str) -> str:
-    """``"same"``, ``"same per thread"`` or ``"different"``: CuTe's fragment against Triton's (see the module)."""
+    """``"same"``, ``"same per thread"`` or ``"different"``: CuTe's fragment against Triton's (see the module).
+
+    >>> compare_fragment("SM80_16x8x8_F32TF32TF32F32_TN", "B")
+    'same'
+    """
     if isinstance(atom, str):
         atom = mma_atom(atom)
     enc, shape = triton_fragment(atom, operand)
@@ -118,7 +127,12 @@ FRAGMENT_ROWS = [
 
 
 def fragment_table() -> list:
-    """``[(atom, operand, Triton encoding text, verdict)]`` for ``FRAGMENT_ROWS``."""
+    """``[(atom, operand, Triton encoding text, verdict)]`` for ``FRAGMENT_ROWS``.
+
+    >>> name, operand, encoding, verdict = fragment_table()[2]
+    >>> name, operand, verdict
+    ('SM80_16x8x8_F16F16F16F16_TN', 'C', 'same')
+    """
     out = []
     for name, op in FRAGMENT_ROWS:
         atom = mma_atom(name)
