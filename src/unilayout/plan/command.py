@@ -31,6 +31,8 @@ import json
 import os
 import sys
 
+from .panel import _cost_dict, _row
+
 __all__ = ["add_parser", "run", "main_for_tests"]
 
 _EXAMPLES = """examples:
@@ -168,12 +170,6 @@ def _envelope(what):
     return {"schema": JSON_SCHEMA, "command": "plan", "ok": True, "what": what}
 
 
-def _cost_dict(c):
-    d = c.summary()
-    d["moved_bytes"] = c.moved_bytes
-    return d
-
-
 def _grids(args):
     from . import grids
 
@@ -192,10 +188,7 @@ def _grids(args):
     if args.json:
         d = _envelope("grids")
         d["count"] = len(g)
-        d["grids"] = [dict(grid=list(c.grid), placement=c.placement, collapse=[list(v) for v in c.collapse],
-                           physical_shape=list(c.physical_shape), cores_used=c.cores_used,
-                           padding_slots=c.padding_slots, padding_fraction=c.padding_fraction,
-                           bytes_per_core=c.bytes_per_core, fits_l1=c.fits_l1, layout=c.layout.tensor_type())
+        d["grids"] = [_row(c) | {"layout": c.layout.tensor_type()}
                       | ({} if moved is None else {"moved_from_producer": moved[k]})
                       for k, c in enumerate(shown)]
         print(json.dumps(d, indent=2))

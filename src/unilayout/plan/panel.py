@@ -110,9 +110,17 @@ def _check_points(src, dst):
 
 
 def _row(c):
+    """One ``GridChoice`` as a JSON row (the layout text is added by the caller, for the rows it shows)."""
     return dict(grid=list(c.grid), placement=c.placement, collapse=[list(v) for v in c.collapse],
                 physical_shape=list(c.physical_shape), cores_used=c.cores_used, padding_slots=c.padding_slots,
                 padding_fraction=c.padding_fraction, bytes_per_core=c.bytes_per_core, fits_l1=c.fits_l1)
+
+
+def _cost_dict(c):
+    """A ``ReshardCost``'s counters as a JSON dict, with ``moved_bytes``."""
+    d = c.summary()
+    d["moved_bytes"] = c.moved_bytes
+    return d
 
 
 def answer(body) -> dict:
@@ -179,8 +187,7 @@ def answer(body) -> dict:
             src_dev, source = row_major(dev, src.grid).device, "row_major view"
             dst_device = chosen.device
         c = reshard_cost(src, chosen.layout, src_dev, dst_device=dst_device)
-        r = c.summary()
-        r["moved_bytes"] = c.moved_bytes
+        r = _cost_dict(c)
         r["source"] = source
         n = len(c.cores)
         r["svg"] = to_svg(traffic_scene(c)) if n * n <= 16384 else None
