@@ -66,11 +66,6 @@ def chunk(start, stop, k: int, r):
     return start + np.minimum(r * c, L), start + np.minimum((r + 1) * c, L)
 
 
-def check_shape(shape, what="shape"):
-    shape = as_shape(shape, what)
-    return shape
-
-
 def check_mesh_shape(mesh_shape, what="mesh shape"):
     if isinstance(mesh_shape, (int, np.integer)) and not isinstance(mesh_shape, bool):
         mesh_shape = (mesh_shape,)

@@ -45,9 +45,10 @@ import itertools
 
 import numpy as np
 
+from .._ints import as_shape
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import check_mesh_shape, check_shape, chunk
+from ._grid import check_mesh_shape, chunk
 from .value import Sharding
 
 __all__ = ["from_dtensor", "to_dtensor"]
@@ -227,7 +228,7 @@ def from_dtensor(placements, mesh_shape, shape) -> Sharding:
     >>> from_dtensor(["Partial()"], (2,), (3,)).partial
     {0: True, 1: True}
     """
-    shape = check_shape(shape)
+    shape = as_shape(shape, "shape")
     sizes, ids = _mesh(mesh_shape)
     places = _places(placements, sizes, len(shape), _placement)
     return _build(places, sizes, ids, shape)

@@ -46,9 +46,10 @@ import itertools
 
 import numpy as np
 
+from .._ints import as_shape
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError, ParseError
-from ._grid import check_shape, tiles
+from ._grid import tiles
 from .value import Sharding
 
 __all__ = ["parse_hlo", "to_hlo"]
@@ -192,7 +193,7 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
       {devices=[3]0,1}
                   ^
     """
-    shape = check_shape(shape)
+    shape = as_shape(shape, "shape")
     kind, dims, assign, sub, device = _parse(text)
     if kind == "replicated":
         n = 1 if num_devices is None else int(num_devices)

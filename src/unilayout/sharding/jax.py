@@ -26,8 +26,9 @@ import math
 
 import numpy as np
 
+from .._ints import as_shape
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import check_shape, split_text, tiles
+from ._grid import split_text, tiles
 from .value import Sharding
 
 __all__ = ["from_jax", "to_jax"]
@@ -112,7 +113,7 @@ def from_jax(named_sharding, shape) -> Sharding:
     jax = _jax()
     if not isinstance(named_sharding, jax.sharding.NamedSharding):
         raise LayoutError(f"expected a jax.sharding.NamedSharding, got {type(named_sharding).__name__}")
-    shape = check_shape(shape)
+    shape = as_shape(shape, "shape")
     names, sizes, ids = _mesh_parts(named_sharding.mesh)
     axes_of = spec_axes(named_sharding.spec, len(shape), names)
     unreduced = _unreduced(named_sharding.spec, names, axes_of)

@@ -36,9 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ints import as_shape
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import check_shape, tiles
+from ._grid import tiles
 from .value import Sharding
 
 __all__ = ["parse_shardy", "to_shardy", "parse_mesh"]
@@ -205,7 +206,7 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
       #sdy.sharding<@mesh, [{"z"}]>
                              ^
     """
-    shape = check_shape(shape)
+    shape = as_shape(shape, "shape")
     if not isinstance(sharding_text, str):
         raise LayoutError(f"expected Shardy sharding text, got {type(sharding_text).__name__}")
     sc = Scanner(sharding_text)

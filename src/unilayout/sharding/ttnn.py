@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ints import as_shape
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import check_mesh_shape, check_shape
+from ._grid import check_mesh_shape
 from .dtensor import _build, _places, _search
 from .value import Sharding
 
@@ -115,7 +116,7 @@ def from_ttnn(placements, mesh_shape, shape) -> Sharding:
     >>> from_ttnn(["PlacementReplicate()", "PlacementShard(1)"], (2, 2), (2, 6)).device_boxes[3]
     [((0, 2), (3, 6))]
     """
-    shape = check_shape(shape)
+    shape = as_shape(shape, "shape")
     sizes = check_mesh_shape(mesh_shape)
     places = _places(placements, sizes, len(shape), _placement)
     _check_chunks(places, sizes, shape)
