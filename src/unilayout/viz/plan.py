@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .colors import EMPTY, categorical, gradient, text_color  # noqa: F401  (text_color used by writers' contract)
+from .colors import EMPTY, categorical, gradient
 from .picture import DEFAULT_MAX_CELLS, grid_scene
 
 __all__ = ["traffic_scene", "grid_choice_scene"]
