@@ -376,19 +376,8 @@ def parse_tiled_mma(text: str):
         elif s.end():
             break
         at = s.skip()
-        depth, p, t = 0, at, s.text
-        while p < len(t):  # one balanced group: a layout "(..):(..)" or a tuple
-            c = t[p]
-            if c == "(":
-                depth += 1
-            elif c == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif depth == 0 and (c in " \t\n" or (c == "," and call)):
-                break
-            p += 1
-        piece = t[at:p]
+        p = _balanced(s.text, at, "(", ")", " \t\n," if call else " \t\n")  # a layout "(..):(..)" or a tuple
+        piece = s.text[at:p]
         if not piece:
             s.expected("an atom layout or a permutation")
         s.pos = p
@@ -426,6 +415,23 @@ def parse_tiled_mma(text: str):
         return make_tiled_mma(atom, layout, perm)
     except LayoutError as e:
         s.fail(str(e), start)
+
+
+def _balanced(t, p, opens="(<", closes=")>", stop=" \t\n,"):
+    """End of the piece starting at ``p``: the first ``stop`` character (or unmatched closer) at depth 0."""
+    depth = 0
+    while p < len(t):
+        c = t[p]
+        if c in opens:
+            depth += 1
+        elif c in closes:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and c in stop:
+            break
+        p += 1
+    return p
 
 
 def _split_top(text):

@@ -31,7 +31,7 @@ from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .basis import CoordTensor, _add, as_coord
 from .layout import Layout, slice_and_offset
 from .tensor import Tensor
-from .tiled import TiledMMA
+from .tiled import TiledMMA, _balanced
 from .tv import make_layout_tv
 
 __all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
@@ -258,23 +258,6 @@ ELEMENT_TYPES = {
     "float": 32, "tfloat32_t": 32, "int32_t": 32, "uint32_t": 32, "int": 32,
     "double": 64, "int64_t": 64, "uint64_t": 64, "complex<float>": 64, "uint128_t": 128,
 }
-
-
-def _balanced(t, p, opens="(<", closes=")>", stop=" \t\n,"):
-    """End of the piece starting at ``p``: the first ``stop`` character (or unmatched closer) at depth 0."""
-    depth = 0
-    while p < len(t):
-        c = t[p]
-        if c in opens:
-            depth += 1
-        elif c in closes:
-            if depth == 0:
-                break
-            depth -= 1
-        elif depth == 0 and c in stop:
-            break
-        p += 1
-    return p
 
 
 def _read_atom(s):
