@@ -322,18 +322,14 @@ def bank_conflicts(reg: LinearLayout, shared, bitwidth: int = 32, vec: int | Non
     >>> bank_conflicts(reg, E.PaddedShared([[32, 4]], [1, 0], shape=[32, 32]))     # 4-word rows: 16 B pad
     0
     """
-    pads = None
+    pads = smallest = None
     shared = _shared_of(reg, shared)
-    if isinstance(shared, PaddedShared):
-        shape = [s for _, s in reg.out_dims]
+    if isinstance(shared, PaddedShared):  # count on padded addresses, vectors within the smallest interval
         pads = [(i.bit_length() - 1, p.bit_length() - 1) for i, p in shared._pairs()]
         smallest = min(1 << i for i, _ in pads)
-        shared = shared.offset_layout(shape)
-        cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
-                                                                          bank_bytes, max_elems=smallest)
-    else:
-        cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
-                                                                          bank_bytes)
+        shared = shared.offset_layout([s for _, s in reg.out_dims])
+    cvt, width, phase, bitwidth, num_banks, bank_bytes = _phase_setup(reg, shared, bitwidth, vec, num_banks,
+                                                                      bank_bytes, max_elems=smallest)
     reg_off = _offset_of(cvt, "register")[: width.bit_length() - 1]
     lane_off = _offset_of(cvt, "lane")[: phase.bit_length() - 1]
     words_by_bank: dict[int, set] = {}
