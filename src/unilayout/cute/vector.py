@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from .algebra import coalesce, composition, right_inverse
-from .inttuple import flatten
 from .layout import Layout
 
 __all__ = ["max_common_vector", "max_common_layout", "nullspace"]
@@ -33,9 +32,9 @@ def _check(x, name):
         raise LayoutError(f"{name}: expected a cute.Layout, got {type(x).__name__}")
 
 
-def _common(a, b):
-    _check(a, "max_common_vector")
-    _check(b, "max_common_vector")
+def _common(a, b, name):
+    _check(a, name)
+    _check(b, name)
     inv_b = right_inverse(b)
     common = coalesce(composition(a, inv_b))
     first = common[0] if isinstance(common.shape, tuple) else common
@@ -53,7 +52,7 @@ def max_common_vector(a: Layout, b: Layout) -> int:
     >>> max_common_vector(Layout((4, 4), (1, 8)), Layout((4, 4), (1, 4)))
     4
     """
-    _, first = _common(a, b)
+    _, first = _common(a, b, "max_common_vector")
     return first.size if first.stride == 1 else 1
 
 
@@ -65,7 +64,7 @@ def max_common_layout(a: Layout, b: Layout) -> Layout:
     >>> max_common_layout(Layout(8, 2), Layout(8, 1))
     Layout(1, 0)
     """
-    inv_b, first = _common(a, b)
+    inv_b, first = _common(a, b, "max_common_layout")
     if first.stride != 1:
         return Layout(1, 0)
     return composition(inv_b, first)
@@ -83,8 +82,7 @@ def nullspace(layout: Layout) -> Layout:
     Layout((2, 4), (1, 4))
     """
     _check(layout, "nullspace")
-    shapes = flatten(layout.shape) if isinstance(layout.shape, tuple) else (layout.shape,)
-    strides = flatten(layout.stride) if isinstance(layout.stride, tuple) else (layout.stride,)
+    shapes, strides, _ = layout.flat()
     compact, p = [], 1
     for s in shapes:
         compact.append(0 if s == 1 else p)
