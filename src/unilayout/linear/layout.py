@@ -1144,7 +1144,7 @@ class LinearLayout:
         """
         names = self.in_dim_names
         if tuple(names) in (("offset",), ("offset", "block")):
-            return self._shared_linear_attr()
+            return _shared_linear_attr(self)
         if tuple(names) != ATTR_IN_DIMS:
             raise LayoutError(f"#ttg.linear needs exactly the in-dims {list(ATTR_IN_DIMS)} in that order, got {names}")
         outs = self.out_dim_names
@@ -1166,8 +1166,8 @@ class LinearLayout:
         return "#ttg.linear<{" + body + "}>"
 
 
-def _shared_linear_attr(self) -> str:
-    """``#ttg.shared_linear`` text of an ``offset[, block]`` layout (see ``to_attr``)."""
+def _shared_linear_attr(self: LinearLayout) -> str:
+    """``#ttg.shared_linear`` text of an ``offset[, block]`` layout (see ``LinearLayout.to_attr``)."""
     outs = self.out_dim_names
     if not outs or outs != [f"dim{i}" for i in range(len(outs))]:
         raise LayoutError(f"#ttg.shared_linear needs out-dims dim0, dim1, ... in order, got {outs}")
@@ -1176,18 +1176,16 @@ def _shared_linear_attr(self) -> str:
     if implied != [s for _, s in self._outs]:
         raise LayoutError(f"#ttg.shared_linear cannot carry this layout: its out-dims {self.out_dims} are not the "
                           f"sizes {implied} its bases imply")
-    if not dict(self._bases).get("offset"):
+    bases = dict(self._bases)
+    if not bases.get("offset"):
         raise LayoutError("#ttg.shared_linear needs at least one offset basis")
 
     def show(vs):
         return "[" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vs) + "]"
 
-    block = dict(self._bases).get("block")
+    block = bases.get("block")
     extra = f", block = {show(block)}" if block else ""
-    return f"#ttg.shared_linear<{{offset = {show(dict(self._bases)['offset'])}{extra}}}, alignment = 16>"
-
-
-LinearLayout._shared_linear_attr = _shared_linear_attr
+    return f"#ttg.shared_linear<{{offset = {show(bases['offset'])}{extra}}}, alignment = 16>"
 
 _EMPTY = LinearLayout._make((), ())
 
