@@ -47,7 +47,7 @@ import itertools
 import numpy as np
 
 from .._ints import as_shape
-from .._text import Scanner
+from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError, ParseError
 from ._grid import tiles
 from .value import Sharding
@@ -91,8 +91,7 @@ def iota(dims, reshape, perm=None) -> np.ndarray:
 
 def _parse(text: str):
     """-> (kind, dims, assignment array or None, number of subgroup dims, maximal device)."""
-    if not isinstance(text, str):
-        raise LayoutError(f"expected HLO sharding text, got {type(text).__name__}")
+    check_text(text, "HLO sharding text")
     sc = Scanner(text)
     sc.skip()
     if sc.keyword("sharding"):

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._ints import as_shape
-from .._text import Scanner
+from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
 from ._grid import tiles
 from .value import Sharding
@@ -144,8 +144,7 @@ def parse_mesh(text) -> Mesh:
     >>> parse_mesh('sdy.mesh @mesh = <["x"=2, "y"=4]>').axes
     (('x', 2), ('y', 4))
     """
-    if not isinstance(text, str):
-        raise LayoutError(f"expected Shardy mesh text, got {type(text).__name__}")
+    check_text(text, "Shardy mesh text")
     sc = Scanner(text)
     m = _mesh(sc)
     sc.skip()
@@ -207,8 +206,7 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
                              ^
     """
     shape = as_shape(shape, "shape")
-    if not isinstance(sharding_text, str):
-        raise LayoutError(f"expected Shardy sharding text, got {type(sharding_text).__name__}")
+    check_text(sharding_text, "Shardy sharding text")
     sc = Scanner(sharding_text)
     sc.skip()
     if not sc.accept("#sdy.sharding"):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._ints import check_table, product
-from .._text import Scanner
+from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
 
 __all__ = ["XlaLayout", "parse_xla_layout"]
@@ -350,8 +350,7 @@ def parse_xla_layout(text) -> XlaLayout:
       f32[8,?]{1,0}
             ^
     """
-    if not isinstance(text, str):
-        raise LayoutError(f"expected XLA shape text, got {type(text).__name__}")
+    check_text(text, "XLA shape text")
     sc = Scanner(text)
     sc.skip()
     if sc.at("("):
