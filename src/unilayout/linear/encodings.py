@@ -55,6 +55,7 @@ values, and computed layouts are kept per (encoding, shape).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import update_wrapper
 from operator import itemgetter as _itemgetter
 from typing import Any, Sequence
 
@@ -394,9 +395,7 @@ def _cached(method):
             _LAYOUTS[key] = got
         return got
 
-    to_linear.__doc__, to_linear.__name__, to_linear.__qualname__ = method.__doc__, method.__name__, method.__qualname__
-    to_linear.__wrapped__ = method
-    return to_linear
+    return update_wrapper(to_linear, method)
 
 
 def _freeze(value):
