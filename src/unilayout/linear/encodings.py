@@ -1339,7 +1339,11 @@ class SharedLinear(_Encoding):
 
     @property
     def shape(self) -> tuple[int, ...]:
-        """The tensor shape the bases span (Gluon's ``SharedLinearLayout.shape``)."""
+        """The tensor shape the bases span (Gluon's ``SharedLinearLayout.shape``).
+
+        >>> SharedLinear([[1, 0], [0, 4]], [[2, 0]]).shape
+        (4, 8)
+        """
         if not self.offset_bases:
             raise LayoutError("shared_linear needs at least one offset basis")
         return _implied_shape(list(self.offset_bases) + list(self.block_bases), "shared_linear")
@@ -1467,7 +1471,13 @@ class PaddedShared(_Encoding):
         return fit_to_shape(cta, shape, self.block_bases or None)
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """Always raises ``NotRepresentableError`` (see the class docstring)."""
+        """Always raises ``NotRepresentableError`` (see the class docstring).
+
+        >>> PaddedShared([[32, 4]], [1, 0]).to_linear([32, 32])
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.NotRepresentableError: padded shared layouts insert padding every 32 elements, so offset -> element is not linear over GF(2): use offset_layout(shape) and to_affine()
+        """
         pairs = self._pairs()
         raise NotRepresentableError(
             f"padded shared layouts insert padding every {pairs[0][0]} elements, so offset -> element is not "
@@ -1541,6 +1551,9 @@ class PaddedShared(_Encoding):
         """The padded address of every tensor element, an array of ``shape`` (block 0's offsets).
 
         **Post-conditions:** ``table[x] == to_affine()(o)`` where ``offset_layout`` maps ``o`` to ``x``.
+
+        >>> PaddedShared([[4, 1]], [1, 0]).address_table([2, 4]).tolist()   # one pad slot after each row of 4
+        [[0, 1, 2, 3], [5, 6, 7, 8]]
         """
         import numpy as np
 
@@ -1785,7 +1798,11 @@ class TensorMemoryScales(_Encoding):
     cga_layout: Sequence[Sequence[int]] | None = None
 
     def to_linear(self, shape: Sequence[int]) -> LinearLayout:
-        """The layout for ``shape`` (see the class docstring)."""
+        """The layout for ``shape`` (see the class docstring).
+
+        >>> TensorMemoryScales().to_linear([32, 4]).bases[0]      # 32 rows: one warp's rows, no broadcast copies
+        ('row', [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 0], [0, 0]])
+        """
         shape = _shape(shape)
         if len(shape) != 2:
             raise LayoutError(f"tensor memory layouts have rank 2, got shape {list(shape)}")
@@ -1822,7 +1839,14 @@ class LinearEncoding(_Encoding):
     layout: LinearLayout
 
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
-        """The layout; ``shape``, when given, must be its out sizes."""
+        """The layout; ``shape``, when given, must be its out sizes.
+
+        >>> from unilayout.linear import parse
+        >>> LinearEncoding(parse("#ttg.linear<{register = [[1]], lane = [], warp = [], block = []}>")).to_linear([4])
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.LayoutError: this #ttg.linear layout has shape [2], not [4]
+        """
         if shape is not None and list(_shape(shape)) != [s for _, s in self.layout.out_dims]:
             raise LayoutError(f"this #ttg.linear layout has shape {[s for _, s in self.layout.out_dims]}, "
                               f"not {list(shape)}")
