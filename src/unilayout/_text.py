@@ -77,7 +77,7 @@ from __future__ import annotations
 
 from .errors import LayoutError, ParseError
 
-__all__ = ["Scanner", "check_text"]
+__all__ = ["Scanner", "check_text", "parse_sizes"]
 
 #: The whitespace every parser skips between tokens.
 SPACE = " \t\r\n"
@@ -101,6 +101,30 @@ def check_text(text, what: str) -> str:
     if not isinstance(text, str):
         raise LayoutError(f"expected {what} (str), got {type(text).__name__}")
     return text
+
+
+def parse_sizes(text, what: str | None = None, least: int = 1) -> tuple:
+    """The sizes a command line gives as ``8x8`` or ``8,8``, each at least ``least``, or ``LayoutError``.
+
+    ``least=1`` (a box, a mesh, a tile) also refuses an empty list; ``what``
+    (``"--shape"``) starts the message when given.
+
+    >>> parse_sizes("53x63"), parse_sizes("2, 4"), parse_sizes("0x8", "--shape", least=0)
+    ((53, 63), (2, 4), (0, 8))
+    >>> parse_sizes("8x0", "--mesh")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: --mesh: expected positive sizes like 8x8, got '8x0'
+    """
+    head = f"{what}: " if what else ""
+    parts = [p for p in str(text).replace(",", "x").lower().split("x") if p.strip()]
+    try:
+        dims = tuple(int(p) for p in parts)
+    except ValueError:
+        raise LayoutError(f"{head}expected sizes like 8x8, got {text!r}") from None
+    if (least and not dims) or any(d < least for d in dims):
+        raise LayoutError(f"{head}expected {'positive ' if least else ''}sizes like 8x8, got {text!r}")
+    return dims
 
 
 class Scanner:

@@ -61,6 +61,7 @@ import numpy as np
 from . import __version__
 from . import facts as F
 from ._families import family_of
+from ._text import parse_sizes
 from .errors import LayoutError, ParseError
 from .viz.text import MAX_TABLE_CELLS, tables
 
@@ -87,17 +88,8 @@ def _parse(text):
 
 
 def _dims(text):
-    """``"8x8"`` or ``"8,8"`` -> (8, 8)."""
-    if text is None:
-        return None
-    parts = [p for p in text.replace(",", "x").lower().split("x") if p.strip()]
-    try:
-        dims = tuple(int(p) for p in parts)
-    except ValueError:
-        raise LayoutError(f"expected sizes like 8x8, got {text!r}") from None
-    if not dims or any(d < 1 for d in dims):
-        raise LayoutError(f"expected positive sizes like 8x8, got {text!r}")
-    return dims
+    """``"8x8"`` or ``"8,8"`` -> (8, 8) (``_text.parse_sizes``); None stays None."""
+    return None if text is None else parse_sizes(text)
 
 
 def _read_text(text):

@@ -35,6 +35,7 @@ import argparse
 import json
 import re
 
+from .._text import parse_sizes
 from ..errors import LayoutError, NotRepresentableError
 
 __all__ = ["add_parser", "run", "main_for_tests", "read", "is_sharding_text", "show", "convert", "jax_text", "scene", "is_placements", "is_xla",
@@ -71,16 +72,8 @@ def add_parser(sub):
 
 
 def _dims(text, what):
-    if text is None:
-        return None
-    parts = [p for p in text.replace(",", "x").lower().split("x") if p.strip()]
-    try:
-        dims = tuple(int(p) for p in parts)
-    except ValueError:
-        raise LayoutError(f"{what}: expected sizes like 8x8, got {text!r}") from None
-    if any(d < 0 for d in dims):
-        raise LayoutError(f"{what}: expected sizes like 8x8, got {text!r}")
-    return dims
+    """``--shape``/``--mesh-shape`` sizes (a tensor dim may be 0); None stays None."""
+    return None if text is None else parse_sizes(text, what, least=0)
 
 
 def _placements(text):
