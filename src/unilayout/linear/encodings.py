@@ -1359,7 +1359,7 @@ class SharedLinear(_Encoding):
         if len(shape) != len(own):
             raise LayoutError(f"shared_linear bases have {len(own)} entries but the shape {list(shape)} has rank "
                               f"{len(shape)}")
-        as_pow2(as_int(self.alignment, "alignment"), "alignment")
+        as_pow2(self.alignment, "alignment")
         for d, (a, b) in enumerate(zip(shape, own)):
             if b > a:
                 raise LayoutError(f"shared_linear bases reach dim{d} = {b - 1}, past the shape {list(shape)}")
@@ -1607,8 +1607,8 @@ class TensorMemory(_Encoding):
         bm = as_int(self.block_m, "blockM")
         if bm not in (64, 128):
             raise LayoutError(f"blockM {bm} is not supported: use 64 or 128")
-        bn = as_pow2(as_int(self.block_n, "blockN"), "blockN")
-        cs = as_pow2(as_int(self.col_stride, "colStride"), "colStride")
+        bn = as_pow2(self.block_n, "blockN")
+        cs = as_pow2(self.col_stride, "colStride")
         cga = _cga_layout(self.cga_layout, 2)
         m, n = (max(1, s // c) for s, (_, c) in zip(shape, cga._outs))
         bn = min(bn, n)
@@ -1670,7 +1670,7 @@ class TensorMemory(_Encoding):
         >>> TensorMemory(128, 64).reg_layout([128, 64], instr_variant="16x256b").bases[1]
         ('lane', [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]])
         """
-        nw = as_pow2(as_int(num_warps, "num_warps"), "num_warps")
+        nw = as_pow2(num_warps, "num_warps")
         if nw < 4:
             raise LayoutError(f"num_warps must be at least 4 (one warp per 32 TMEM lanes), got {nw}")
         if instr_variant == "16x32bx2":
@@ -1679,7 +1679,7 @@ class TensorMemory(_Encoding):
         if instr_variant not in _TMEM_MESSAGES:
             raise LayoutError(f"unknown tensor memory message {instr_variant!r}: use one of "
                               f"{', '.join(_TMEM_MESSAGES)}")
-        ebw = as_pow2(as_int(element_bitwidth, "element_bitwidth"), "element_bitwidth")
+        ebw = as_pow2(element_bitwidth, "element_bitwidth")
         if ebw > 32:
             raise LayoutError(f"element_bitwidth {ebw} is not supported: use 32 or fewer bits")
         T = self.to_linear(shape)
