@@ -189,31 +189,23 @@ os._exit(0)
 
 def triton_default_swizzle_oracle(cases: list) -> list:
     """Gluon's ``NVMMASharedLayout.get_default_for`` on ``[{"shape", "bits", "transposed", "fp4", "cga"}]``."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_DEFAULT_SWIZZLE_ORACLE, cases)
 
 
 def triton_tmem_reg_oracle(cases: list) -> list:
     """``[{"block": [M, N], "cs", "shape", "warps", "bits", "variant"}]`` -> Gluon's TMEM register layouts."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_TMEM_REG_ORACLE, cases)
 
 
 def triton_text_oracle(cases: list) -> list:
     """``[{"layout": Gluon expr, "shape", "type": dist|shared|tmem, "elem", "linear": bool}]`` ->
     ``{"text": Triton's printed type, "bases": {in-dim: bases}}`` (or ``{"error"}``), one subprocess."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_TEXT_ORACLE, cases)
 
 
 def triton_mlir_print(warps: int, lanes: int, tensors: list) -> list:
     """Parse ``[(attr_text, shape), ...]`` as tensor encodings with Triton's MLIR parser and
     return the ``#ttg.linear`` attributes it prints back (one per distinct layout)."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_MLIR_ORACLE, {"warps": warps, "lanes": lanes, "tensors": tensors})
 
 
@@ -227,6 +219,9 @@ def _have_triton() -> bool:
 
 
 def _run(script: str, cases: list) -> list:
+    """Run ``script`` in a subprocess with ``cases`` as JSON on stdin; its JSON stdout (skips without triton)."""
+    if not _have_triton():
+        pytest.skip("triton is not installed")
     proc = subprocess.run(
         [sys.executable, "-c", script],
         input=json.dumps(cases),
@@ -244,15 +239,11 @@ def _run(script: str, cases: list) -> list:
 
 def triton_oracle(cases: list) -> list:
     """Run cases against triton.tools.LinearLayout in one subprocess (skips without triton)."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_ORACLE, cases)
 
 
 def triton_encoding_oracle(cases: list) -> list:
     """``[{"layout": "G.BlockedLayout(...)", "shape": [..]}] -> bases per in-dim`` via Gluon."""
-    if not _have_triton():
-        pytest.skip("triton is not installed")
     return _run(_ENCODING_ORACLE, cases)
 
 
