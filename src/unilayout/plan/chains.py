@@ -46,7 +46,7 @@ def _tt():
     return tt
 
 
-def _candidate(c, device, where):
+def _candidate(c, where):
     """``(layout, device or None)`` of a candidate: a MetalLayout, a GridChoice or a (layout, device) pair."""
     tt = _tt()
     from .choose import GridChoice
@@ -172,7 +172,7 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
             raise LayoutError(f"chain: op {j} has no candidate layouts")
         out = []
         for k, c in enumerate(cands):
-            ml, own = _candidate(c, device, f"op {j} candidate {k}")
+            ml, own = _candidate(c, f"op {j} candidate {k}")
             if own is not None:
                 _check_fits(ml, own, f"op {j} candidate {k}")
                 out.append((k, "given", ml, own))
