@@ -156,8 +156,10 @@ class Scene:
         right = self._right()
         notes = self._wrap(right)
         width = float(np.ceil(max([right, *[_MARGIN + len(n) * _NOTE_ADVANCE for n in notes]]) + _MARGIN))
-        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
-        return width, float(np.ceil(bottom + _MARGIN + LINE_H * 1.5 * len(notes) + _MARGIN)), notes
+        return width, float(np.ceil(self._bottom() + _MARGIN + LINE_H * 1.5 * len(notes) + _MARGIN)), notes
+
+    def _bottom(self) -> float:
+        return float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
 
     @property
     def width(self) -> float:
@@ -166,8 +168,7 @@ class Scene:
         >>> grid_scene("t", 1, 40).width > 40 * 26
         True
         """
-        notes = [_MARGIN + len(n) * _NOTE_ADVANCE for n in self.note_lines()]
-        return float(np.ceil(max([self._right(), *notes]) + _MARGIN))
+        return self._measure()[0]
 
     @property
     def height(self) -> float:
@@ -179,13 +180,11 @@ class Scene:
         >>> s.height - h
         18.0
         """
-        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
-        return float(np.ceil(bottom + _MARGIN + LINE_H * 1.5 * len(self.note_lines()) + _MARGIN))
+        return self._measure()[1]
 
     def note_y(self, k: int) -> float:
         """Vertical centre of (wrapped) note line ``k``."""
-        bottom = float(self.row_y.max() + self.cell_h) if self.row_y.size else _TITLE_H
-        return float(bottom + _MARGIN + LINE_H * 1.5 * k + LINE_H * 0.75)
+        return float(self._bottom() + _MARGIN + LINE_H * 1.5 * k + LINE_H * 0.75)
 
 
 #: Columns of a picture at most before its rows wrap into bands (a readable aspect).

@@ -76,7 +76,8 @@ def rasterise(scene, scale=1) -> np.ndarray:
     from PIL import Image, ImageDraw
 
     k = _check_scale(scale)
-    w, h = int(scene.width) * k, int(scene.height) * k
+    pw, ph, notes = scene._measure()  # one measurement of the texts and notes, as viz.svg
+    w, h = int(pw) * k, int(ph) * k
     if w * h > MAX_PIXELS:
         raise LayoutError(f"picture of {w}x{h} pixels is too large for PNG (limit {MAX_PIXELS:,}): "
                           "lower max_cells or the scale")
@@ -105,7 +106,7 @@ def rasterise(scene, scale=1) -> np.ndarray:
         f = font(int(round((TITLE_PX if size >= 2 else HEADER_PX) * k)))
         draw.text((x * k, y * k), s, fill=tuple(rgb), font=f, anchor={"start": "lm", "end": "rm"}.get(anchor, "mm"))
     f = font(int(round(NOTE_PX * k)))
-    for j, line in enumerate(scene.note_lines()):
+    for j, line in enumerate(notes):
         draw.text((8.0 * k, scene.note_y(j) * k), line, fill=(51, 51, 51), font=f, anchor="lm")
     return np.asarray(image)
 
