@@ -49,17 +49,9 @@ import re
 
 from ..errors import LayoutError
 from .algebra import recast_layout
-from .layout import Layout
+from .layout import Layout, _static_compact
 
 __all__ = ["CopyAtom", "copy_atom", "copy_atoms"]
-
-
-def _compact(shape, stride=None) -> Layout:
-    """A layout with C++'s static compact strides (size-1 modes get stride 0)."""
-    lay = Layout(shape, stride)
-    if stride is not None or not isinstance(lay.shape, tuple):
-        return lay
-    return Layout(lay.shape, tuple(0 if s == 1 else d for s, d in zip(lay.shape, lay.stride)))
 
 
 class CopyAtom:
@@ -194,7 +186,7 @@ _TMEM = {
 def _specs():
     out = {}
     for t, bits in _UINT.items():
-        lay = _compact((1, bits))
+        lay = _static_compact((1, bits))
         out[f"UniversalCopy<{t}>"] = (Layout(1, 0), lay, lay, lay, "ld/st")
         if bits >= 32:
             for cache in ("CACHEALWAYS", "CACHEGLOBAL"):
@@ -213,7 +205,7 @@ def _specs():
                                 Layout((32, 32), (32, 1)), "movmatrix.sync.aligned.m8n8.trans.b16")
     for name, (src, dst, ref_is_src, ptx) in _SM100_SMEM.items():
         out[name] = (_W32, src, dst, src if ref_is_src else dst, ptx)
-    v8 = _compact((1, 256))
+    v8 = _static_compact((1, 256))
     out["SM100_LOAD_256bit_CACHE_NOALLOCATION"] = (Layout(1, 0), v8, v8, v8, "ld.global.L1::no_allocate.v8.f32")
     out["SM100_STORE_256bit_CACHE_NOALLOCATION"] = (Layout(1, 0), v8, v8, v8, "st.global.L1::no_allocate.v8.f32")
     for shape, (reps, (tmem_bits, reg, ptx)) in _TMEM.items():
@@ -271,7 +263,7 @@ def copy_atom(name: str, element_bits: int, tma_bits: int | None = None) -> Copy
     if spec is None:
         if tma_bits is None or isinstance(tma_bits, bool) or not isinstance(tma_bits, int) or tma_bits <= 0:
             raise LayoutError(f"copy_atom: {name} needs tma_bits, the bits one TMA moves (e.g. 8192)")
-        lay = _compact((1, tma_bits))
+        lay = _static_compact((1, tma_bits))
         spec = (Layout(1, 0), lay, lay, lay, "cp.async.bulk.tensor" if "LOAD" in name else "cp.async.bulk.tensor")
     elif tma_bits is not None:
         raise LayoutError(f"copy_atom: tma_bits is for the SM90_TMA_* atoms, not {name}")

@@ -319,6 +319,18 @@ def column_major(shape) -> Layout:
     return Layout(shape)
 
 
+def _static_compact(shape) -> Layout:
+    """C++'s ``Layout<Shape<...>>``: column-major, a size-1 top-level mode given stride 0 (an int shape as ``Layout``).
+
+    >>> _static_compact((2, 1, 4)), _static_compact(1)
+    (Layout((2, 1, 4), (1, 0, 2)), Layout(1, 1))
+    """
+    lay = Layout(shape)
+    if not isinstance(lay.shape, tuple):
+        return lay
+    return Layout(lay.shape, tuple(0 if s == 1 else d for s, d in zip(lay.shape, lay.stride)))
+
+
 def row_major(shape) -> Layout:
     """Compact row-major layout (LayoutRight), right to left over the flattened leaves.
 

@@ -41,7 +41,7 @@ from .algebra import complement, composition, logical_divide, right_inverse, til
 from .atoms_mma import MMAAtom, mma_atom
 from .basis import CoordTensor, _add, as_coord
 from .inttuple import crd2idx, idx2crd, product
-from .layout import Layout, slice_and_offset
+from .layout import Layout, _static_compact, slice_and_offset
 from .tensor import Tensor
 
 __all__ = ["TiledMMA", "ThrMMA", "make_tiled_mma", "partition_layout"]
@@ -292,14 +292,6 @@ class ThrMMA:
         return partition_layout(x, self.tiled_mma.thrfrg_B, (v, (n, k)))
 
 
-def _compact(shape) -> Layout:
-    """CuTe's compact column-major layout of a shape tuple: a size-1 mode gets stride 0 (as ``Layout<Shape<...>>``)."""
-    lay = Layout(shape)
-    if not isinstance(lay.shape, tuple):
-        return lay
-    return Layout(lay.shape, tuple(0 if s == 1 else d for s, d in zip(lay.shape, lay.stride)))
-
-
 def make_tiled_mma(atom, atom_layout_mnk=None, permutation_mnk=None) -> TiledMMA:
     """Tile an MMA atom over threads (C++ ``make_tiled_mma``).
 
@@ -317,9 +309,9 @@ def make_tiled_mma(atom, atom_layout_mnk=None, permutation_mnk=None) -> TiledMMA
     if not isinstance(atom, MMAAtom):
         raise LayoutError(f"make_tiled_mma: expected an MMAAtom or an atom name, got {type(atom).__name__}")
     if atom_layout_mnk is None:
-        atom_layout_mnk = _compact((1, 1, 1))
+        atom_layout_mnk = _static_compact((1, 1, 1))
     elif not isinstance(atom_layout_mnk, Layout):
-        atom_layout_mnk = _compact(atom_layout_mnk)
+        atom_layout_mnk = _static_compact(atom_layout_mnk)
     r = atom_layout_mnk.rank
     if r > 3:
         raise LayoutError(f"make_tiled_mma: atom layout {atom_layout_mnk} has rank {r}; at most 3 (M, N, K)")
