@@ -15,6 +15,18 @@ layout is also a function of one integer, the colexicographic (column-major)
 >>> str(A), A((0, 1), (1, 1))
 ('((2,2),(2,3)):((1,12),(2,4))', 18)
 
+Beyond the algebra, the hardware's vocabulary: MMA and copy atoms
+(``mma_atom``, ``copy_atom``) and their tilings over threads
+(``make_tiled_mma``, ``make_tiled_copy``), basis strides and identity tensors
+(``E``, ``make_identity_tensor``), common vectors (``max_common_vector``) and
+the shared-memory swizzle atoms (``smem_atom``):
+
+>>> mma = cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1))
+>>> mma.size, mma.tile_size_mnk()
+(128, (32, 16, 16))
+>>> str(cute.smem_atom("K_SW128", 16))
+'Sw<3,3,3> o 0 o (8,64):(64,1)'
+
 Invariants: shapes are positive, strides congruent to shapes, values are
 immutable and hashable. ``str`` is C++'s printed form; ``parse`` reads it.
 Deliberate differences from pycute and from C++ are listed in
