@@ -1179,13 +1179,9 @@ def _shared_linear_attr(self: LinearLayout) -> str:
     bases = dict(self._bases)
     if not bases.get("offset"):
         raise LayoutError("#ttg.shared_linear needs at least one offset basis")
+    from .encodings import SharedLinear  # here: encodings imports this module
 
-    def show(vs):
-        return "[" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vs) + "]"
-
-    block = bases.get("block")
-    extra = f", block = {show(block)}" if block else ""
-    return f"#ttg.shared_linear<{{offset = {show(bases['offset'])}{extra}}}, alignment = 16>"
+    return str(SharedLinear(bases["offset"], bases.get("block", ())))  # the encoding's printer (ttgir.to_text)
 
 _EMPTY = LinearLayout._make((), ())
 
