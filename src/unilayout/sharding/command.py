@@ -241,14 +241,10 @@ def _convert_xla(x, to):
     if to in CONVERT_TARGETS:
         raise LayoutError(f"--to {to} converts shardings; an XLA layout converts to affine, cute, linear, tsl, "
                           "v1, v2 or ttnn")
-    if to == "affine":
-        return str(x.to_affine())
+    from ..convert import convert_to, metal_form
     if to in ("v1", "v2", "ttnn"):
-        from ..convert import metal_form
         return canonical_text(metal_form(x.to_metal(), to))
-    from ..convert import convert_to
-    cute = x.to_cute()
-    return canonical_text(cute if to == "cute" else convert_to(cute, to))
+    return canonical_text(convert_to(x, to))  # the registry's xla pairs (convert/xla.py)
 
 
 def scene(text, shape=None, mesh=None, mesh_shape=None, max_cells=None):
