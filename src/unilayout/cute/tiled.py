@@ -229,20 +229,24 @@ def partition_layout(x, thrfrg, thr_crd):
     >>> partition_layout(Layout((32, 32)), mma.thrfrg_C, (0, (0, 0)))  # thread 0's C, as get_slice(0).partition_C
     (Layout(((2, 2), 1, 2), ((32, 8), 0, 512)), 0)
     """
-    if isinstance(x, Tensor):
-        layout = x.layout
-    elif isinstance(x, CoordTensor):
-        layout = x.layout
-    elif isinstance(x, Layout):
-        layout = x
-    else:
-        raise LayoutError(f"partition: expected a Layout, Tensor or CoordTensor, got {type(x).__name__}")
-    if not isinstance(layout, Layout):
+    tv = thrfrg(_layout_to_partition(x))
+    rest = tv[1][1]
+    return _rewrap(x, *slice_and_offset((thr_crd, (None, (None,) * rest.rank)), tv))
+
+
+def _layout_to_partition(x) -> Layout:
+    """The layout of a Layout, Tensor or CoordTensor to partition (``LayoutError`` for anything else or a swizzle)."""
+    layout = x.layout if isinstance(x, (Tensor, CoordTensor)) else x
+    if isinstance(layout, Layout):
+        return layout
+    if isinstance(x, (Tensor, CoordTensor)):
         raise LayoutError("partition: a swizzled (ComposedLayout) tensor is not supported yet; partition its "
                           "inner layout and apply the swizzle to the offsets")
-    tv = thrfrg(layout)
-    rest = tv[1][1]
-    sub, off = slice_and_offset((thr_crd, (None, (None,) * rest.rank)), tv)
+    raise LayoutError(f"partition: expected a Layout, Tensor or CoordTensor, got {type(x).__name__}")
+
+
+def _rewrap(x, sub: Layout, off):
+    """The slice ``(sub, off)`` of ``x``'s layout, wrapped like ``x``: a Tensor view, a CoordTensor or the pair."""
     if isinstance(x, Tensor):
         return Tensor._view(x.storage, sub, x.offset + off)
     if isinstance(x, CoordTensor):

@@ -28,10 +28,8 @@ from __future__ import annotations
 from ..errors import LayoutError, ParseError
 from .algebra import coalesce, composition, right_inverse, zipped_divide
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
-from .basis import CoordTensor, _add, as_coord
 from .layout import Layout, slice_and_offset
-from .tensor import Tensor
-from .tiled import TiledMMA, _balanced
+from .tiled import TiledMMA, _balanced, _layout_to_partition, _rewrap
 from .tv import make_layout_tv
 
 __all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
@@ -162,17 +160,8 @@ class ThrCopy:
         return f"{self.tiled_copy!r}.get_slice({self.thr_idx})"
 
     def _partition(self, x, tidfrg):
-        layout = x.layout if isinstance(x, (Tensor, CoordTensor)) else x
-        if not isinstance(layout, Layout):
-            raise LayoutError(f"partition: expected a Layout, Tensor or CoordTensor (not swizzled), got {x!r}")
-        tv = tidfrg(layout)
-        rank = layout.rank
-        sub, off = slice_and_offset((self.thr_idx, None, (None,) * rank), tv)
-        if isinstance(x, Tensor):
-            return Tensor._view(x.storage, sub, x.offset + off)
-        if isinstance(x, CoordTensor):
-            return CoordTensor(sub, _add(x.base, as_coord(off)))
-        return sub, off
+        layout = _layout_to_partition(x)
+        return _rewrap(x, *slice_and_offset((self.thr_idx, None, (None,) * layout.rank), tidfrg(layout)))
 
     def partition_S(self, x):
         """Thread's part of a source tensor: ``(CopyV, RestM, RestN, ...)``."""
