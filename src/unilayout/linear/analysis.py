@@ -109,7 +109,13 @@ def _permute_registers(layout: LinearLayout, perm: Sequence[int]) -> LinearLayou
 class Vectorisation(NamedTuple):
     """Result of :func:`largest_vectorisation`: ``width`` elements per access, the
     register permutation applied (``perm[i]`` = old index of new register bit i),
-    and the permuted conversion layout whose first ``log2 width`` register bits are the vector."""
+    and the permuted conversion layout whose first ``log2 width`` register bits are the vector.
+
+    >>> from unilayout.linear import LinearLayout
+    >>> v = largest_vectorisation(LinearLayout({"register": [[1], [2]]}, {"offset": 4}))
+    >>> v.width, v.permutation, v.layout.in_dim_size("register")
+    (4, [0, 1], 4)
+    """
 
     width: int
     permutation: list
@@ -393,7 +399,14 @@ def bank_conflicts_formula(reg: LinearLayout, shared: LinearLayout, bitwidth: in
 # ---------------------------------------------------------------- swizzling
 class SwizzleChoice(NamedTuple):
     """Result of :func:`optimal_swizzle`: the shared layout, its swizzled-shared
-    parameters, and the bank conflicts of the src and dst accesses."""
+    parameters, and the bank conflicts of the src and dst accesses.
+
+    >>> from unilayout.linear import encodings as E
+    >>> reg = E.blocked([8, 8], [1, 1], [8, 4], [1, 1], [1, 0])
+    >>> r = optimal_swizzle(reg, reg)
+    >>> r.layout == E.swizzled_shared([8, 8], r.vec, r.per_phase, r.max_phase, r.order)
+    True
+    """
 
     layout: LinearLayout
     vec: int
