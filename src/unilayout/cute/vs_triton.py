@@ -42,6 +42,8 @@ def triton_fragment(atom, operand: str):
     """
     from ..linear.encodings import DotOperand, NvidiaMma
 
+    if operand not in ("A", "B", "C"):
+        raise LayoutError(f"operand must be 'A', 'B' or 'C', got {operand!r}")
     m, n, k = atom.shape_mnk
     if atom.name.startswith("SM90_64x"):
         parent = NvidiaMma([3, 0], [4, 1], [16, n, k])
@@ -52,14 +54,12 @@ def triton_fragment(atom, operand: str):
     if operand == "C":
         return parent, [m, n]
     k_width = max(1, 32 // atom.bits_a)
-    if operand in "AB" and k != 8 * k_width:
+    if k != 8 * k_width:
         raise LayoutError(f"{atom.name}: Triton's dot_op tile with kWidth={k_width} is K={8 * k_width}, this atom's "
                           f"K is {k} (Triton emits the k{8 * k_width} instruction for {atom.bits_a}-bit operands)")
     if operand == "A":
         return DotOperand(0, parent, k_width), [m, k]
-    if operand == "B":
-        return DotOperand(1, parent, k_width), [k, n]
-    raise LayoutError(f"operand must be 'A', 'B' or 'C', got {operand!r}")
+    return DotOperand(1, parent, k_width), [k, n]
 
 
 def _cute_coords(atom, operand):
