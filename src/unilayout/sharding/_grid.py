@@ -67,6 +67,15 @@ def chunk(start, stop, k: int, r):
 
 
 def check_mesh_shape(mesh_shape, what="mesh shape"):
+    """``mesh_shape`` as a tuple of sizes >= 1 (an int is a one-axis mesh), else ``LayoutError``.
+
+    >>> check_mesh_shape(4), check_mesh_shape([2, 4])
+    ((4,), (2, 4))
+    >>> check_mesh_shape(())
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: mesh shape must have at least one axis
+    """
     if isinstance(mesh_shape, (int, np.integer)) and not isinstance(mesh_shape, bool):
         mesh_shape = (mesh_shape,)
     shape = as_shape(mesh_shape, what)

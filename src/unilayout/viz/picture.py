@@ -183,7 +183,12 @@ class Scene:
         return self._measure()[1]
 
     def note_y(self, k: int) -> float:
-        """Vertical centre of (wrapped) note line ``k``."""
+        """Vertical centre of (wrapped) note line ``k``: below the cells, one and a half lines apart.
+
+        >>> s = grid_scene("t", 1, 1)
+        >>> s.note_y(1) - s.note_y(0) == 1.5 * LINE_H, bool(s.note_y(0) > s.row_y.max() + s.cell_h)
+        (True, True)
+        """
         return float(self._bottom() + _MARGIN + LINE_H * 1.5 * k + LINE_H * 0.75)
 
 
