@@ -34,7 +34,6 @@ from __future__ import annotations
 import numpy as np
 
 from .._ints import check_table, product
-from ..errors import LayoutError
 from .value import Sharding, _canonical
 
 __all__ = ["from_metal", "owners_to_sharding"]
@@ -84,16 +83,13 @@ def from_metal(metal_layout, device) -> Sharding:
       [0:256, 0:512]  device 0
       [0:256, 512:1024]  device 1
     """
-    from ..tt import Device, MetalLayout
-    if not isinstance(metal_layout, MetalLayout):
-        raise LayoutError(f"expected a tt.MetalLayout, got {type(metal_layout).__name__}")
-    if not isinstance(device, Device):
-        raise LayoutError(f"expected a tt.Device, got {type(device).__name__}")
+    from ..distributed._plan import _check
+    _check(metal_layout, device)  # a tt.MetalLayout and a tt.Device, as unilayout.distributed asks
     ml = metal_layout
-    placement = device.place(ml)
-    fast = _from_plan(ml, device)
+    fast = _from_plan(ml, device)  # (the plan places the layout itself)
     if fast is not None:
         return fast
+    placement = device.place(ml)
     check_table(product(ml.logical_shape), "from_metal")
     r = ml.rank
     idx = [np.arange(s, dtype=np.int64).reshape((-1,) + (1,) * (r - 1 - i)) for i, s in enumerate(ml.logical_shape)]
