@@ -31,6 +31,7 @@ import json
 import os
 import sys
 
+from .._text import parse_sizes
 from .panel import _cost_dict, _row
 
 __all__ = ["add_parser", "run", "main_for_tests"]
@@ -97,19 +98,6 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
-def _dims(text, what):
-    from ..errors import LayoutError
-
-    parts = [s for s in str(text).lower().replace(",", "x").split("x") if s.strip()]
-    try:
-        dims = tuple(int(s) for s in parts)
-    except ValueError:
-        raise LayoutError(f"{what}: expected sizes like 8x8, got {text!r}") from None
-    if not dims or min(dims) < 1:
-        raise LayoutError(f"{what}: expected positive sizes like 8x8, got {text!r}")
-    return dims
-
-
 def _device(args):
     from .. import tt
     from ..errors import LayoutError
@@ -117,7 +105,7 @@ def _device(args):
     if args.device and args.mesh:
         raise LayoutError("give --device or --mesh, not both")
     if args.mesh:
-        mesh = _dims(args.mesh, "--mesh")
+        mesh = parse_sizes(args.mesh, "--mesh")
         import math
 
         return tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(math.prod(mesh)), mesh)
@@ -174,8 +162,8 @@ def _grids(args):
     from . import grids
 
     dev = _device(args)
-    tile = _dims(args.tile, "--tile") if args.tile else None
-    g = grids(_dims(args.shape, "SHAPE"), dev, tile=tile, element_type=args.dtype, memory_space=args.memory,
+    tile = parse_sizes(args.tile, "--tile") if args.tile else None
+    g = grids(parse_sizes(args.shape, "SHAPE"), dev, tile=tile, element_type=args.dtype, memory_space=args.memory,
               collapse=_collapse(args.collapse), virtual=not args.physical)
     shown = g if args.top <= 0 else g[:args.top]
     moved = None
