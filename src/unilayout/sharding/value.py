@@ -146,12 +146,14 @@ def _connected(devices, boxes):
             label[k] = label[label[k]]
             k = label[k]
         return k
-    one = all(len(b) <= 1 for b in boxes)
-    if one and boxes and boxes[0]:
-        r = len(boxes[0][0])
-    else:
+
+    def union(a, b):
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            label[ra] = rb
+
+    if all(len(b) <= 1 for b in boxes):  # boxes as arrays; identical ones join at once, distinct ones pairwise
         r = next((len(b[0]) for b in boxes if b), 0)
-    if one:  # boxes as arrays; identical boxes join at once, then distinct ones pairwise (vectorised)
         lo = np.array([[a for a, _ in b[0]] if b else [0] * r for b in boxes], dtype=np.int64).reshape(n, r)
         hi = np.array([[z for _, z in b[0]] if b else [0] * r for b in boxes], dtype=np.int64).reshape(n, r)
         held = (hi > lo).all(axis=1) if r else np.array([bool(b) for b in boxes])
@@ -159,22 +161,18 @@ def _connected(devices, boxes):
         inv = inv.reshape(-1)
         for k in range(n):
             if held[k]:
-                label[find(k)] = find(int(first[inv[k]]))
+                union(k, int(first[inv[k]]))
         reps = [int(f) for f in first if held[int(f)]]
         if len(reps) > 1:
             ulo, uhi = lo[reps], hi[reps]
             ov = ((ulo[:, None] < uhi[None]) & (ulo[None] < uhi[:, None])).all(axis=-1)
             for a, b in zip(*np.nonzero(np.triu(ov, 1))):
-                ra, rb = find(reps[a]), find(reps[b])
-                if ra != rb:
-                    label[ra] = rb
+                union(reps[a], reps[b])
     else:
         for a in range(n):
             for b in range(a + 1, n):
                 if any(_overlap(x, y) for x in boxes[a] for y in boxes[b]):
-                    ra, rb = find(a), find(b)
-                    if ra != rb:
-                        label[ra] = rb
+                    union(a, b)
     parts = {}
     for k, d in enumerate(devices):
         parts.setdefault(find(k), []).append(d)
