@@ -137,10 +137,11 @@ def payload(scene) -> dict:
         labels_from = _labels_source(scene)
         if labels_from is None:
             labels = [str(s) for s in scene.labels.reshape(-1).tolist()]
+    width, height, notes = scene.measure()
     return {
         "kind": scene.kind, "title": scene.title, "cell_class": scene.cell_class,
         "rows": int(R), "cols": int(C), "cell_w": _num(scene.cell_w), "cell_h": _num(scene.cell_h),
-        "width": _num(scene.width), "height": _num(scene.height),
+        "width": _num(width), "height": _num(height),
         "row_y": [_num(v) for v in scene.row_y.tolist()], "col_x": [_num(v) for v in scene.col_x.tolist()],
         "palette": palette, "arrays": arrays, "labels": labels, "labels_from": labels_from,
         "outlines": [[_num(x), _num(y), _num(w), _num(h), hex_color(rgb), _num(wd), cls]
@@ -149,5 +150,5 @@ def payload(scene) -> dict:
                   for a, b, c, d, rgb, wd, cls in scene.lines[:MAX_SHAPES]],
         "texts": [[_num(x), _num(y), t, size, anchor, hex_color(rgb), cls]
                   for x, y, t, size, anchor, rgb, cls in scene.texts[:MAX_SHAPES]],
-        "notes": scene.note_lines(),
+        "notes": notes,
     }

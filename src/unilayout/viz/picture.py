@@ -145,12 +145,12 @@ class Scene:
             out.extend(textwrap.wrap(str(note), chars, break_on_hyphens=False) or [""])
         return out
 
-    def _measure(self):
-        """``(width, height, note_lines())`` measured at once (writers need all three; each alone re-measures).
+    def measure(self):
+        """``(width, height, note_lines())`` measured at once: writers that need all three call this once.
 
         >>> s = grid_scene("t", 2, 3)
         >>> s.notes = ["a note"]
-        >>> s._measure() == (s.width, s.height, s.note_lines())
+        >>> s.measure() == (s.width, s.height, s.note_lines())
         True
         """
         right = self._right()
@@ -168,7 +168,7 @@ class Scene:
         >>> grid_scene("t", 1, 40).width > 40 * 26
         True
         """
-        return self._measure()[0]
+        return self.measure()[0]
 
     @property
     def height(self) -> float:
@@ -180,7 +180,7 @@ class Scene:
         >>> s.height - h
         18.0
         """
-        return self._measure()[1]
+        return self.measure()[1]
 
     def note_y(self, k: int) -> float:
         """Vertical centre of (wrapped) note line ``k``: below the cells, one and a half lines apart.

@@ -139,7 +139,7 @@ def to_svg(scene) -> str:
     >>> 'class="cell padding"' in to_svg(s)
     True
     """
-    w, h, notes = scene._measure()  # one measurement of the texts and notes, not one per use
+    w, h, notes = scene.measure()  # one measurement of the texts and notes, not one per use
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(w)}" height="{_num(h)}" '
         f'viewBox="0 0 {_num(w)} {_num(h)}" font-family="{_FONT}" data-kind="{scene.kind}">',
