@@ -78,6 +78,9 @@ def test_bad_input_is_a_layout_error():
             Sharding(*args)
     with pytest.raises(LayoutError, match="partial devices"):
         Sharding((4,), {0: [((0, 4),)]}, partial=[3])
+    for partial in (5, "0", None):
+        with pytest.raises(LayoutError, match="partial must be a list of device ids"):
+            Sharding((4,), {0: [((0, 4),)]}, partial=partial)
     with pytest.raises(LayoutError, match="not one of"):
         Sharding((4,), {0: [((0, 4),)]}).boxes(9)
 

@@ -225,6 +225,8 @@ class Sharding:
         devices = tuple(d for d, _ in items)
         if len(set(devices)) != len(devices):
             raise LayoutError(f"device ids repeat in {devices}")
+        if isinstance(partial, (str, bytes)) or not hasattr(partial, "__iter__"):
+            raise LayoutError(f"partial must be a list of device ids, got {partial!r}")
         partial = frozenset(as_nonneg(d, "partial device id") for d in partial)
         missing = sorted(partial - set(devices))
         if missing:
