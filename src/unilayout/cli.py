@@ -479,9 +479,13 @@ def _render_html(args):
 
 
 def _cmd_serve(args):
-    """``serve``: run the browser explorer on 127.0.0.1 until interrupted."""
+    """``serve``: run the browser explorer on 127.0.0.1 until interrupted (Ctrl-C or SIGINT)."""
+    import signal
+
     from . import explorer
 
+    # A background job starts with SIGINT ignored, and Python then raises no KeyboardInterrupt: stop on SIGINT anyway.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     srv = explorer.serve(port=args.port)
     print(f"unilayout explorer: {srv.url}", flush=True)
     _progress("press Ctrl-C to stop")
