@@ -15,13 +15,6 @@ from unilayout.explorer import serve
 from unilayout.explorer.api import MAX_REQUEST_BYTES
 
 
-@pytest.fixture(scope="module")
-def server():
-    srv = serve(port=0)
-    yield srv
-    srv.shutdown()
-
-
 def request(srv, method, path, body=None, headers=None):
     conn = http.client.HTTPConnection(srv.host, srv.port, timeout=10)
     try:

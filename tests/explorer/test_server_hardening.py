@@ -18,10 +18,9 @@ from unilayout.explorer.api import MAX_RANK
 
 
 @pytest.fixture(scope="module")
-def srv():
-    s = serve(port=0)
-    yield s
-    s.shutdown()
+def srv(server):
+    """The conftest's live explorer (``server``), under this module's shorter name."""
+    return server
 
 
 def send(srv, method, path, body=None, headers=None):
