@@ -759,7 +759,7 @@
     if (state.panel === "encodings") { runEncodings(); }
   }
 
-  window.unilayoutExplorer = {views: views, CanvasView: CanvasView};
+  window.unilayoutExplorer = {views: views, CanvasView: CanvasView, post: post, esc: esc};
 
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();

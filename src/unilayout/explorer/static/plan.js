@@ -78,17 +78,9 @@
 
   var choice = 0, seq = 0, lastAnswer = null;
 
-  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]; }); }
-
-  function post(path, body) {
-    return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
-      .then(function (r) {
-        return r.json().then(function (j) { return {ok: r.ok, status: r.status, json: j}; },
-          function () { return {ok: false, status: r.status, json: {error: {message: "the server answered " + r.status + " without JSON"}}}; });
-      }, function (e) {
-        return {ok: false, status: 0, json: {error: {message: "cannot reach the explorer server (" + e + "): is `unilayout serve` running?"}}};
-      });
-  }
+  // The request helper and HTML escaping are app.js's (loaded first).
+  function esc(s) { return window.unilayoutExplorer.esc(s); }
+  function post(path, body) { return window.unilayoutExplorer.post(path, body); }
 
   function bytes(n) {
     var s = Number(n).toLocaleString("en-US");
