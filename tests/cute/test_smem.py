@@ -4,8 +4,10 @@ CuTe, Triton's nvmma_shared and TMA (each row of the docs' table is a case here)
 import pytest
 
 from unilayout import cute
-from unilayout.cute import SMEM_KINDS, check_equivalents, smem_atom, smem_equivalents, smem_table
-from unilayout.cute.smem import smem_atom_bits
+from unilayout.convert import cute_triton
+from unilayout.convert.cute_triton import (
+    SMEM_KINDS, check_equivalents, smem_atom, smem_atom_bits, smem_equivalents, smem_table,
+)
 from unilayout.errors import LayoutError
 
 from . import cute_cpp
@@ -34,18 +36,16 @@ def test_cute_triton_and_tma_name_one_function(kind, bits):
 
 def test_the_check_can_fail():
     """A 128-byte atom is not Triton's 64-byte layout, nor a K-major atom the transposed one."""
-    from unilayout.cute import smem
-
-    real = smem._triton_linear
+    real = cute_triton._triton_linear
     try:
-        smem._triton_linear = lambda kind, bits, shape: real(kind.replace("SW128", "SW64"), bits, shape)
+        cute_triton._triton_linear = lambda kind, bits, shape: real(kind.replace("SW128", "SW64"), bits, shape)
         with pytest.raises(LayoutError, match="Triton's nvmma_shared reads"):
             check_equivalents("K_SW128", 16)
-        smem._triton_linear = lambda kind, bits, shape: real("MN" + kind[1:] if kind[0] == "K" else kind, bits, shape)
+        cute_triton._triton_linear = lambda kind, bits, shape: real("MN" + kind[1:] if kind[0] == "K" else kind, bits, shape)
         with pytest.raises(LayoutError):
             check_equivalents("K_SW64", 16)
     finally:
-        smem._triton_linear = real
+        cute_triton._triton_linear = real
 
 
 def test_equivalents_and_table():
@@ -63,3 +63,14 @@ def test_bits_form_and_refusals():
         smem_atom("SW128", 16)
     with pytest.raises(LayoutError, match="element_bits must be"):
         smem_atom("K_SW128", 12)
+
+
+def test_the_old_paths_are_aliases_of_convert_cute_triton():
+    """cute.smem (module) and cute.smem_atom & co. (package names) are the functions of convert.cute_triton."""
+    from unilayout.cute import smem
+
+    for name in ("SMEM_KINDS", "check_equivalents", "smem_atom", "smem_equivalents", "smem_table"):
+        assert getattr(cute, name) is getattr(cute_triton, name) is getattr(smem, name)
+    assert smem.smem_atom_bits is smem_atom_bits and set(cute.__all__) >= set(smem.__all__) - {"smem_atom_bits"}
+    with pytest.raises(AttributeError, match="no attribute 'smem_atoms'"):
+        cute.smem_atoms

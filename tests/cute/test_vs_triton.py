@@ -5,8 +5,8 @@ import pytest
 
 from unilayout.convert import cute_to_linear
 from unilayout.cute import mma_atom
-from unilayout.cute import vs_triton
-from unilayout.cute.vs_triton import FRAGMENT_ROWS, compare_fragment, fragment_table, triton_fragment
+from unilayout.convert import cute_triton
+from unilayout.convert.cute_triton import FRAGMENT_ROWS, compare_fragment, fragment_table, triton_fragment
 from unilayout.errors import LayoutError
 from unilayout.linear import algebra as LA
 
@@ -41,10 +41,10 @@ def test_the_same_rows_are_equal_linear_layouts_through_cute_to_linear(name, ope
 
 def test_the_comparison_can_say_different_and_same_per_thread(monkeypatch):
     atom = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
-    real = vs_triton._cute_coords
-    monkeypatch.setattr(vs_triton, "_cute_coords", lambda a, op: real(a, op)[:, ::-1])  # registers reversed
+    real = cute_triton._cute_coords
+    monkeypatch.setattr(cute_triton, "_cute_coords", lambda a, op: real(a, op)[:, ::-1])  # registers reversed
     assert compare_fragment(atom, "C") == "same per thread"
-    monkeypatch.setattr(vs_triton, "_cute_coords", lambda a, op: np.roll(real(a, op), 1, axis=0))  # threads moved
+    monkeypatch.setattr(cute_triton, "_cute_coords", lambda a, op: np.roll(real(a, op), 1, axis=0))  # threads moved
     assert compare_fragment(atom, "C") == "different"
 
 
@@ -55,3 +55,9 @@ def test_table_and_refusals():
         compare_fragment("SM70_8x8x4_F32F16F16F32_TN", "C")
     with pytest.raises(LayoutError, match="operand must be"):
         compare_fragment("SM80_16x8x16_F32F16F16F32_TN", "D")
+
+
+def test_cute_vs_triton_is_an_alias_of_convert_cute_triton():
+    from unilayout.cute import vs_triton
+
+    assert [getattr(vs_triton, n) for n in vs_triton.__all__] == [getattr(cute_triton, n) for n in vs_triton.__all__]

@@ -61,7 +61,6 @@ from .layout import depth_of as depth
 from .layout import flatten_layout
 from .layout import group as group
 from .printing import layout_table, print_layout
-from .smem import SMEM_KINDS, check_equivalents, smem_atom, smem_equivalents, smem_table
 from .swizzle import ComposedLayout, Swizzle
 from .tensor import Tensor, local_partition, local_tile
 from .text import parse
@@ -85,6 +84,18 @@ def flatten(x):
     if isinstance(x, _CL):
         return _CL(x.outer, x.offset, flatten_layout(x.inner))
     return _flatten_tuple(x)
+
+
+_SMEM_NAMES = ("SMEM_KINDS", "check_equivalents", "smem_atom", "smem_equivalents", "smem_table")
+
+
+def __getattr__(name):
+    """``cute.smem_atom`` & co., read from their deprecated alias ``cute.smem`` on first use."""
+    if name in _SMEM_NAMES:
+        from . import smem  # lazy: deprecated alias, moved to convert.cute_triton
+
+        return getattr(smem, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
