@@ -3,10 +3,9 @@
 import numpy as np
 import pytest
 
-from unilayout.convert import cute_to_linear
-from unilayout.cute import mma_atom
-from unilayout.convert import cute_triton
+from unilayout.convert import cute_to_linear, cute_triton
 from unilayout.convert.cute_triton import FRAGMENT_ROWS, compare_fragment, fragment_table, triton_fragment
+from unilayout.cute import mma_atom
 from unilayout.errors import LayoutError
 from unilayout.linear import algebra as LA
 
