@@ -73,4 +73,4 @@ def test_the_old_paths_are_aliases_of_convert_cute_triton():
         assert getattr(cute, name) is getattr(cute_triton, name) is getattr(smem, name)
     assert smem.smem_atom_bits is smem_atom_bits and set(cute.__all__) >= set(smem.__all__) - {"smem_atom_bits"}
     with pytest.raises(AttributeError, match="no attribute 'smem_atoms'"):
-        getattr(cute, "smem_atoms")
+        _ = cute.smem_atoms
