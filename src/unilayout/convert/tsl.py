@@ -5,9 +5,9 @@ sub-mode first), so natural coordinates agree: ``t(*crd) == offset + L(*crd)``.
 Its address is affine: level ``k`` of dim ``d`` contributes
 ``step * ((d mod M_k) floordiv F_k)``, ``?`` values becoming symbols.
 
-This file reads a TSL's attributes and never imports ``unilayout.tsl``: the
-TSL's own ``to_cute``/``to_affine`` delegate here, and the import graph keeps
-no cycle. Building a TSL is ``to_tsl``'s job.
+The affine map is the TSL's own (``TiledStridedLayout.to_affine``: the tsl
+family may import ``affine``, the hub); CuTe and linear forms are this file's.
+Building a TSL is ``to_tsl``'s job.
 
 >>> from unilayout import tsl
 >>> t = tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>")
@@ -20,41 +20,26 @@ no cycle. Building a TSL is ``to_tsl``'s job.
 
 from __future__ import annotations
 
-import sys
-
 from .. import cute
-from ..affine import AffineMap, Constant, Dim, Symbol
 from ..errors import LayoutError, NotRepresentableError
+from ..tsl.layout import TiledStridedLayout
 from ._common import _name
 from .cute_linear import cute_to_linear
 
 __all__ = ["tsl_to_affine", "tsl_to_cute", "tsl_to_linear"]
 
-#: The module that defines ``TiledStridedLayout`` (looked up, never imported, here).
-_TSL_MODULE = __name__.rsplit(".", 2)[0] + ".tsl.layout"
-
 
 def _expect_tsl(t, what):
-    """``LayoutError`` unless ``t`` is a ``TiledStridedLayout``, without importing ``unilayout.tsl``.
-
-    A TSL value exists only once its module is loaded, so the class is taken
-    from the loaded module (as the family registry does); importing ``tsl``
-    or the registry here would close an import cycle through ``tsl``'s own
-    delegates to this file.
-    """
-    mod = sys.modules.get(_TSL_MODULE)
-    if mod is None or not isinstance(t, mod.TiledStridedLayout):
+    """``LayoutError`` unless ``t`` is a ``TiledStridedLayout``."""
+    if not isinstance(t, TiledStridedLayout):
         raise LayoutError(f"{what}: expected a TiledStridedLayout, got {_name(t)}")
 
 
 def tsl_to_affine(t):
-    """The address function of a TSL as a one-result ``AffineMap`` (offset included).
+    """The address function of a TSL as a one-result ``AffineMap`` (offset included): ``t.to_affine()``.
 
-    Level k of dim d contributes ``step * ((d mod M_k) floordiv F_k)`` with
-    ``M_k`` the product of the bounds from level k inward and ``F_k`` of those
-    inside it; the outermost level drops the ``mod``, factors 1 and bound-1
-    levels vanish, and the offset comes last. ``?`` steps become symbols
-    ``s0, s1, ..`` in (dim, level) order and a ``?`` offset the last symbol.
+    The map is the tsl family's own (``TiledStridedLayout.to_affine`` says
+    which term each level gives); this is its entry in the pair table.
 
     **Pre-conditions**: none; ``?`` values become symbols.
 
@@ -67,33 +52,7 @@ def tsl_to_affine(t):
     (None, (59,))
     """
     _expect_tsl(t, "tsl_to_affine")
-    num_symbols = 0
-    expr = Constant(0)
-    for d, ts in enumerate(t.tstrides):
-        bounds = ts.bounds
-        for k, s in enumerate(ts.strides):
-            if s.step is None:
-                step = Symbol(num_symbols)
-                num_symbols += 1
-            else:
-                step = Constant(s.step)
-            if s.bound == 1:
-                continue
-            inner = 1
-            for b in bounds[k + 1 :]:
-                inner *= b
-            digit = Dim(d)
-            if k > 0:
-                digit = digit % (inner * s.bound)
-            if inner != 1:
-                digit = digit.floordiv(inner)
-            expr = expr + digit * step
-    if t.offset is None:
-        expr = expr + Symbol(num_symbols)
-        num_symbols += 1
-    else:
-        expr = expr + t.offset
-    return AffineMap(t.rank, num_symbols, [expr])
+    return t.to_affine()
 
 
 def tsl_to_cute(t):

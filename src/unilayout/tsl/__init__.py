@@ -26,9 +26,10 @@ and ``parse(str(t)) == t`` (dynamic values and ``offset: ?`` included).
 includes the offset.
 
 Relation to the other families: a TSL is one affine result
-(``to_affine()``) and, with offset 0, a CuTe layout whose modes are the dims
-with their levels reversed (``to_cute()``, ``tsl.from_cute``), both through
-``unilayout.convert``. Where unilayout deliberately differs from snax-mlir
+(``to_affine()``, the family's own) and, with offset 0, a CuTe layout whose
+modes are the dims with their levels reversed: ``unilayout.convert``'s
+``tsl_to_cute`` and ``cute_to_tsl`` (the older ``to_cute()`` and
+``tsl.from_cute`` are deprecated delegates to them). Where unilayout deliberately differs from snax-mlir
 (``0`` prints as ``0``, exact division in ``resolve``, commas required, the
 offset included in addresses) is listed in docs/tsl.md.
 """
@@ -53,12 +54,14 @@ __all__ = [
 
 
 def from_cute(layout, offset=0) -> TiledStridedLayout:
-    """The TSL of a CuTe layout: each top-level mode flattened and reversed (see ``unilayout.convert``).
+    """Deprecated (a conversion, now ``unilayout.convert.cute_to_tsl``): the TSL of a CuTe layout.
+
+    Each top-level mode flattened and reversed:
 
     >>> from unilayout import cute
     >>> str(from_cute(cute.Layout(((4, 2), (4, 2)), ((4, 32), (1, 16)))))
     '#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>'
     """
-    from ..convert.to_tsl import cute_to_tsl
+    from ..convert.to_tsl import cute_to_tsl  # lazy: deprecated delegate, moved to convert.to_tsl
 
     return cute_to_tsl(layout, offset)

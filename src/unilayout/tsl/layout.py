@@ -576,22 +576,58 @@ class TiledStridedLayout(_Frozen):
         return dma_plan(self, destination, element)
 
     def to_affine(self):
-        """The address as a one-result ``AffineMap`` (``?`` steps/offset become symbols).
+        """The address as a one-result ``AffineMap`` (offset included; ``?`` steps/offset become symbols).
+
+        Level k of dim d contributes ``step * ((d mod M_k) floordiv F_k)`` with
+        ``M_k`` the product of the bounds from level k inward and ``F_k`` of those
+        inside it; the outermost level drops the ``mod``, factors 1 and bound-1
+        levels vanish, and the offset comes last. ``?`` steps become symbols
+        ``s0, s1, ..`` in (dim, level) order and a ``?`` offset the last symbol.
+
+        **Post-condition** (static t): ``t.to_affine()(*crd) == (t(*crd),)`` on the box.
 
         >>> print(TiledStridedLayout.parse("[?, 4] -> (?, 1)").to_affine())
         (d0)[s0] -> ((d0 floordiv 4) * s0 + d0 mod 4)
+        >>> print(TiledStridedLayout.parse("[2, 2, 8] -> (64, 32, 1)").to_affine())
+        (d0) -> ((d0 floordiv 16) * 64 + ((d0 mod 16) floordiv 8) * 32 + d0 mod 8)
         """
-        from ..convert.tsl import tsl_to_affine
+        from ..affine import AffineMap, Constant, Dim, Symbol  # lazy: import time (tsl loads without affine)
 
-        return tsl_to_affine(self)
+        num_symbols = 0
+        expr = Constant(0)
+        for d, ts in enumerate(self.tstrides):
+            bounds = ts.bounds
+            for k, s in enumerate(ts.strides):
+                if s.step is None:
+                    step = Symbol(num_symbols)
+                    num_symbols += 1
+                else:
+                    step = Constant(s.step)
+                if s.bound == 1:
+                    continue
+                inner = 1
+                for b in bounds[k + 1 :]:
+                    inner *= b
+                digit = Dim(d)
+                if k > 0:
+                    digit = digit % (inner * s.bound)
+                if inner != 1:
+                    digit = digit.floordiv(inner)
+                expr = expr + digit * step
+        if self.offset is None:
+            expr = expr + Symbol(num_symbols)
+            num_symbols += 1
+        else:
+            expr = expr + self.offset
+        return AffineMap(self.rank, num_symbols, [expr])
 
     def to_cute(self):
-        """The CuTe layout with the same natural-coordinate function (static, offset 0).
+        """Deprecated (a conversion, now ``unilayout.convert.tsl_to_cute``): the CuTe layout with the same function.
 
         >>> str(TiledStridedLayout.parse("[2, 4] -> (32, 4), [2, 4] -> (16, 1)").to_cute())
         '((4,2),(4,2)):((4,32),(1,16))'
         """
-        from ..convert.tsl import tsl_to_cute
+        from ..convert.tsl import tsl_to_cute  # lazy: deprecated delegate, moved to convert.tsl
 
         return tsl_to_cute(self)
 
