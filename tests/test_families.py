@@ -1,4 +1,4 @@
-"""unilayout._families: the one registry (detection, family_of by isinstance, dispatch of index_map and pictures)."""
+"""unilayout._families: the one registry (detection by the wings' claims, family_of by type, dispatch to records)."""
 
 import subprocess
 import sys
@@ -18,20 +18,25 @@ VALUES = {
     "metal": [tt.MetalLayout.from_collapse((64, 128), (2, 2))],
     "device": [tt.Device.from_mesh(tt.SystemDesc(), (1, 1))],
     "xla": [sharding.parse_xla_layout("f32[3,5]{1,0:T(2,2)}")],
+    "ttnn": [tt.NdShardSpec((32, 64), (4, 2), distribution="GRID_2D")],
+    "tiled": [cute.make_tiled_mma(cute.mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))],
+    "sharding": [sharding.parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (4, 2))],
 }
 CASES = [(fam, v) for fam, vs in VALUES.items() for v in vs]
 
 
 def test_the_registry_has_one_record_per_family_in_detection_order():
-    assert [f.name for f in _families.FAMILIES] == ["tsl", "linear", "device", "metal", "xla", "affine", "cute"]
-    for f in _families.FAMILIES:
-        assert _families.record(f.name) is f
+    assert _families.families() == unilayout.families() == (
+        "sharding", "tsl", "linear", "device", "metal", "ttnn", "tiled", "xla", "affine", "cute")
+    for name in _families.families():
+        f = _families.record(name)
+        assert isinstance(f, _families.Family) and f.name == name and f.types
 
 
 @pytest.mark.parametrize("fam, value", CASES)
 def test_family_of_is_by_isinstance(fam, value):
     assert _families.family_of(value) == fam == unilayout.family_of(value)
-    assert isinstance(value, _families.record(fam).types())
+    assert isinstance(value, _families.record(fam).types)
 
 
 def test_family_of_accepts_subclasses_and_refuses_other_values():
@@ -45,7 +50,7 @@ def test_family_of_accepts_subclasses_and_refuses_other_values():
 
 
 def test_unknown_family_name_lists_the_known_ones():
-    with pytest.raises(LayoutError, match=r"unknown family 'torch'; choose one of tsl, linear, device, metal"):
+    with pytest.raises(LayoutError, match=r"unknown family 'torch'; choose one of sharding, tsl, linear, device, metal"):
         _families.record("torch")
 
 
@@ -58,12 +63,16 @@ def test_unknown_family_name_lists_the_known_ones():
     ("8:1", "cute"), ("(4,2)", "cute"), ("_8:_1", "cute"), ("Sw<1,0,1>", "cute"),
     ("#ttg.blocked<{}>", "linear"), ("tensor<8xf16, #ttg.blocked<{}>>", "linear"),
     ("!ttg.memdesc<8xf16, #ttg.nvmma_shared<{}>>", "linear"), ("f32[128,256]{1,0:T(8,128)(2,1)}", "xla"), ("#b = #ttg.blocked<{}>\ntensor<8xf16, #b>", "linear"),
+    ("{devices=[2]<=[2]}", "sharding"), ("#sdy.sharding<@mesh, [{}]>", "sharding"), ("Shard(0), Replicate()", "sharding"),
+    ("SM80_16x8x16_F32F16F16F32_TN (2,2,1)", "tiled"), ("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, float>, "
+                                                        "Layout<Shape<_4,_8>>{})", "tiled"),
+    ("#ttnn.memory_config<#l1, <interleaved>>", "metal"),
 ])
 def test_detect_picks_the_family_of_each_text_form(text, fam):
     assert _families.detect(text).name == fam
 
 
-@pytest.mark.parametrize("text", ["", "   ", "hello", "#tttg.blocked<{}>", "{}", "-> oops"[3:]])
+@pytest.mark.parametrize("text", ["", "   ", "hello", "#tttg.blocked<{}>", "}", "-> oops"[3:]])
 def test_detect_finds_no_family_in_other_text(text):
     assert _families.detect(text) is None
 
@@ -80,10 +89,15 @@ def test_parse_has_one_behaviour_for_empty_and_foreign_text():
         _families.parse(3)
 
 
-@pytest.mark.parametrize("fam, value", [(f, v) for f, v in CASES if f != "affine"])
+@pytest.mark.parametrize("fam, value", [(f, v) for f, v in CASES if f not in ("affine", "ttnn")])
 def test_index_map_dispatches_to_the_family(fam, value):
     got = _families.index_map(value)
-    if fam == "device":
+    if fam == "sharding":  # the lowest device holding each element, row-major
+        want = np.array([min(d for d, bs in value.device_boxes.items() for b in bs
+                             if all(a <= i < z for i, (a, z) in zip(crd, b))) for crd in np.ndindex(*value.shape)])
+    elif fam == "tiled":  # the C thread-value layout
+        want = value.get_layoutC_TV().index_map()
+    elif fam == "device":
         want = value.physical_cores().reshape(-1, 3)
     elif isinstance(value, cute.Swizzle):
         want = value(np.arange(value.size, dtype=np.int64))
@@ -105,7 +119,7 @@ def test_index_map_of_an_affine_map_takes_its_box_and_others_refuse_one():
 @pytest.mark.parametrize("fam, value", CASES)
 def test_box_is_the_domain_of_the_value(fam, value):
     box = _families.record(fam).box(value)
-    if fam == "affine":
+    if fam in ("affine", "ttnn"):
         assert box is None
     else:
         n = int(np.prod(box))
@@ -117,6 +131,8 @@ def test_picture_draws_every_family(fam, value):
     from unilayout.viz import Scene
 
     options = {"shape": (2, 2)} if fam == "affine" else {}
+    if fam == "ttnn":  # a shard spec draws the metal layout it gives a tensor of a shape
+        fam, value = "metal", _families.record(fam).with_shape(value, (64, 256))
     scene = _families.record(fam).picture(value, max_cells=4096, **options)
     assert isinstance(scene, Scene) and scene.count_cells() > 0
 

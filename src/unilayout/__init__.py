@@ -25,8 +25,8 @@ from .errors import LayoutError, NotRepresentableError, ParseError
 __version__ = "0.1.0"
 
 __all__ = [
-    "LayoutError", "ParseError", "NotRepresentableError", "parse", "index_map", "equivalent", "family_of",
-    "__version__",
+    "LayoutError", "ParseError", "NotRepresentableError", "parse", "read", "index_map", "equivalent", "family_of",
+    "families", "__version__",
 ]
 
 #: Largest number of points ``equivalent`` tabulates on each side.
@@ -74,13 +74,38 @@ def parse(text):
     return _families.parse(text)
 
 
+def read(text, *, shape=None, mesh=None, mesh_shape=None):
+    """``parse`` with what a text may need beside it: ``shape`` (a tensor's, or the box that resolves a dynamic
+    layout), ``mesh`` / ``mesh_shape`` (a sharding's devices).
+
+    >>> read("{devices=[2]<=[2]}", shape=(4,)).device_boxes
+    {0: [((0, 2),)], 1: [((2, 4),)]}
+    >>> read("#tsl.tsl<[?] -> (1)>", shape=(8,)).shape
+    (8,)
+    """
+    return _families.read(text, shape=shape, mesh=mesh, mesh_shape=mesh_shape)
+
+
 def family_of(value) -> str:
-    """The family of a unilayout value: ``cute``, ``linear``, ``affine``, ``tsl``, ``metal`` or ``device``.
+    """The family of a unilayout value: ``cute``, ``linear``, ``affine``, ``tsl``, ``metal``, ``device`` ...
+    (one of ``families()``).
 
     >>> family_of(parse("#tt.device<workerGrid = #tt.grid<8x8, (d0, d1) -> (0, d0, d1)>, meshShape = 1, chipIds = [0]>"))
     'device'
     """
     return _families.family_of(value)
+
+
+def families() -> tuple:
+    """The names of the registered families, in the order their texts are recognised.
+
+    Each is a folder with its ``family.py`` (see ``docs/architecture.md``);
+    ``family_of(value)`` is one of these names.
+
+    >>> families()
+    ('sharding', 'tsl', 'linear', 'device', 'metal', 'ttnn', 'tiled', 'xla', 'affine', 'cute')
+    """
+    return _families.families()
 
 
 def index_map(layout, shape=None):
@@ -164,7 +189,8 @@ def equivalent(a, b, shape=None) -> bool:
 
 def __getattr__(name):
     # Families are imported on first use so `import unilayout` stays cheap.
-    if name in ("cute", "linear", "affine", "tsl", "tt", "convert", "viz", "distributed", "plan"):
+    if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "convert", "viz", "distributed", "plan",
+                "draw", "facts"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -1,17 +1,18 @@
 """Jupyter display: every unilayout value shows as its picture in a notebook.
 
-The values themselves do not import ``unilayout.viz`` (a family folder stays
-free of drawing code); instead this module registers IPython display
-formatters *by type name* (``for_type_by_name``), so no family is imported
-to register it and a value's picture is drawn only when it is displayed.
-``import unilayout`` registers them by itself inside a running IPython
-kernel; ``%load_ext unilayout._notebook`` or ``register()`` does it by hand.
+The values themselves know nothing of IPython; this module registers IPython
+display formatters for the value types of every registered family (read from
+the family records, ``unilayout._families``), so a family added as a plug-in
+shows as a picture too, and a value's picture is drawn only when it is
+displayed. ``import unilayout`` registers them by itself inside a running
+IPython kernel; ``%load_ext unilayout._notebook`` or ``register()`` does it by
+hand (again after registering a plug-in family).
 
 For each value, ``image/svg+xml`` is its ``viz`` picture (the SVG of
 ``unilayout render``) and ``text/html`` the same picture under its canonical
 text. Pictures are bounded (``MAX_CELLS``: bigger layouts are cropped or
-summarised as ``render`` does); an affine map, which has no box of its own,
-is drawn over ``default_box(m)``; a value that cannot be drawn (a TSL with
+summarised as ``render`` does); a value with no box of its own (an affine
+map) is drawn over its family's ``default_shape``; a value that cannot be drawn (a TSL with
 ``?`` values) falls back to its text.
 
 ``explorer_widget(text)`` is the browser explorer inside a notebook (the
@@ -31,45 +32,33 @@ from __future__ import annotations
 
 from html import escape
 
-__all__ = ["TYPES", "MAX_CELLS", "svg", "html", "default_box", "register", "load_ipython_extension", "explorer_widget"]
+from . import _families
+from ._text import parse_sizes
+from .errors import LayoutError
 
-#: The value classes of every family, as ``(module, class name)`` (the registry's ``types()``; a test checks).
-TYPES = (
-    ("unilayout.cute.layout", "Layout"),
-    ("unilayout.cute.swizzle", "ComposedLayout"),
-    ("unilayout.cute.swizzle", "Swizzle"),
-    ("unilayout.linear.layout", "LinearLayout"),
-    ("unilayout.affine.map", "AffineMap"),
-    ("unilayout.tsl.layout", "TiledStridedLayout"),
-    ("unilayout.tt.metal", "MetalLayout"),
-    ("unilayout.tt.device", "Device"),
-    ("unilayout.sharding.xla_layout", "XlaLayout"),
-)
+__all__ = ["MAX_CELLS", "value_types", "svg", "html", "register", "load_ipython_extension", "explorer_widget"]
+
 #: Cells drawn at most in a notebook picture.
 MAX_CELLS = 4096
 
 
-def default_box(m):
-    """The box an affine map is drawn over in a notebook: 8 per dim for up to 2 dims, else 4.
+def value_types() -> tuple:
+    """The value classes of every registered family (each family's record ``types``), in registry order.
 
-    >>> from unilayout import affine
-    >>> default_box(affine.parse("(d0, d1) -> (d1, d0)")), default_box(affine.parse("(d0, d1, d2) -> (d0)"))
-    ((8, 8), (4, 4, 4))
+    >>> [t.__name__ for t in value_types()][:3]
+    ['Sharding', 'TiledStridedLayout', 'LinearLayout']
     """
-    return (8,) * m.num_dims if m.num_dims <= 2 else (4,) * m.num_dims
+    return tuple(t for name in _families.families() for t in _families.record(name).types)
 
 
 def _scene(value):
-    from . import viz
-    from ._families import family_of
-    from .errors import LayoutError
+    from . import viz  # lazy: viz loads numpy and the drawing kit; only a displayed value needs them
 
-    options = {"max_cells": MAX_CELLS}
     try:
-        if family_of(value) == "affine":
-            if value.num_symbols:
-                return None
-            options["shape"] = default_box(value)
+        fam = _families.record(value)
+        options = {"max_cells": MAX_CELLS}
+        if fam.box(value) is None and fam.default_shape(value) is not None:
+            options["shape"] = fam.default_shape(value)
         return viz.scene(value, **options)
     except LayoutError:
         return None
@@ -82,7 +71,7 @@ def svg(value):
     >>> svg(affine.parse("(d0) -> (d0 * 2)")).count('class="cell"')
     8
     """
-    from .viz.svg import to_svg
+    from .draw.svg import to_svg  # lazy: numpy, kept out of `import unilayout`
 
     s = _scene(value)
     return None if s is None else to_svg(s)
@@ -96,12 +85,10 @@ def html(value):
     >>> h.startswith("<div") and "<code>4:2</code>" in h and "<svg" in h
     True
     """
-    from .facts import canonical_text
-
     picture = svg(value)
     if picture is None:
         return None
-    return f'<div class="unilayout"><code>{escape(canonical_text(value))}</code><br>{picture}</div>'
+    return f'<div class="unilayout"><code>{escape(_families.record(value).canonical(value))}</code><br>{picture}</div>'
 
 
 def register(ip=None) -> bool:
@@ -111,15 +98,15 @@ def register(ip=None) -> bool:
 
     >>> import types
     >>> seen = []
-    >>> fmt = types.SimpleNamespace(for_type_by_name=lambda module, name, fn: seen.append((module, name, fn)))
+    >>> fmt = types.SimpleNamespace(for_type=lambda cls, fn: seen.append((cls, fn)))
     >>> shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(
     ...     formatters={"image/svg+xml": fmt, "text/html": fmt}))
-    >>> register(shell), len(seen) == 2 * len(TYPES), seen[0][2] is svg
+    >>> register(shell), len(seen) == 2 * len(value_types()), seen[0][1] is svg
     (True, True, True)
     """
     if ip is None:
         try:
-            from IPython import get_ipython
+            from IPython import get_ipython  # lazy: optional dependency
         except ImportError:
             return False
         ip = get_ipython()
@@ -127,8 +114,8 @@ def register(ip=None) -> bool:
             return False
     formatters = ip.display_formatter.formatters
     for mime, fn in (("image/svg+xml", svg), ("text/html", html)):
-        for module, name in TYPES:
-            formatters[mime].for_type_by_name(module, name, fn)
+        for cls in value_types():
+            formatters[mime].for_type(cls, fn)
     return True
 
 
@@ -159,11 +146,9 @@ def _widget_class():
     global _WIDGET_CLASS
     if _WIDGET_CLASS is None:
         try:
-            import anywidget
+            import anywidget  # lazy: optional dependency
             import traitlets
         except ImportError:
-            from .errors import LayoutError
-
             raise LayoutError("the explorer widget needs anywidget: pip install 'unilayout[widget]'") from None
 
         class ExplorerWidget(anywidget.AnyWidget):
@@ -177,10 +162,9 @@ def _widget_class():
 
             @traitlets.observe("text", "shape")
             def _redraw(self, change):
-                from .cli import _dims
-                from .explorer import render_html
+                from .explorer import render_html  # lazy: the explorer loads every family
 
-                self.html = render_html(self.text, shape=_dims(self.shape) if self.shape else None)
+                self.html = render_html(self.text, shape=parse_sizes(self.shape) if self.shape else None)
 
         _WIDGET_CLASS = ExplorerWidget
     return _WIDGET_CLASS
@@ -201,9 +185,7 @@ def explorer_widget(text, shape=None, height=760):
     >>> w is None or w.html.count('class="cell"') == 32
     True
     """
-    from .facts import canonical_text
-
     if not isinstance(text, str):
-        text = canonical_text(text)
+        text = _families.record(text).canonical(text)
     shape_text = "x".join(str(int(v)) for v in shape) if shape else ""
     return _widget_class()(text=text, shape=shape_text, height=int(height))

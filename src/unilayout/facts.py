@@ -38,91 +38,20 @@ described without their table (a ``note`` says so).
 
 from __future__ import annotations
 
-import math
-import sys
-
-import numpy as np
-
-from ._families import family_of
-from ._ints import check_table
-from .errors import LayoutError
+from ._families import record
+from ._measures import MAX_TABULATE, injectivity, longest_run, vector_width  # noqa: F401 (re-exported)
+from .errors import LayoutError, NotRepresentableError
 
 __all__ = ["describe", "fact_lines", "format_facts", "summary", "checks", "canonical_text", "vector_width",
            "longest_run", "injectivity", "MAX_TABULATE"]
 
-#: Largest number of points whose table is computed for the facts (bigger ones get a ``note``).
-MAX_TABULATE = 1 << 24
-
-
-def vector_width(values) -> int:
-    """Largest power of two v: each aligned run of v domain points holds v consecutive, v-aligned values.
-
-    ``[0, 1, 2, 3, 8, 9, 10, 11]`` is two aligned runs of 4 (starting at 0
-    and 8); runs of 8 would need ``4`` after ``3``. ``[1, 2]`` is consecutive
-    but starts at an odd value, so no pair is aligned.
-
-    >>> vector_width([0, 1, 2, 3, 8, 9, 10, 11]), vector_width([0, 2, 1, 3]), vector_width([1, 2])
-    (4, 1, 1)
-    """
-    v = np.asarray(values, dtype=np.int64).reshape(-1)
-    n = v.size
-    best = 1
-    w = 2
-    # bad[i]: steps j < i (from point j to j+1) that are not +1; one pass, then O(n / w) per width.
-    if n > 1:
-        steps = np.diff(v) != 1
-        if steps.all() or v[0] % 2:  # nothing is consecutive, or the first pair is not aligned
-            return 1
-        bad = np.concatenate(([0], np.cumsum(steps, dtype=np.int32 if n < 1 << 31 else np.int64)))
-    while w <= n and n % w == 0:
-        # block b covers points b*w .. b*w+w-1: its steps b*w .. b*w+w-2 (strided views, no copies)
-        if (bad[w - 1::w] != bad[0:n:w]).any() or (v[0:n:w] & (w - 1)).any():
-            break
-        best = w
-        w *= 2
-    return best
-
-
-def longest_run(values) -> int:
-    """Longest stretch of consecutive domain points whose values are consecutive (+1 each step); 0 when empty.
-
-    >>> longest_run([0, 1, 2, 8, 9, 3]), longest_run([5]), longest_run([])
-    (3, 1, 0)
-    """
-    v = np.asarray(values, dtype=np.int64).reshape(-1)
-    if v.size == 0:
-        return 0
-    breaks = np.flatnonzero(np.diff(v) != 1)
-    edges = np.concatenate(([-1], breaks, [v.size - 1]))
-    return int(np.diff(edges).max())
-
-
-def injectivity(values, lo=None, hi=None):
-    """``(injective, surjective)`` of a table of ints: no value twice; every value of ``lo..hi`` present.
-
-    ``lo`` / ``hi`` default to the table's minimum and maximum.
-
-    >>> injectivity([0, 2, 1]), injectivity([0, 0, 2]), injectivity([0, 2], 0, 2)
-    ((True, True), (False, False), (True, False))
-    """
-    v = np.asarray(values, dtype=np.int64).reshape(-1)
-    if v.size == 0:
-        return True, True
-    lo = int(v.min()) if lo is None else int(lo)
-    hi = int(v.max()) if hi is None else int(hi)
-    span = hi - lo + 1
-    if span <= 4 * v.size + 1024:
-        counts = np.bincount(v - lo, minlength=span)
-        return bool((counts <= 1).all()), bool((counts >= 1).all())
-    u = np.unique(v)
-    return u.size == v.size, u.size == span
-
 
 def _ttnn_config(value) -> bool:
-    """A tt ``MemoryConfig`` / ``NdShardSpec`` (TTNN placements without a tensor shape) or ``TTNNNDTensorLayout``
-    (an ND-sharded tensor, not a grid split): TTNN values in no layout family."""
-    tt = sys.modules.get("unilayout.tt")
-    return tt is not None and isinstance(value, (tt.MemoryConfig, tt.NdShardSpec, tt.TTNNNDTensorLayout))
+    """Whether ``value`` is a TTNN memory config / ND shard spec / ND tensor (the ``ttnn`` record's values)."""
+    try:
+        return record(value).name == "ttnn"
+    except LayoutError:
+        return False
 
 
 def canonical_text(value) -> str:
@@ -135,220 +64,7 @@ def canonical_text(value) -> str:
     >>> canonical_text(tt.MetalLayout.from_collapse((4, 4), (1, 1)))[:14]
     'tensor<4x4xf32'
     """
-    if _ttnn_config(value):
-        return str(value)
-    fam = family_of(value)
-    if fam == "linear":
-        try:
-            return value.to_attr()
-        except LayoutError:  # offset/block (shared) layouts have no #ttg.linear form
-            return str(value).strip("\n")
-    if fam == "metal":
-        return value.tensor_type()
-    return str(value)
-
-
-def _tuple_text(t):
-    if isinstance(t, tuple):
-        return "(" + ",".join(_tuple_text(x) for x in t) + ")"
-    return str(t)
-
-
-def _table_facts(d, vals, lo=None, hi=None, run=True):
-    inj, sur = injectivity(vals, lo, hi)
-    d["injective"], d["surjective"], d["bijective"] = inj, sur, inj and sur
-    d["contiguity"] = vector_width(vals)
-    if run:
-        d["longest_run"] = longest_run(vals)
-
-
-def _facts_cute(L, d, shape):
-    from . import cute
-    from .viz.cute import swizzle_layout
-
-    if isinstance(L, cute.Swizzle):
-        d["bits"], d["base"], d["shift"] = L.bits, L.base, L.shift
-        L = swizzle_layout(L)
-        d["view"] = str(L)
-    elif isinstance(L, cute.ComposedLayout):
-        d["swizzle"], d["offset"], d["inner"] = str(L.outer), L.offset, str(L.inner)
-    else:
-        d["shape"], d["stride"] = _tuple_text(L.shape), _tuple_text(L.stride)
-    d["size"], d["cosize"], d["rank"], d["depth"] = int(L.size), int(L.cosize), int(L.rank), int(L.depth)
-    if L.size > MAX_TABULATE:
-        d["note"] = f"size {L.size:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
-        return
-    _table_facts(d, cute.index_map(L), 0, int(L.cosize) - 1)
-
-
-def _facts_linear(L, d, shape):
-    d["in_dims"] = {n: int(L.in_dim_size(n)) for n in L.in_dim_names}
-    d["out_dims"] = {n: int(L.out_dim_size(n)) for n in L.out_dim_names}
-    d["size"], d["cosize"] = int(L.total_in_dim_size), int(L.total_out_dim_size)
-    d["injective"], d["surjective"] = bool(L.is_injective()), bool(L.is_surjective())
-    d["bijective"] = d["injective"] and d["surjective"]
-    d["contiguity"] = int(L.num_consecutive_in_out())
-
-
-def _facts_affine(m, d, shape):
-    d["num_dims"], d["num_symbols"], d["num_results"] = int(m.num_dims), int(m.num_symbols), int(m.num_results)
-    if shape is None:
-        d["note"] = "an affine map has no box of its own: give --shape (e.g. --shape 8x8) to tabulate it"
-        return
-    shape = tuple(int(s) for s in shape)
-    if len(shape) != m.num_dims:
-        raise LayoutError(f"shape {'x'.join(map(str, shape))} has {len(shape)} sizes but the map has {m.num_dims} dims")
-    d["shape"] = list(shape)
-    d["size"] = int(np.prod(shape, dtype=np.int64))
-    if m.num_symbols:
-        d["note"] = "the map has symbols: not tabulated"
-        return
-    d["bounds"] = [list(b) for b in m.bounds(shape)]
-    if d["size"] > MAX_TABULATE:
-        d["note"] = f"size {d['size']:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
-        return
-    vals = m.index_map(shape)
-    d["injective"] = bool(np.unique(vals, axis=0).shape[0] == vals.shape[0])
-    if m.num_results == 1:
-        d["contiguity"] = vector_width(vals[:, 0])
-
-
-def _facts_tsl(t, d, shape):
-    d["offset"] = t.offset
-    d["dynamic"] = bool(t.is_dynamic)
-    if t.is_dynamic:
-        d["note"] = "the layout has '?' values: not tabulated (resolve it for a shape)"
-        return
-    d["shape"] = list(t.shape)
-    d["size"] = int(t.size)
-    try:
-        d["dense"] = bool(t.is_dense())
-        d["injective"] = not bool(t.self_overlaps())
-    except LayoutError as e:  # too many points to decide by table
-        d["note"] = f"density and injectivity not decided: {e}"
-        return
-    if t.size <= MAX_TABULATE:
-        vals = t.index_map()
-        d["addresses"] = [int(vals.min()), int(vals.max())] if vals.size else []
-        d["contiguity"] = vector_width(vals)
-        d["longest_run"] = longest_run(vals)
-
-
-#: Slots above which a metal layout's padding is counted per core by formula, not by its padding mask.
-MAX_MASK_SLOTS = 1 << 22
-
-
-def padding_summary(ml):
-    """``ml.padding_summary()``, in constant time and memory when ``ml``'s map is the identity on a huge layout.
-
-    With the identity map every physical slot inside the data extent holds an
-    element, so a core's padding slots are its padded shard's volume minus the
-    product of its data extents (no mask of every slot is built; a
-    65536x65536 layout answers at once). Any other map, or a layout of at
-    most ``MAX_MASK_SLOTS`` slots, asks ``tt`` (exact for every map).
-
-    >>> from unilayout import tt
-    >>> ml = tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))
-    >>> import unilayout.facts as F
-    >>> old, F.MAX_MASK_SLOTS = F.MAX_MASK_SLOTS, 0
-    >>> fast = padding_summary(ml)
-    >>> F.MAX_MASK_SLOTS = old
-    >>> fast.slots.tolist() == ml.padding_summary().slots.tolist(), fast.total
-    (True, 2805)
-    """
-    slots = math.prod(ml.shards_shape)  # exact: np.prod in int64 wraps for huge grids
-    dims = ", ".join(f"d{i}" for i in range(len(ml.logical_shape)))
-    if slots <= MAX_MASK_SLOTS or str(ml.linear) != f"({dims}) -> ({dims})" or getattr(ml, "interleaved_pages", False):
-        return ml.padding_summary()
-    cores = math.prod(ml.grid)
-    check_table(cores * (len(ml.grid) + 2), f"padding_summary: a grid of {cores} cores")  # before np.indices
-    G = np.indices(ml.grid, dtype=np.int64)
-    extent = np.stack(
-        [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(ml.physical_shape, ml.shard_shape))], axis=-1
-    )
-    padded = np.asarray(ml.padded_shard_shape, dtype=np.int64)
-    per_core = int(np.prod(padded, dtype=np.int64))
-    counts = per_core - np.prod(extent, axis=-1, dtype=np.int64)
-    from .tt.shard import PaddingSummary
-
-    return PaddingSummary(extent, padded - extent, counts, int(counts.sum()))
-
-
-def _facts_metal(ml, d, shape):
-    d["logical_shape"] = list(ml.logical_shape)
-    d["element_type"] = ml.element_type
-    d["linear"] = str(ml.linear)
-    d["grid"] = list(ml.grid)
-    d["physical_shape"] = list(ml.physical_shape)
-    d["shard_shape"] = list(ml.shard_shape)
-    d["memref_shape"] = list(ml.memref_shape)
-    d["tile"] = list(ml.tile) if ml.tile else None
-    d["memory_space"] = ml.memory_space
-    d["oob_val"] = ml.oob_val
-    if hasattr(ml, "dim_alignments"):  # tt.MetalLayoutV2
-        d["dim_alignments"] = list(ml.dim_alignments)
-        d["collapsed_intervals"] = [list(p) for p in ml.collapsed_intervals]
-        d["device_shape"] = list(ml.device_shape)
-    if hasattr(ml, "buffer_type"):  # tt.TTNNTensorLayout
-        d["buffer_type"] = ml.buffer_type
-    if hasattr(ml, "memory_layout"):
-        d["memory_layout"] = ml.memory_layout
-    d["size"] = int(ml.volume)
-    slots = int(np.prod(ml.shards_shape, dtype=np.int64))
-    d["cosize"] = slots
-    s = padding_summary(ml)
-    d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
-    if ml.volume > MAX_TABULATE:
-        d["note"] = f"{ml.volume:,} elements: injectivity and contiguity not tabulated"
-        return
-    try:
-        ml.check_injective()
-    except LayoutError as e:
-        d["injective"] = False
-        d["injective_reason"] = str(e)
-        return
-    d["injective"] = True
-    flat = ml.index_map()
-    d["contiguity"] = vector_width(flat)
-    d["longest_run"] = longest_run(flat)
-
-
-def _facts_device(dev, d, shape):
-    d["grid_shape"] = list(dev.grid_shape)
-    d["grid_map"] = str(dev.grid_map)
-    d["mesh_shape"] = list(dev.mesh_shape)
-    d["chip_ids"] = list(dev.chip_ids)
-    d["cores"] = int(np.prod(dev.grid_shape, dtype=np.int64))
-    try:
-        dev.validate()
-        d["valid"] = True
-    except LayoutError as e:
-        d["valid"] = False
-        d["reason"] = str(e)
-
-
-def _facts_xla(x, d, shape):
-    """An XLA tiled layout (``sharding.XlaLayout``): its buffer, its exact affine / CuTe / metal forms or why not."""
-    from .errors import NotRepresentableError
-
-    d["shape"], d["element_type"] = list(x.dims), x.element_type
-    d["minor_to_major"], d["tiles"] = list(x.minor_to_major), [list(t) for t in x.tiles]
-    d["buffer_shape"], d["size"], d["cosize"] = list(x.buffer_shape), math.prod(x.dims), int(x.storage_size)
-    d["padded"] = bool(x.padded)
-    d["affine"] = str(x.to_affine())
-    for key, make in (("cute", x.to_cute), ("metal", x.to_metal)):
-        try:
-            d[key] = canonical_text(make())
-        except NotRepresentableError as e:
-            d[key] = f"not representable: {e}"
-    if d["size"] > MAX_TABULATE:
-        d["note"] = f"size {d['size']:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
-        return
-    _table_facts(d, x.offsets().reshape(-1), 0, d["cosize"] - 1)
-
-
-_FACTS = {"cute": _facts_cute, "linear": _facts_linear, "affine": _facts_affine, "tsl": _facts_tsl,
-          "metal": _facts_metal, "device": _facts_device, "xla": _facts_xla}
+    return record(value).canonical(value)
 
 
 def describe(value, shape=None) -> dict:
@@ -376,13 +92,17 @@ def describe(value, shape=None) -> dict:
     """
     if isinstance(value, str):
         raise LayoutError(f"describe takes a layout value, not text: read {value!r} with unilayout.parse first")
-    if _ttnn_config(value):  # a #ttnn.memory_config / #ttnn.nd_shard_spec: its fields (no shape, no table)
-        from .tt.ttnn_attrs import config_facts
+    fam = record(value)
+    d = {"family": fam.name, "text": fam.canonical(value)}
+    d.update(fam.facts(value, shape))
+    if fam.conversions:
+        from .convert import convert_to  # lazy: convert loads every family; only these values need it
 
-        return {"family": "ttnn", "text": str(value), **config_facts(value)}
-    fam = family_of(value)
-    d = {"family": fam, "text": canonical_text(value)}
-    _FACTS[fam](value, d, shape)
+        for target in fam.conversions:
+            try:
+                d[target] = canonical_text(convert_to(value, target))
+            except NotRepresentableError as e:
+                d[target] = f"not representable: {e}"
     return d
 
 
@@ -473,23 +193,4 @@ def checks(value) -> list:
     ('injective', True, 'no (a property, not an error)')
     """
     d = describe(value)
-    fam = d["family"]
-    out = [{"check": "parses", "ok": True, "detail": d["text"]}]
-    if fam == "metal":
-        out.append({"check": "memref matches map and grid", "ok": True, "detail": str(value.memref_shape)})
-        if "injective" in d:
-            out.append({"check": "injective (no two elements share a slot)", "ok": d["injective"],
-                        "detail": d.get("injective_reason", "")})
-    elif fam == "device":
-        out.append({"check": "valid worker grid (chips exist, cores distinct)", "ok": d["valid"],
-                    "detail": d.get("reason", "")})
-    elif fam == "tsl":
-        if d["dynamic"]:
-            out.append({"check": "static", "ok": True, "detail": "has '?' values (resolved at lowering)"})
-        else:
-            out.append({"check": "no self-overlap", "ok": True, "detail": _yes(d["injective"])})
-    elif fam in ("cute", "linear", "xla"):
-        for key in ("injective", "surjective"):
-            if key in d:
-                out.append({"check": key, "ok": True, "detail": _yes(d[key]) + " (a property, not an error)"})
-    return out
+    return [{"check": "parses", "ok": True, "detail": d["text"]}] + record(value).checks(value, d)

@@ -5,7 +5,7 @@ import pytest
 
 from svgcheck import decode_png
 from unilayout import LayoutError
-from unilayout.viz import png
+from unilayout.draw import png
 from unilayout.viz.colors import PADDING
 from unilayout.viz.picture import grid_scene
 

@@ -64,6 +64,7 @@ import numpy as np
 from .. import facts
 from .._families import family_of
 from ..errors import LayoutError
+from ..tt.padding import padding_summary
 from ..viz.svg import to_svg
 from .adapter import parse_any, picture
 
@@ -579,7 +580,7 @@ def _cell_count(value, shape):
 
 def _cores_table(ml, cores):
     """Per core, as TTNN's visualiser lists them: data extent, padding per dim, padding slots."""
-    ps = facts.padding_summary(ml)
+    ps = padding_summary(ml)
     grid = tuple(ml.grid)
     rows = []
     for gk in range(math.prod(grid)):

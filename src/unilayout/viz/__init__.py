@@ -13,12 +13,15 @@ metal layouts also have class ``padding``.
 >>> viz.to_png(cute.Layout(4, 1))[:4]
 b'\\x89PNG'
 
-Modules: ``picture`` (the ``Scene`` model), ``svg``, ``png``, ``colors``, and one
-per family: ``cute`` (layouts, TV layouts, bank colouring), ``linear``
-(holders of each element; Triton's tensor and hardware views), ``box`` (TSL
-and affine maps over a box), ``tt`` (metal layouts, devices, the shard table),
-and ``text`` (the terminal tables of ``unilayout show``). ``scene`` asks the
-value's family record (``unilayout._families``) for its picture.
+This is the value-level face of the pictures (a service above the families):
+``scene`` asks the value's family record (``unilayout._families``) for its
+picture, which the family draws in its own ``picture.py`` with the neutral
+kit ``unilayout.draw`` (the ``Scene`` model, ``svg``, ``png``, ``colors``).
+``text`` holds the terminal tables of ``unilayout show`` and ``plan`` the
+pictures of reshard plans. The old per-family modules (``viz.cute``,
+``viz.linear``, ``viz.box``, ``viz.tt``, ``viz.sharding``, ``viz.cute_mma``) and
+the kit's old homes (``viz.picture``, ``viz.svg``, ``viz.png``, ``viz.colors``)
+are kept as aliases.
 """
 
 from __future__ import annotations
@@ -28,13 +31,10 @@ import os
 from .._families import record
 from ..errors import LayoutError
 from .png import to_png as _scene_png
-from .picture import DEFAULT_MAX_CELLS, Scene
+from ..draw.scene import DEFAULT_MAX_CELLS, Scene
 from .svg import to_svg as _scene_svg
 
 __all__ = ["scene", "to_svg", "to_png", "render", "Scene", "DEFAULT_MAX_CELLS", "FORMATS"]
-
-FORMATS = (".svg", ".png")
-
 
 def scene(x, *, color=None, tv=None, shape=None, layout=None, element_bytes=4, max_cells=DEFAULT_MAX_CELLS,
           labels=None) -> Scene:
@@ -99,16 +99,5 @@ def render(x, path, *, scale=1, **options) -> str:
     ...     open(p).read().startswith("<svg")
     True
     """
-    path = os.fspath(path)
-    ext = os.path.splitext(path)[1].lower()
-    if ext not in FORMATS:
-        raise LayoutError(f"cannot write {path!r}: the file name must end in .svg or .png")
-    s = scene(x, **options)
-    if ext == ".svg":
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(_scene_svg(s))
-    else:
-        data = _scene_png(s, scale)
-        with open(path, "wb") as f:
-            f.write(data)
-    return path
+    picture_format(path)  # a bad file name is refused before anything is drawn
+    return write(scene(x, **options), path, scale=scale)

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError
-from .colors import EMPTY, categorical, gradient
-from .picture import DEFAULT_MAX_CELLS, grid_scene
+from ..draw.colors import EMPTY, categorical, gradient
+from ..draw.scene import DEFAULT_MAX_CELLS, grid_scene
 
 __all__ = ["traffic_scene", "grid_choice_scene"]
 

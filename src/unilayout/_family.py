@@ -1,0 +1,203 @@
+"""The family protocol: what every layout family tells the rest of unilayout, with defaults (ground floor).
+
+A family is one folder that declares itself in its ``family.py`` with one
+record, an instance of a ``Family`` subclass. Callers (``facts``, ``viz``,
+``convert``, the explorer, the command, notebooks) ask the record and never
+branch on a family's name. A new family overrides four hooks — ``types``,
+``parse``, ``index_map`` and ``box`` — and every other hook has a default
+built from those four:
+
+==================  ==========================================================  ==============================
+hook                answers                                                     default
+==================  ==========================================================  ==============================
+``name``            the family's name (``unilayout.family_of``)                 —
+``types``           the value classes (the registry maps a value to its record) —
+``parse``           ``parse(text, *, shape=None, mesh=None, mesh_shape=None)``  —
+``index_map``       ``index_map(v, shape=None)``: int64 ``(N,)`` or ``(N, k)``   —
+``box``             ``box(v)``: the domain as sizes, None if it has none        —
+``with_shape``      the value a ``--shape`` makes of ``v``                      ``v`` unchanged
+``canonical``       text that ``unilayout.parse`` reads back                    ``str(v)``
+``facts``           ``show``'s facts after ``family`` and ``text``              common facts of the table
+``checks``          ``unilayout check``'s rows after ``parses``                 injective/surjective
+``tables``          ``[(title, text)]`` under the facts                         ``index_map`` over ``box``
+``picture``         the ``draw.Scene`` of ``v`` (options refused if unknown)    ``draw.box_scene`` over ``box``
+``default_shape``   the box to draw a value with none of its own               None
+``size``/``rank``   cells of its picture / numbers per cell                     ``prod(box)`` / ``len(box)``
+``to_affine``       the exact ``affine.AffineMap`` (the conversion hub)         NotRepresentableError
+``bits``            images of the input bits when the value is GF(2)-linear     None
+``forms``           ``{name: function}`` text forms ``convert --to`` offers     ``{}``
+``conversions``     families ``show`` lists the value converted to              ``()``
+==================  ==========================================================  ==============================
+
+A worked example, a toy family of "multiply by k" layouts over ``[0, n)``:
+
+>>> import numpy as np
+>>> class Times:
+...     def __init__(self, n, k): self.n, self.k = n, k
+...     def __str__(self): return f"times<{self.n}, {self.k}>"
+>>> class TimesFamily(Family):
+...     name, types = "times", (Times,)
+...     def parse(self, text, **given): return Times(*map(int, text[6:-1].split(",")))
+...     def index_map(self, v, shape=None): return np.arange(v.n) * v.k
+...     def box(self, v): return (v.n,)
+>>> T = TimesFamily()
+>>> v = T.parse("times<4, 2>")
+>>> T.facts(v, None)["contiguity"], T.size(v, None), T.canonical(v)
+(1, 4, 'times<4, 2>')
+>>> T.picture(v).labels.tolist()
+[['0', '2', '4', '6']]
+>>> T.picture(v, color="thread")
+Traceback (most recent call last):
+...
+unilayout.errors.LayoutError: colour modes apply to CuTe and linear layouts, not to a times value
+
+This module imports only the ground floor (``errors``; ``_measures`` and
+``draw`` inside the defaults that need them, so that ``import unilayout``
+loads no numpy) and knows no family.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .errors import LayoutError, NotRepresentableError
+
+__all__ = ["Family", "only_options"]
+
+
+def only_options(name, rest):
+    """Refuse picture options that do not apply to a ``name`` value (``None`` values are "not given").
+
+    >>> only_options("tsl", {"color": None, "labels": True})
+    >>> only_options("tsl", {"tv": (4, 4)})
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: tv= (a thread-value tile) applies to CuTe layouts only
+    """
+    given = sorted(k for k, v in rest.items() if v is not None and k not in ("element_bytes", "labels"))
+    if given:
+        if "color" in given:
+            raise LayoutError(f"colour modes apply to CuTe and linear layouts, not to a {name} value")
+        if "tv" in given:
+            raise LayoutError("tv= (a thread-value tile) applies to CuTe layouts only")
+        raise LayoutError(f"picture options {given} do not apply to a {name} value")
+
+
+class Family:
+    """The protocol a family's record implements; see the module docstring for each hook and its default.
+
+    Subclasses set ``name`` and ``types`` and define ``parse``, ``index_map``
+    and ``box``; a record is stateless, so one instance per family is the
+    registry's entry (``unilayout._families.WINGS`` names where it lives).
+    """
+
+    #: The family's name, as ``unilayout.family_of`` answers.
+    name = ""
+    #: The value classes of the family (a value's record is found by its type, subclasses included).
+    types = ()
+    #: ``{form: function(value) -> value}``: the text forms ``convert --to`` offers besides the families.
+    forms = {}
+    #: Families whose form of a value ``show`` lists after its facts (``convert`` computes them, or says why not).
+    conversions = ()
+
+    def __repr__(self):
+        return f"<family {self.name!r}>"
+
+    # -- the four hooks a family must give ----------------------------------------------------------------
+    def parse(self, text, *, shape=None, mesh=None, mesh_shape=None):
+        """The value ``text`` spells (``ParseError`` with the position on bad text)."""
+        raise NotImplementedError(f"family {self.name!r} gives no parse")
+
+    def index_map(self, value, shape=None):
+        """The value at every point of the domain, int64 ``(N,)`` or ``(N, k)``, in the family's domain order."""
+        raise NotImplementedError(f"family {self.name!r} gives no index_map")
+
+    def box(self, value):
+        """The domain as a tuple of sizes (row-major order of ``index_map``), or None when it has none of its own."""
+        raise NotImplementedError(f"family {self.name!r} gives no box")
+
+    # -- hooks with defaults ------------------------------------------------------------------------------
+    def with_shape(self, value, shape):
+        """The value that ``--shape`` makes of ``value`` (a dynamic layout resolved, a placement on a tensor)."""
+        return value
+
+    def canonical(self, value) -> str:
+        """Text of ``value`` that ``unilayout.parse`` reads back."""
+        return str(value)
+
+    def _box_of(self, value, shape):
+        box = self.box(value)
+        if box is None and shape is not None:
+            box = tuple(int(s) for s in shape)
+        return box
+
+    def facts(self, value, shape) -> dict:
+        """``show``'s facts after ``family`` and ``text``: by default size and the table's measures over ``box``."""
+        from ._measures import MAX_TABULATE, table_facts  # lazy: numpy, kept out of `import unilayout`
+
+        d = {}
+        box = self._box_of(value, shape)
+        if box is None:
+            d["note"] = f"a {self.name} value has no box of its own: give --shape to tabulate it"
+            return d
+        d["shape"] = list(box)
+        d["size"] = math.prod(box)
+        if d["size"] > MAX_TABULATE:
+            d["note"] = f"size {d['size']:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
+            return d
+        vals = self.index_map(value, shape)
+        if vals.ndim == 1:
+            d["cosize"] = int(vals.max()) + 1 if vals.size else 0
+            table_facts(d, vals, 0, d["cosize"] - 1)
+        return d
+
+    def checks(self, value, facts) -> list:
+        """``unilayout check``'s rows after ``parses``: injectivity and surjectivity as properties, not errors."""
+        return [{"check": key, "ok": True, "detail": ("yes" if facts[key] else "no") + " (a property, not an error)"}
+                for key in ("injective", "surjective") if key in facts]
+
+    def tables(self, value, shape, max_cells) -> list:
+        """``[(title, text)]`` under ``show``'s facts: the values over the box, rows x last dim."""
+        from .draw.table import grid_text, too_big  # lazy: numpy, kept out of `import unilayout`
+
+        box = self._box_of(value, shape)
+        if box is None:
+            return []
+        if math.prod(box) > max_cells:
+            return [too_big("values", math.prod(box), max_cells)]
+        return [("values (row-major box; rows x last dim)", grid_text(self.index_map(value, shape), box))]
+
+    def picture(self, value, *, shape=None, max_cells=None, labels=True, **options):
+        """The ``draw.Scene`` of ``value``: its values over its box (cropped to ``max_cells``)."""
+        from .draw import DEFAULT_MAX_CELLS, box_scene  # lazy: numpy, kept out of `import unilayout`
+
+        only_options(self.name, options)
+        box = self._box_of(value, shape)
+        if box is None:
+            raise LayoutError(f"a {self.name} value has no box of its own: give a shape to draw it")
+        scene = box_scene(f"{self.name} {self.canonical(value)}", self.index_map(value, shape), box,
+                          max_cells=max_cells or DEFAULT_MAX_CELLS, labels=labels is not False)
+        scene.kind = self.name
+        return scene
+
+    def default_shape(self, value):
+        """The box a picture of ``value`` uses when none is given and it has none of its own (None: it has one)."""
+        return None
+
+    def size(self, value, shape=None) -> int:
+        """Cells of ``value``'s whole picture, without evaluating it."""
+        box = self._box_of(value, shape if shape is not None else self.default_shape(value))
+        return math.prod(box) if box is not None else 0
+
+    def rank(self, value) -> int:
+        """How many numbers describe one cell of ``value`` (the explorer bounds an answer by cells x rank)."""
+        box = self.box(value)
+        return len(box) if box is not None else 0
+
+    def to_affine(self, value):
+        """The exact ``affine.AffineMap`` of ``value`` over its box: the hub every conversion may go through."""
+        raise NotRepresentableError(f"a {self.name} value has no affine form")
+
+    def bits(self, value):
+        """The images of the input bits when ``value`` is a GF(2)-linear map of a power-of-two domain, else None."""
+        return None

@@ -1,0 +1,176 @@
+"""The CuTe families' records: layouts (``CUTE``) and tiled MMAs/copies (``TILED``).
+
+``CUTE`` holds ``Layout``, ``ComposedLayout`` and a bare ``Swizzle`` (drawn
+and tabulated as its layout view, ``swizzle_layout``); its domain is the 1-D
+coordinate, its box ``product_each(shape)``. ``TILED`` holds ``TiledMMA`` and
+``TiledCopy`` as CUTLASS describes them (``SM80_16x8x16_F32F16F16F32_TN
+(2,2,1)``, ``make_tiled_copy(Copy_Atom<..>, thr, val)``); their table is the
+thread-value layout (C for an MMA, the copy's ``layout_tv``).
+
+>>> from unilayout import cute
+>>> CUTE.box(cute.parse("(2,(2,2)):(4,(1,2))")), CUTE.rank(cute.parse("(2,(2,2)):(4,(1,2))"))
+((2, 4), 3)
+>>> CUTE.facts(cute.Layout((2, 4), (4, 1)), None)["contiguity"]
+1
+>>> mma = TILED.parse("SM80_16x8x16_F32F16F16F32_TN (2,2,1)")
+>>> TILED.facts(mma, None)["tile_mnk"], TILED.box(mma)
+([32, 16, 16], (128, 4))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._family import Family, only_options
+from .._ints import as_shape, check_table
+from .._measures import MAX_TABULATE, table_facts
+from ..draw.table import grid_text, too_big
+from ..errors import LayoutError, ParseError
+from .evaluate import index_map as _cute_index_map
+from .inttuple import product_each
+from .layout import Layout, size
+from .picture import layout_scene, swizzle_layout, tv_scene
+from .picture_tiled import MAX_MMA_CELLS, tiled_copy_scene, tiled_mma_scene
+from .printing import layout_table
+from .swizzle import ComposedLayout, Swizzle
+from .text import parse
+from .tiled import TiledMMA, parse_tiled_mma
+from .tiled_copy import TiledCopy, parse_tiled_copy
+
+__all__ = ["CUTE", "TILED", "CuteFamily", "TiledFamily"]
+
+
+def _tuple_text(t):
+    return "(" + ",".join(_tuple_text(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
+
+
+class CuteFamily(Family):
+    """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``."""
+
+    name, types = "cute", (Layout, ComposedLayout, Swizzle)
+
+    def parse(self, text, **given):
+        return parse(text)
+
+    def index_map(self, x, shape=None):
+        if isinstance(x, Swizzle):
+            if shape is None:
+                n = x.size
+            else:
+                dims = as_shape(shape, "index_map: a swizzle's shape")
+                if len(dims) != 1:
+                    raise LayoutError(f"index_map: a swizzle's domain is [0, n): pass shape=(n,), got {shape!r}")
+                n = dims[0]
+            return x(np.arange(check_table(n, "index_map of a swizzle"), dtype=np.int64))
+        if shape is not None:
+            raise LayoutError("index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a cute layout")
+        return x.index_map()
+
+    def box(self, x):
+        if isinstance(x, Swizzle):
+            return (x.size,)
+        ext = product_each(x.shape)
+        return tuple(ext) if isinstance(ext, tuple) else (ext,)
+
+    def facts(self, L, shape):
+        d = {}
+        if isinstance(L, Swizzle):
+            d["bits"], d["base"], d["shift"] = L.bits, L.base, L.shift
+            L = swizzle_layout(L)
+            d["view"] = str(L)
+        elif isinstance(L, ComposedLayout):
+            d["swizzle"], d["offset"], d["inner"] = str(L.outer), L.offset, str(L.inner)
+        else:
+            d["shape"], d["stride"] = _tuple_text(L.shape), _tuple_text(L.stride)
+        d["size"], d["cosize"], d["rank"], d["depth"] = int(L.size), int(L.cosize), int(L.rank), int(L.depth)
+        if L.size > MAX_TABULATE:
+            d["note"] = f"size {L.size:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
+            return d
+        table_facts(d, _cute_index_map(L), 0, int(L.cosize) - 1)
+        return d
+
+    def tables(self, L, shape, max_cells):
+        if isinstance(L, Swizzle):
+            L = swizzle_layout(L)
+        if L.size > max_cells:
+            return [too_big("table", L.size, max_cells)]
+        if L.rank <= 2:
+            return [("", layout_table(L))]
+        rows = size(L[0])
+        vals = _cute_index_map(L).reshape(-1, rows).T
+        return [(f"rank {L.rank}: rows = mode 0, columns = modes 1.. (1-D order)",
+                 grid_text(vals.reshape(-1), vals.shape))]
+
+    def picture(self, x, *, color=None, tv=None, element_bytes=4, max_cells, labels=True, **rest):
+        only_options(self.name, rest)
+        if isinstance(x, Swizzle):
+            x = swizzle_layout(x)
+        if tv is not None:
+            if color not in (None, "thread"):
+                raise LayoutError("a thread-value picture is coloured by thread")
+            return tv_scene(x, tuple(tv), max_cells=max_cells)
+        return layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels is not False)
+
+    def size(self, x, shape=None):
+        if isinstance(x, Swizzle):
+            return x.size
+        return size(x.inner if isinstance(x, ComposedLayout) else x)
+
+    def rank(self, x):
+        inner = getattr(x, "inner", x)
+        return len(inner.flat()[0]) if hasattr(inner, "flat") else 1
+
+
+class TiledFamily(Family):
+    """``TiledMMA``/``TiledCopy`` as CUTLASS names them; the table is the thread-value layout (C, or the copy's)."""
+
+    name, types = "tiled", (TiledMMA, TiledCopy)
+
+    def parse(self, text, **given):
+        value = parse_tiled_mma(text)
+        if value is None:
+            value = parse_tiled_copy(text)
+        if value is None:
+            at = len(text) - len(text.lstrip())
+            raise ParseError("expected a TiledMMA ('SM80_16x8x16_F32F16F16F32_TN (2,2,1)', 'make_tiled_mma(...)') "
+                             "or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)')", text, at)
+        return value
+
+    @staticmethod
+    def _tv(x):
+        return x.layout_tv if isinstance(x, TiledCopy) else x.get_layoutC_TV()
+
+    def index_map(self, x, shape=None):
+        return _cute_index_map(self._tv(x))
+
+    def box(self, x):
+        ext = product_each(self._tv(x).shape)
+        return tuple(ext) if isinstance(ext, tuple) else (ext,)
+
+    def facts(self, x, shape):
+        if isinstance(x, TiledCopy):
+            return {"kind": "TiledCopy", "atom": x.atom.name, "element_bits": x.atom.element_bits,
+                    "tiler_mn": list(x.tiler_mn), "threads": x.size, "layout_tv": str(x.layout_tv),
+                    "layoutS_TV": str(x.get_layoutS_TV()), "layoutD_TV": str(x.get_layoutD_TV())}
+        m, n, k = x.tile_size_mnk()
+        return {"kind": "TiledMMA", "atom": x.atom.name, "thr_layout_vmnk": str(x.thr_layout_vmnk),
+                "tile_mnk": [m, n, k], "threads": x.size, "layoutA_TV": str(x.get_layoutA_TV()),
+                "layoutB_TV": str(x.get_layoutB_TV()), "layoutC_TV": str(x.get_layoutC_TV())}
+
+    def checks(self, x, facts):
+        return []
+
+    def tables(self, x, shape, max_cells):
+        return []
+
+    def picture(self, x, *, max_cells, **rest):
+        only_options(self.name, rest)
+        scene = tiled_copy_scene if isinstance(x, TiledCopy) else tiled_mma_scene  # source | destination
+        return scene(x, max_cells=max(max_cells, MAX_MMA_CELLS))
+
+    def rank(self, x):
+        return 2
+
+
+CUTE, TILED = CuteFamily(), TiledFamily()
+FAMILIES = (CUTE, TILED)

@@ -1,0 +1,98 @@
+"""The linear family's record: Triton linear layouts over GF(2), and every Triton encoding text that gives one.
+
+Texts: ``#ttg.linear<{..}>``, Triton's ``toString`` (``- register=1 -> (0, 1)``),
+``tensor<SHAPExT, #ttg.*>``, ``!ttg.memdesc<..>`` and ``#alias = ..`` lines
+above one. The domain is the flattened input (first in-dim least
+significant); the box lists the in-dims' sizes.
+
+>>> from unilayout import linear
+>>> L = LINEAR.parse("#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>")
+>>> LINEAR.box(L), LINEAR.index_map(L).tolist(), LINEAR.canonical(L)
+((2, 2, 1, 1), [[0], [1], [2], [3]], '#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>')
+"""
+
+from __future__ import annotations
+
+import math
+
+from .._family import Family, only_options
+from ..errors import LayoutError
+from .layout import LinearLayout
+from .picture import hardware_view, linear_scene, shared_hardware_view, shared_tensor_view, tensor_view
+from .text import parse as _parse_linear
+from .ttgir import layout as _parse_ttgir
+
+__all__ = ["LINEAR", "LinearFamily"]
+
+_LINEAR_TEXTS = ("#ttg.linear", "- ", "where out dims", "(empty layout")
+_HARDWARE = {"register", "lane", "warp", "block"}
+
+
+class LinearFamily(Family):
+    """``LinearLayout`` values from ``#ttg.linear``, ``toString`` and every Triton encoding on a tensor type."""
+
+    name, types = "linear", (LinearLayout,)
+
+    def parse(self, text, **given):
+        body = text.lstrip()
+        if body.startswith(_LINEAR_TEXTS) and not body.startswith("#ttg.linear_"):
+            return _parse_linear(text)
+        return _parse_ttgir(text)  # Triton's tensor types, encodings and alias lines
+
+    def index_map(self, L, shape=None):
+        if shape is not None:
+            raise LayoutError("index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a linear "
+                              "layout")
+        return L.index_map()
+
+    def box(self, L):
+        return tuple(s for _, s in L.in_dims)
+
+    def canonical(self, L):
+        try:
+            return L.to_attr()
+        except LayoutError:  # offset/block (shared) layouts have no #ttg.linear form
+            return str(L).strip("\n")
+
+    def facts(self, L, shape):
+        d = {"in_dims": {n: int(L.in_dim_size(n)) for n in L.in_dim_names},
+             "out_dims": {n: int(L.out_dim_size(n)) for n in L.out_dim_names},
+             "size": int(L.total_in_dim_size), "cosize": int(L.total_out_dim_size),
+             "injective": bool(L.is_injective()), "surjective": bool(L.is_surjective())}
+        d["bijective"] = d["injective"] and d["surjective"]
+        d["contiguity"] = int(L.num_consecutive_in_out())
+        return d
+
+    def tables(self, L, shape, max_cells):
+        out = [("bases (Triton)", str(L).strip("\n"))]
+        n = int(L.total_in_dim_size)
+        if set(L.in_dim_names) <= _HARDWARE and "lane" in L.in_dim_names:
+            if n > max_cells:
+                out.append(("views", f"(not shown: {n:,} inputs > {max_cells:,}; use --max-cells or render)"))
+            else:
+                out.append(("hardware view (Triton get_distributed_view(True))", hardware_view(L).rstrip("\n")))
+                out.append(("tensor view (Triton get_distributed_view(False))", tensor_view(L).rstrip("\n")))
+        elif "offset" in L.in_dim_names and set(L.in_dim_names) <= {"offset", "block"}:
+            if int(L.total_out_dim_size) > max_cells:
+                out.append(("views", f"(not shown: {int(L.total_out_dim_size):,} elements > {max_cells:,})"))
+            else:
+                try:
+                    out.append(("hardware view (Triton get_shared_view(True))", shared_hardware_view(L).rstrip("\n")))
+                    out.append(("tensor view (Triton get_shared_view(False))", shared_tensor_view(L).rstrip("\n")))
+                except LayoutError as e:
+                    out.append(("views", f"(not shown: {e})"))
+        return out
+
+    def picture(self, L, *, color=None, max_cells, labels=True, **rest):
+        only_options(self.name, rest)
+        return linear_scene(L, color or "thread", max_cells=max_cells, labels=labels is not False)
+
+    def size(self, L, shape=None):
+        return math.prod(L.out_dim_size(d) for d in L.out_dim_names)
+
+    def rank(self, L):
+        return len(L.in_dim_names) + len(L.out_dim_names)
+
+
+LINEAR = LinearFamily()
+FAMILY = LINEAR

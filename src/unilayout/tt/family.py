@@ -1,0 +1,224 @@
+"""The tt families' records: metal layouts (``METAL``), devices (``DEVICE``) and TTNN memory configs (``TTNN``).
+
+``METAL`` covers every tensor type that carries a metal layout: v1
+``#tt.metal_layout``, v2 ``#ttcore.metal_layout`` and TTNN's
+``#ttnn.ttnn_layout`` (their values subclass ``MetalLayout``); the domain is
+the logical box (row-major), a value is the element's flat position in
+``shard()``'s output. ``DEVICE`` is a ``#tt.device`` / ``#ttcore.device`` worker
+grid (values: chip id, core y, core x). ``TTNN`` holds what has no tensor
+shape of its own (``#ttnn.memory_config``, ``#ttnn.nd_shard_spec``) or is
+ND-sharded (``#ttnn.ttnn_nd_layout``): its facts are its fields, and
+``--shape`` (``with_shape``) makes the metal layout it means.
+
+>>> from unilayout import tt
+>>> ml = tt.MetalLayout.from_collapse((53, 63), (3, 2))
+>>> METAL.box(ml), METAL.facts(ml, None)["padding"]
+((53, 63), {'slots': 117, 'fraction': 0.0339})
+>>> cfg = TTNN.parse("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#ttnn.core_range<(0,0), (3,1)>]>, "
+...                  "<32x64>, <row_major>>>")
+>>> TTNN.facts(cfg, None)["cores"], METAL.box(TTNN.with_shape(cfg, (64, 256)))
+(8, (64, 256))
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._family import Family, only_options
+from .._measures import MAX_TABULATE, longest_run, vector_width
+from ..draw.table import grid_text
+from ..errors import LayoutError
+from .device import Device
+from .metal import MetalLayout
+from .ndshard import NdShardSpec
+from .picture import device_scene, metal_scene, shard_grid, shard_table
+from .padding import padding_summary
+from .text import parse
+from .ttnn_attrs import MemoryConfig, config_facts
+from .ttnn_nd import TTNNNDTensorLayout
+
+__all__ = ["METAL", "DEVICE", "TTNN", "MetalFamily", "DeviceFamily", "TtnnConfigFamily"]
+
+
+def _no_shape(name, shape):
+    if shape is not None:
+        raise LayoutError(f"index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a {name} layout")
+
+
+class MetalFamily(Family):
+    """Metal layouts on tensor types (v1, v2, TTNN): the logical box, each element's place in the shards."""
+
+    name, types = "metal", (MetalLayout,)
+
+    def parse(self, text, **given):
+        return parse(text)
+
+    def index_map(self, ml, shape=None):
+        _no_shape("metal", shape)
+        return ml.index_map()
+
+    def box(self, ml):
+        return tuple(ml.logical_shape)
+
+    def canonical(self, ml):
+        return ml.tensor_type()
+
+    def facts(self, ml, shape):
+        d = {}
+        d["logical_shape"] = list(ml.logical_shape)
+        d["element_type"] = ml.element_type
+        d["linear"] = str(ml.linear)
+        d["grid"] = list(ml.grid)
+        d["physical_shape"] = list(ml.physical_shape)
+        d["shard_shape"] = list(ml.shard_shape)
+        d["memref_shape"] = list(ml.memref_shape)
+        d["tile"] = list(ml.tile) if ml.tile else None
+        d["memory_space"] = ml.memory_space
+        d["oob_val"] = ml.oob_val
+        if hasattr(ml, "dim_alignments"):  # tt.MetalLayoutV2
+            d["dim_alignments"] = list(ml.dim_alignments)
+            d["collapsed_intervals"] = [list(p) for p in ml.collapsed_intervals]
+            d["device_shape"] = list(ml.device_shape)
+        if hasattr(ml, "buffer_type"):  # tt.TTNNTensorLayout
+            d["buffer_type"] = ml.buffer_type
+        if hasattr(ml, "memory_layout"):
+            d["memory_layout"] = ml.memory_layout
+        d["size"] = int(ml.volume)
+        slots = int(np.prod(ml.shards_shape, dtype=np.int64))
+        d["cosize"] = slots
+        s = padding_summary(ml)
+        d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
+        if ml.volume > MAX_TABULATE:
+            d["note"] = f"{ml.volume:,} elements: injectivity and contiguity not tabulated"
+            return d
+        try:
+            ml.check_injective()
+        except LayoutError as e:
+            d["injective"] = False
+            d["injective_reason"] = str(e)
+            return d
+        d["injective"] = True
+        flat = ml.index_map()
+        d["contiguity"] = vector_width(flat)
+        d["longest_run"] = longest_run(flat)
+        return d
+
+    def checks(self, ml, facts):
+        out = [{"check": "memref matches map and grid", "ok": True, "detail": str(ml.memref_shape)}]
+        if "injective" in facts:
+            out.append({"check": "injective (no two elements share a slot)", "ok": facts["injective"],
+                        "detail": facts.get("injective_reason", "")})
+        return out
+
+    def tables(self, ml, shape, max_cells):
+        return [("grid of shards (each core: data extent +padding per dim)", shard_grid(ml)),
+                ("per core", shard_table(ml))]
+
+    def picture(self, ml, *, max_cells, labels=True, **rest):
+        only_options(self.name, rest)
+        return metal_scene(ml, max_cells=max_cells, labels=labels)
+
+    def size(self, ml, shape=None):
+        return math.prod(tuple(ml.grid) + tuple(ml.padded_shard_shape))
+
+    def rank(self, ml):
+        return len(ml.logical_shape) + len(ml.grid)
+
+
+class DeviceFamily(Family):
+    """``#tt.device`` worker grids: each logical core's (chip, core y, core x)."""
+
+    name, types = "device", (Device,)
+
+    def parse(self, text, **given):
+        return parse(text)
+
+    def index_map(self, dev, shape=None):
+        _no_shape("device", shape)
+        return dev.physical_cores().reshape(-1, 3)
+
+    def box(self, dev):
+        return tuple(dev.grid_shape)
+
+    def facts(self, dev, shape):
+        d = {}
+        d["grid_shape"] = list(dev.grid_shape)
+        d["grid_map"] = str(dev.grid_map)
+        d["mesh_shape"] = list(dev.mesh_shape)
+        d["chip_ids"] = list(dev.chip_ids)
+        d["cores"] = int(np.prod(dev.grid_shape, dtype=np.int64))
+        try:
+            dev.validate()
+            d["valid"] = True
+        except LayoutError as e:
+            d["valid"] = False
+            d["reason"] = str(e)
+        return d
+
+    def checks(self, dev, facts):
+        return [{"check": "valid worker grid (chips exist, cores distinct)", "ok": facts["valid"],
+                 "detail": facts.get("reason", "")}]
+
+    def tables(self, dev, shape, max_cells):
+        chips = dev.physical_cores()[..., 0]
+        lines = [f"chip {cid}: {int((chips == cid).sum())} cores" for cid in np.unique(chips).tolist()]
+        if chips.size <= max_cells:
+            rows = chips.reshape(-1, tuple(dev.grid_shape)[-1])
+            lines += ["", grid_text(rows.reshape(-1), rows.shape)]
+        return [("chip of each logical core", "\n".join(lines))]
+
+    def picture(self, dev, *, layout=None, max_cells, **rest):
+        only_options(self.name, rest)
+        return device_scene(dev, layout, max_cells=max_cells)
+
+    def rank(self, dev):
+        return len(dev.grid_shape) + len(dev.mesh_shape)
+
+
+class TtnnConfigFamily(Family):
+    """TTNN placements without a grid split of their own: memory configs, ND shard specs, ND-sharded tensors."""
+
+    name, types = "ttnn", (MemoryConfig, NdShardSpec, TTNNNDTensorLayout)
+
+    def parse(self, text, **given):
+        return parse(text)
+
+    def _metal(self, v):
+        if not hasattr(v, "logical_shape"):
+            raise LayoutError(f"{str(v).split('<', 1)[0]} has no tensor shape: give --shape (e.g. --shape 64x256) "
+                              "for the layout it gives a tensor of that shape")
+        return v.to_metal()
+
+    def index_map(self, v, shape=None):
+        return (v.to_metal(shape) if shape is not None else self._metal(v)).index_map()
+
+    def box(self, v):
+        return tuple(v.logical_shape) if hasattr(v, "logical_shape") else None
+
+    def with_shape(self, v, shape):
+        return v.to_metal(shape)
+
+    def facts(self, v, shape):
+        return config_facts(v)
+
+    def checks(self, v, facts):
+        return []
+
+    def tables(self, v, shape, max_cells):
+        return []
+
+    def picture(self, v, *, max_cells, labels=True, **rest):
+        only_options(self.name, rest)
+        return metal_scene(self._metal(v), max_cells=max_cells, labels=labels)
+
+    def size(self, v, shape=None):
+        return METAL.size(v.to_metal(shape) if shape is not None else self._metal(v))
+
+    def rank(self, v):
+        return len(v.logical_shape) if hasattr(v, "logical_shape") else 0
+
+
+METAL, DEVICE, TTNN = MetalFamily(), DeviceFamily(), TtnnConfigFamily()
+FAMILIES = (METAL, DEVICE, TTNN)
