@@ -26,13 +26,12 @@ are kept as aliases.
 
 from __future__ import annotations
 
-import os
-
 from .._families import record
-from ..errors import LayoutError
-from .png import to_png as _scene_png
+from ..draw import FORMATS, picture_format, write
+from ..draw.png import to_png as _scene_png
 from ..draw.scene import DEFAULT_MAX_CELLS, Scene
-from .svg import to_svg as _scene_svg
+from ..draw.svg import to_svg as _scene_svg
+from ..errors import LayoutError
 
 __all__ = ["scene", "to_svg", "to_png", "render", "Scene", "DEFAULT_MAX_CELLS", "FORMATS"]
 
