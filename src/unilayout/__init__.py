@@ -20,9 +20,8 @@ True
 from __future__ import annotations
 
 from . import _families
+from ._version import __version__
 from .errors import LayoutError, NotRepresentableError, ParseError
-
-__version__ = "0.1.0"
 
 __all__ = [
     "LayoutError", "ParseError", "NotRepresentableError", "parse", "read", "index_map", "equivalent", "family_of",
