@@ -45,14 +45,14 @@ from .algebra import (
 )
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .atoms_mma import MMAAtom, mma_atom, mma_atoms
-from .basis import (
-    ArithTuple, CoordTensor, E, ScaledBasis, make_basis_like, make_identity_layout, make_identity_tensor,
-)
+from .basis import ArithTuple, E, ScaledBasis, make_basis_like
 from .evaluate import evaluate, index_map
 from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
+from .identity import CoordTensor, make_identity_layout, make_identity_tensor
 from .inttuple import (
     ceil_div, congruent, crd2idx, idx2crd, prefix_product, product, product_each, shape_div, shape_mod,
 )
+from .inttuple import flatten as _flatten_tuple
 from .layout import (
     Layout, column_major, cosize, make_layout, make_layout_like, make_ordered_layout, rank, row_major,
     select, size, slice_and_offset,
@@ -76,13 +76,10 @@ def flatten(x):
     >>> flatten(Layout(((2, 2), 2), ((4, 1), 2))), flatten(((1, 2), 3))
     (Layout((2, 2, 2), (4, 1, 2)), (1, 2, 3))
     """
-    from .inttuple import flatten as _flatten_tuple
-    from .swizzle import ComposedLayout as _CL
-
     if isinstance(x, Layout):
         return flatten_layout(x)
-    if isinstance(x, _CL):
-        return _CL(x.outer, x.offset, flatten_layout(x.inner))
+    if isinstance(x, ComposedLayout):
+        return ComposedLayout(x.outer, x.offset, flatten_layout(x.inner))
     return _flatten_tuple(x)
 
 

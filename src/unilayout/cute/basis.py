@@ -1,19 +1,16 @@
-"""Basis strides: layouts whose values are coordinates, and the identity tensor.
+"""Basis strides: strides that are unit vectors, so a layout's values are coordinates.
 
 CuTe's strides need not be integers. ``E<k>`` is the k-th unit vector of a
 coordinate space, and ``E<k>{} * v`` (printed ``v@k``) is ``v`` times it. A
 layout whose strides are such ``ScaledBasis`` elements maps a coordinate to a
 *coordinate tuple* instead of an offset: sums of basis elements add position
-by position. The identity layout of a shape uses the unit basis of each mode as
-its stride, so it maps every coordinate to itself, hierarchically:
+by position.
 
->>> from unilayout.cute import Layout
->>> I = make_identity_layout((4, 8))
->>> str(I), I(5), I(1, 3)
-('(4,8):(1@0,1@1)', (1, 1), (1, 3))
->>> L = Layout((128, 32), (ScaledBasis(1, 2), ScaledBasis(1, 3)))   # what the CuTe DSL prints
->>> str(L), L(3, 2)
-('(128,32):(1@2,1@3)', (0, 0, 3, 2))
+>>> e0, e1 = E(0), E(1)
+>>> str(e1), str(3 * e1), 3 * e1 + 2 * e0
+('1@1', '3@1', (2, 3))
+>>> make_basis_like((4, 8))
+(ScaledBasis(1, 0), ScaledBasis(1, 1))
 
 Worked table for ``(2,3):(1@1,2@0)`` (the result's position 0 is ``2*n``,
 position 1 is ``m``)::
@@ -25,9 +22,9 @@ position 1 is ``m``)::
 A nested mode ``E<0,1>`` is position 1 inside position 0 (text ``1@(0,1)``; C++
 prints it ``1@1@0``, which ``cute.parse`` reads too). Composition, division and
 products work on basis layouts as on integer ones, because they only multiply
-strides by integers and compare them; ``make_identity_tensor`` builds CuTe's
-counting tensor, whose partitions (``TiledMMA.get_slice(t).partition_C``) say
-which coordinates a thread owns, the usual predication idiom.
+strides by integers and compare them. The identity layout and CuTe's counting
+tensor, built from these strides, are in ``cute.identity`` (they need
+``Layout``, which this module sits under).
 
 Invariants: a ``ScaledBasis`` is an immutable value ``(value, mode)``; ``mode`` is
 an int ``k >= 0`` or a path of such ints. ``0@k`` equals the integer 0 (a zero
@@ -42,10 +39,7 @@ import operator
 from .._ints import as_int, as_nonneg
 from ..errors import LayoutError
 
-__all__ = [
-    "ScaledBasis", "ArithTuple", "E", "make_basis_like", "make_identity_layout", "make_identity_tensor",
-    "CoordTensor", "has_basis",
-]
+__all__ = ["ScaledBasis", "ArithTuple", "E", "make_basis_like", "has_basis", "as_coord", "normalize_stride"]
 
 
 def _path(mode):
@@ -238,88 +232,3 @@ def _prefix(t, i):
     if type(t) is ScaledBasis:
         return ScaledBasis(t.value, (i,) + t.path)
     return ScaledBasis(t, i)
-
-
-def make_identity_layout(shape):
-    """``shape : make_basis_like(shape)``: maps every coordinate of ``shape`` to itself.
-
-    **Post-condition:** ``I(c) == c`` for every natural coordinate ``c`` of a tuple shape.
-
-    >>> I = make_identity_layout((2, (2, 3)))
-    >>> str(I), I((1, (0, 2))), I(11)
-    ('(2,(2,3)):(1@0,(1@(1,0),1@(1,1)))', (1, (0, 2)), (1, (1, 2)))
-    """
-    from .inttuple import normalize
-    from .layout import Layout
-
-    shape = normalize(shape, "make_identity_layout shape")
-    return Layout(shape, make_basis_like(shape))
-
-
-class CoordTensor:
-    """CuTe's counting tensor: element ``c`` is the coordinate ``base + layout(c)``.
-
-    ``make_identity_tensor(shape)`` is the one with the identity layout. Slicing
-    with ``None`` (CuTe's ``_``) keeps modes; partitions of a TiledMMA/TiledCopy
-    return CoordTensors too, so they tell which coordinates a thread touches.
-
-    >>> T = make_identity_tensor((4, 8))
-    >>> T[2, 5], T[None, 5][3], T.shape
-    ((2, 5), (3, 5), (4, 8))
-    >>> T[None, 5]
-    CoordTensor(Layout((4,), (ScaledBasis(1, 0),)), (0, 5))
-    """
-
-    __slots__ = ("layout", "base")
-
-    def __init__(self, layout, base=0):
-        from .layout import Layout
-
-        if not isinstance(layout, Layout):
-            raise LayoutError(f"CoordTensor: expected a Layout, got {type(layout).__name__}")
-        object.__setattr__(self, "layout", layout)
-        object.__setattr__(self, "base", base if base == 0 or type(base) is ArithTuple else ArithTuple(base))
-
-    def __setattr__(self, name, value):
-        raise AttributeError("CoordTensor is immutable")
-
-    shape = property(lambda self: self.layout.shape, doc="Shape of the layout.")
-    size = property(lambda self: self.layout.size, doc="Number of elements.")
-
-    def __repr__(self):
-        return f"CoordTensor({self.layout!r}, {tuple(self.base) if self.base != 0 else 0!r})"
-
-    def __eq__(self, other):
-        return type(other) is CoordTensor and self.layout == other.layout and self.base == other.base
-
-    def __hash__(self):
-        return hash((self.layout, self.base))
-
-    def __call__(self, *crd):
-        return self[crd[0] if len(crd) == 1 else crd]
-
-    def __getitem__(self, crd):
-        from .layout import _has_none, _normalize_coord, slice_and_offset
-
-        c = _normalize_coord(crd)
-        if _has_none(c):
-            sub, off = slice_and_offset(c, self.layout)
-            return CoordTensor(sub, _add(self.base, as_coord(off)))
-        return _add(self.base, as_coord(self.layout(c)))
-
-    def coords(self) -> list:
-        """Every element in 1-D (colexicographic) order.
-
-        >>> make_identity_tensor((2, 2)).coords()
-        [(0, 0), (1, 0), (0, 1), (1, 1)]
-        """
-        return [self[i] for i in range(self.layout.size)]
-
-
-def make_identity_tensor(shape) -> CoordTensor:
-    """The counting tensor of ``shape``: element ``c`` is ``c`` (C++ ``make_identity_tensor``).
-
-    >>> make_identity_tensor((3, 4))[2, 1]
-    (2, 1)
-    """
-    return CoordTensor(make_identity_layout(shape))

@@ -36,13 +36,16 @@ tensor-layouts' tiled grids and with CuTe's own printed outputs.
 
 from __future__ import annotations
 
+from .._text import Scanner, check_text
 from ..errors import LayoutError
 from .algebra import complement, composition, logical_divide, right_inverse, tiled_product, zipped_divide
 from .atoms_mma import MMAAtom, mma_atom
-from .basis import CoordTensor, _add, as_coord
+from .basis import _add, as_coord
+from .identity import CoordTensor
 from .inttuple import crd2idx, idx2crd, product
 from .layout import Layout, _static_compact, slice_and_offset
 from .tensor import Tensor
+from .text import parse as parse_cute
 
 __all__ = ["TiledMMA", "ThrMMA", "make_tiled_mma", "partition_layout"]
 
@@ -347,9 +350,6 @@ def parse_tiled_mma(text: str):
     >>> parse_tiled_mma("(4,2):(2,1)") is None
     True
     """
-    from .._text import Scanner, check_text
-    from .text import parse as parse_cute
-
     s = Scanner(check_text(text, "TiledMMA description"))
     call = s.keyword("make_tiled_mma") if s.at("make_tiled_mma") else False
     if call:
