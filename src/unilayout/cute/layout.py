@@ -206,9 +206,6 @@ def _make(shape, stride, flat=None) -> Layout:
     return self
 
 
-Layout._make = staticmethod(_make)
-
-
 def _normalize_coord(crd):
     if isinstance(crd, (tuple, list)):
         return tuple(_normalize_coord(c) for c in crd)

@@ -25,11 +25,13 @@ the tile itself, ``get_slice(t).partition_S(T)`` on a tensor, sliced at thread t
 
 from __future__ import annotations
 
+from .._text import Scanner, check_text
 from ..errors import LayoutError, ParseError
 from .algebra import coalesce, composition, right_inverse, zipped_divide
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .layout import Layout, slice_and_offset
-from .tiled import TiledMMA, _balanced, _layout_to_partition, _rewrap
+from .text import parse as parse_cute
+from .tiled import TiledMMA, _balanced, _layout_to_partition, _rewrap, parse_tiled_mma
 from .tv import make_layout_tv
 
 __all__ = ["TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B",
@@ -281,8 +283,6 @@ def _read_atom(s):
 
 
 def _read_layout(s, call, what):
-    from .text import parse as parse_cute
-
     at = s.skip()
     p = _balanced(s.text, at, "(", ")", " \t\n," if call else " \t\n")
     piece = s.text[at:p]
@@ -321,9 +321,6 @@ def parse_tiled_copy(text: str):
       Copy_Atom<SM75_U32x4_LDSM_N, half> (32,1)
                                    ^
     """
-    from .._text import Scanner, check_text
-    from .tiled import parse_tiled_mma
-
     s = Scanner(check_text(text, "TiledCopy description"))
     s.skip()
     which = None
