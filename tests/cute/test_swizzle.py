@@ -3,8 +3,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unilayout import LayoutError
+from unilayout import LayoutError, cute
 from unilayout.cute import ComposedLayout, Layout, Swizzle, composition, index_map, logical_divide
+from unilayout.cute.swizzle import swizzle_layout
 
 
 def test_reference_value():
@@ -93,3 +94,28 @@ def test_negative_offsets_are_rejected():
         Swizzle(2, 0, 2)(-1)
     with pytest.raises(LayoutError):
         Swizzle(2, 0, 2)(np.array([3, -1]))
+
+
+@pytest.mark.parametrize("b,m,s", [(0, 0, 0), (1, 0, 1), (2, 0, 2), (3, 4, 3), (2, 1, 3), (2, 1, -3), (3, 3, -3)])
+def test_swizzle_layout_rows_are_the_swizzled_block(b, m, s):
+    sw = Swizzle(b, m, s)
+    L = swizzle_layout(sw)
+    width = 1 << (m + abs(s))
+    assert isinstance(L, ComposedLayout) and L.outer == sw and L.offset == 0
+    assert L.inner == Layout((1 << b, width), (width, 1))
+    assert L.size == sw.size
+    values = []
+    for r in range(1 << b):
+        row = [L(r, j) for j in range(width)]
+        assert row == [sw(r * width + j) for j in range(width)]
+        if s >= 0:  # the high bits pick the row: each row permutes its own units
+            assert sorted(row) == list(range(r * width, (r + 1) * width))
+        values += row
+    assert sorted(values) == list(range(sw.size))  # the whole block, each offset once
+
+
+def test_swizzle_layout_is_public_and_refuses_a_layout():
+    assert cute.swizzle_layout is swizzle_layout
+    assert str(cute.swizzle_layout(Swizzle(3, 3, 3))) == "Sw<3,3,3> o 0 o (8,64):(64,1)"
+    with pytest.raises(LayoutError, match="expected a cute.Swizzle, got Layout"):
+        swizzle_layout(Layout(4, 1))

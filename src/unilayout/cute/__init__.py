@@ -61,7 +61,7 @@ from .layout import depth_of as depth
 from .layout import flatten_layout
 from .layout import group as group
 from .printing import layout_table, print_layout
-from .swizzle import ComposedLayout, Swizzle
+from .swizzle import ComposedLayout, Swizzle, swizzle_layout
 from .tensor import Tensor, local_partition, local_tile
 from .text import parse
 from .tiled import ThrMMA, TiledMMA, make_tiled_mma
@@ -96,7 +96,7 @@ def __getattr__(name):
 
 
 __all__ = [
-    "Layout", "Swizzle", "ComposedLayout", "Tensor", "parse",
+    "Layout", "Swizzle", "ComposedLayout", "swizzle_layout", "Tensor", "parse",
     "size", "cosize", "rank", "depth", "make_layout", "column_major", "row_major", "make_ordered_layout",
     "make_layout_like", "coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse",
     "logical_divide", "zipped_divide", "tiled_divide", "flat_divide", "logical_product", "zipped_product",

@@ -16,6 +16,14 @@ bit a swizzle reads or writes lies in a non-negative int64, so the vectorised
 path is exact); a swizzle is an involution on all non-negative integers. A ``ComposedLayout(outer, offset, inner)`` has the
 value ``outer(offset + inner(c))``; its shape, size, rank, depth and cosize
 come from ``inner``, and the layout algebra acts on ``inner``.
+
+A bare swizzle is a function of offsets with no shape; ``swizzle_layout``
+gives it the layout view CuTe draws for it, one row per value of the high
+bits, each row a permutation of its ``2^M``-element units:
+
+>>> C = swizzle_layout(Swizzle(1, 0, 1))
+>>> str(C), [[C(r, j) for j in range(2)] for r in range(2)]
+('Sw<1,0,1> o 0 o (2,2):(2,1)', [[0, 1], [3, 2]])
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from ..errors import LayoutError
 from ._flat import at
 from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
 
-__all__ = ["Swizzle", "ComposedLayout"]
+__all__ = ["Swizzle", "ComposedLayout", "swizzle_layout"]
 
 
 class Swizzle:
@@ -190,3 +198,25 @@ class ComposedLayout:
 
     def __str__(self):
         return f"{self.outer} o {self.offset} o {self.inner}"
+
+
+def swizzle_layout(sw: Swizzle) -> ComposedLayout:
+    """A bare ``Swizzle`` as a layout: ``Sw o 0 o (2^B, W):(W, 1)`` with ``W = 2^(M+|S|)``.
+
+    Row ``r``, column ``j`` holds ``Sw(r * W + j)``: each row is one value of
+    the swizzle's high bits, which permutes that row's units of ``2^M``
+    elements (the usual picture of a swizzled shared-memory tile). The layout
+    covers the swizzle's whole block: its size is ``sw.size``.
+
+    **Post-condition:** ``swizzle_layout(sw)(r, j) == sw(r * W + j)`` for
+    ``r < 2^B``, ``j < W``.
+
+    >>> str(swizzle_layout(Swizzle(2, 0, 2)))
+    'Sw<2,0,2> o 0 o (4,4):(4,1)'
+    >>> str(swizzle_layout(Swizzle(3, 4, 3)))
+    'Sw<3,4,3> o 0 o (8,128):(128,1)'
+    """
+    if not isinstance(sw, Swizzle):
+        raise LayoutError(f"swizzle_layout: expected a cute.Swizzle, got {type(sw).__name__}")
+    width = 1 << (sw.base + abs(sw.shift))
+    return ComposedLayout(sw, 0, Layout((sw.size // width, width), (width, 1)))
