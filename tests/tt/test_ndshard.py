@@ -9,8 +9,17 @@ from hypothesis import strategies as st
 
 from unilayout.errors import LayoutError, NotRepresentableError
 from unilayout.tt import CoreRange, MetalLayout
-from unilayout.tt.ndshard import (GRID_2D, ROUND_ROBIN_1D, NdShardSpec, block_sharded, corerange_to_cores,
-                                  create_sharded_memory_config, height_sharded, sharded_across_dims, width_sharded)
+from unilayout.tt.ndshard import (
+    GRID_2D,
+    ROUND_ROBIN_1D,
+    NdShardSpec,
+    block_sharded,
+    corerange_to_cores,
+    create_sharded_memory_config,
+    height_sharded,
+    sharded_across_dims,
+    width_sharded,
+)
 
 
 def test_cores_are_listed_range_by_range_in_orientation_order():

@@ -158,7 +158,7 @@ def test_shard_matches_locate_elementwise(ml):
 
 def test_large_layout_moves_data_with_a_bounded_number_of_copies(monkeypatch):
     """shard does a fixed number of numpy copies, independent of the core and element counts."""
-    from unilayout.tt import shard as shard_mod
+    from unilayout.tt.metal import shard as shard_mod
 
     calls = []
     real = np.copyto

@@ -2,8 +2,7 @@
 
 import pytest
 
-from unilayout import LayoutError, NotRepresentableError
-from unilayout import tt
+from unilayout import LayoutError, NotRepresentableError, tt
 from unilayout.tt import CoreRange, MetalLayout, ShardSpec, TTNNLayout
 from unilayout.tt.ttnn import core_ranges
 

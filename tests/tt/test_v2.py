@@ -16,8 +16,15 @@ import unilayout
 from unilayout import tt
 from unilayout.errors import LayoutError, NotRepresentableError, ParseError
 from unilayout.tt import MetalLayout, MetalLayoutV2
-from unilayout.tt.v2 import (default_intervals, from_v2, grid_aware_alignments, normalize_and_flatten,
-                             optimal_grid, ttcore_alignments, v2_physical_shape)
+from unilayout.tt.v2 import (
+    default_intervals,
+    from_v2,
+    grid_aware_alignments,
+    normalize_and_flatten,
+    optimal_grid,
+    ttcore_alignments,
+    v2_physical_shape,
+)
 
 ATTR = ("#ttcore.metal_layout<logical_shape = {ls}, dim_alignments = {al}, collapsed_intervals = dense<{iv}> : "
         "tensor<{n}x2xi64>, {rest}>")

@@ -75,18 +75,26 @@ padding), ``text`` (parse/print), ``ttnn`` (TTNN view), ``ttnn_attrs`` /
 
 from __future__ import annotations
 
-from .collapse import collapse_groups, collapse_map, normalize_intervals
 from .device import Device, Placement, pipeline
 from .memory import Address, address, page_bytes, tile_bytes
-from .ndshard import NdShardSpec, block_sharded, create_sharded_memory_config, height_sharded, sharded_across_dims, width_sharded
-from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
-from .shard import PaddingSummary
+from .metal.alignment import default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
+from .metal.collapse import collapse_groups, collapse_map, normalize_intervals
+from .metal.metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
+from .metal.shard import PaddingSummary
+from .metal.v2 import MetalLayoutV2
+from .ndshard import (
+    NdShardSpec,
+    block_sharded,
+    create_sharded_memory_config,
+    height_sharded,
+    sharded_across_dims,
+    width_sharded,
+)
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
 from .text import parse, parse_device, parse_module, parse_tensor
-from .ttnn import CoreRange, ShardSpec, TTNNLayout
+from .ttnn.view import CoreRange, ShardSpec, TTNNLayout
 from .ttnn_attrs import MemoryConfig, TTNNTensorLayout
 from .ttnn_nd import TTNNNDTensorLayout
-from .v2 import MetalLayoutV2, default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
 
 __all__ = [
     "Address",

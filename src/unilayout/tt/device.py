@@ -39,11 +39,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..affine import AffineMap, constant, dim
 from .._ints import INT64_MAX, as_int, as_items
+from ..affine import AffineMap, constant, dim
 from ..errors import LayoutError, NotRepresentableError
 from ._mlir import xs
-from .metal import MetalLayout
+from .metal.metal import MetalLayout
 from .system import SystemDesc
 
 __all__ = ["Device", "Placement", "TOPOLOGIES", "pipeline"]

@@ -30,10 +30,10 @@ import math
 import re
 from typing import NamedTuple
 
-from ..errors import LayoutError
 from .._ints import as_nonneg
+from ..errors import LayoutError
 from .device import Device
-from .metal import MetalLayout
+from .metal.metal import MetalLayout
 from .system import SystemDesc
 
 __all__ = ["Address", "address", "element_bytes", "tile_bytes", "page_bytes"]

@@ -48,8 +48,7 @@ import numpy as np
 
 from .._ints import as_int, as_items
 from ..errors import LayoutError, NotRepresentableError
-
-from .ttnn import CoreRange, ShardSpec
+from .ttnn.view import CoreRange, ShardSpec
 
 __all__ = ["NdShardSpec", "ROUND_ROBIN_1D", "GRID_2D", "corerange_to_cores", "height_sharded", "width_sharded",
            "block_sharded", "sharded_across_dims", "create_sharded_memory_config"]

@@ -51,7 +51,10 @@ from .._text import Scanner, check_text
 from ..affine.text import read_map
 from ..errors import LayoutError, ParseError
 from .device import TOPOLOGIES, Device
-from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type, xs
+from ._mlir import xs
+from .metal.alignment import normalize_and_flatten
+from .metal.metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
+from .metal.v2 import MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map
 
 __all__ = ["parse", "parse_tensor", "parse_device", "parse_module"]
 
@@ -228,8 +231,6 @@ class _Parser:
     # --- v2 metal layout -------------------------------------------------------------------
     def metal_v2(self, shape=None, elem=None, tile=None, tensor_pos=None):
         """'#ttcore.metal_layout<logical_shape = ..., ...>'; with ``shape``, the device-shaped tensor's dims."""
-        from .v2 import MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map, normalize_and_flatten
-
         apos = self.expect_dialect("#metal_layout", "'#ttcore.metal_layout<'")
         self.expect("logical_shape", "'logical_shape'")
         self.expect("=", "'=' after 'logical_shape'")

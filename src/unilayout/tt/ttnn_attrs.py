@@ -40,9 +40,9 @@ import numpy as np
 from ..affine import AffineMap
 from ..errors import LayoutError, NotRepresentableError
 from ._mlir import replaced, xs
-from .collapse import collapse_map
-from .metal import MetalLayout
-from .ttnn import CoreRange, ShardSpec, TTNNLayout, core_ranges
+from .metal.collapse import collapse_map
+from .metal.metal import MetalLayout
+from .ttnn.view import CoreRange, ShardSpec, TTNNLayout, core_ranges
 
 __all__ = ["TTNNTensorLayout", "MemoryConfig", "BUFFER_TYPES", "TTNN_MEMORY_LAYOUTS", "config_facts"]
 
@@ -368,7 +368,7 @@ class TTNNTensorLayout(MetalLayout):
         """
         if not self.interleaved_pages:
             return super().shard(array, out=out)
-        from .shard import fill_value
+        from .metal.shard import fill_value
 
         a = np.asarray(array)
         if a.shape != self.logical_shape:
@@ -448,7 +448,7 @@ class TTNNTensorLayout(MetalLayout):
         """
         if not self.interleaved_pages:
             return super().padding_summary()
-        from .shard import PaddingSummary
+        from .metal.shard import PaddingSummary
 
         held = ~self.padding_mask()
         g = len(self.grid)

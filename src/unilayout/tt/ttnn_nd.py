@@ -35,7 +35,7 @@ import numpy as np
 from .._ints import as_items
 from ..errors import LayoutError
 from ._mlir import xs
-from .metal import TILE_DTYPES, is_scalar_type
+from .metal.metal import TILE_DTYPES, is_scalar_type
 from .ttnn_attrs import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, MemoryConfig
 
 __all__ = ["TTNNNDTensorLayout"]

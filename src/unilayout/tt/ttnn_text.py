@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from ._mlir import xs
-from .metal import is_scalar_type
-from .ttnn import CoreRange, ShardSpec
+from .metal.metal import is_scalar_type
+from .ttnn.view import CoreRange, ShardSpec
 from .ttnn_attrs import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, MemoryConfig, TTNNTensorLayout
 
 __all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_memory_config", "read_nd_shard_spec"]

@@ -37,13 +37,13 @@ import re
 
 import numpy as np
 
-from ..affine import AffineMap
-from ..affine.expr import Binary, Constant, Dim
-from ..errors import LayoutError, NotRepresentableError
-from .._ints import as_int, as_items, ceil_div
+from ..._ints import as_int, as_items, ceil_div
+from ...affine import AffineMap
+from ...affine.expr import Constant
+from ...errors import LayoutError, NotRepresentableError
+from .._mlir import linear_flat, replaced, xs
+from ..ttnn.view import to_ttnn
 from . import shard as _shard
-from . import ttnn as _ttnn
-from ._mlir import linear_flat, replaced, xs
 from .collapse import collapse_map
 
 __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type"]
@@ -199,12 +199,15 @@ class MetalLayout:
     @staticmethod
     def from_v2(logical_shape, grid=(8, 8), collapsed_intervals=None, dim_alignments=None, tile=None,
                 **options) -> "MetalLayout":
-        """A v2 layout (``#ttcore.metal_layout<logical_shape = ...>``) with tt-mlir's defaults (see ``tt.v2.from_v2``).
+        """A v2 layout (``#ttcore.metal_layout<logical_shape = ...>``) with tt-mlir's defaults.
+
+        Kept as a delegate of ``unilayout.tt.metal.v1_v2.from_v2`` (the v2
+        form builds on this class, so the function lives beside it).
 
         >>> MetalLayout.from_v2((4, 43, 7), (8, 8), tile=(32, 32)).device_shape
         (8, 1, 1, 1)
         """
-        from .v2 import from_v2
+        from .v1_v2 import from_v2  # lazy: deprecated delegate, see v1_v2.from_v2
 
         return from_v2(logical_shape, grid, collapsed_intervals, dim_alignments, tile, **options)
 
@@ -212,14 +215,15 @@ class MetalLayout:
         """The v2 layout placing every element in the same slot, or ``NotRepresentableError`` with the reason.
 
         Exact when ``linear`` joins consecutive dims per result with strides a
-        v2 alignment can produce, and grid x shard covers each result.
+        v2 alignment can produce, and grid x shard covers each result. Kept as
+        a delegate of ``unilayout.tt.metal.v1_v2.from_v1``.
 
         >>> print(MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_v2().attribute())
         #ttcore.metal_layout<logical_shape = 2x3x64x128, dim_alignments = 1x1x1x1, collapsed_intervals = dense<[[0, 3], [3, 4]]> : tensor<2x2xi64>, undef, l1, sharded>
         """
-        from .v2 import _v1_to_v2
+        from .v1_v2 import from_v1  # lazy: deprecated delegate, see v1_v2.from_v1
 
-        return _v1_to_v2(self, memory_layout)
+        return from_v1(self, memory_layout)
 
     def replace(self, **changes) -> "MetalLayout":
         """A copy with some fields changed (validated again).
@@ -589,7 +593,7 @@ class MetalLayout:
     def shard(self, array, out=None) -> np.ndarray:
         """The logical array laid out as shards: shape ``shards_shape``, padding filled from ``oob_val``.
 
-        See ``unilayout.tt.shard.shard``.
+        See ``unilayout.tt.metal.shard.shard``.
 
         >>> import numpy as np
         >>> MetalLayout.from_collapse((3, 4), (2, 2), oob_val="zero").shard(np.arange(1, 13).reshape(3, 4))[1, 1].tolist()
@@ -643,11 +647,11 @@ class MetalLayout:
         return _shard.index_map(self)
 
     def to_ttnn(self, orientation="row_major", worker_grid=None, device=None):
-        """The TTNN view of this layout (see ``unilayout.tt.ttnn``); a worker grid is checked only when given.
+        """The TTNN view of this layout (see ``unilayout.tt.ttnn.view``); a worker grid is checked only when given.
 
         >>> MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_ttnn().shard_shape
         (192, 32)
         >>> MetalLayout.from_collapse((128, 1024), (4, 16)).to_ttnn().memory_layout
         'BLOCK_SHARDED'
         """
-        return _ttnn.to_ttnn(self, orientation=orientation, worker_grid=worker_grid, device=device)
+        return to_ttnn(self, orientation=orientation, worker_grid=worker_grid, device=device)
