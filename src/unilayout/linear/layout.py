@@ -85,13 +85,12 @@ See ``docs/linear.md`` for the full list, including the encodings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import chain, repeat
-from operator import lshift as _lshift, or_ as _or
 from typing import Any, Iterable, Sequence
 
-from .._ints import as_int, as_items, as_pow2
+from .._ints import as_int, as_pow2
 from ..errors import LayoutError
-from . import _tables, gf2
+from . import _bases, _tables, gf2
+from ._bases import _as_name
 
 __all__ = [
     "LinearLayout",
@@ -113,81 +112,6 @@ def _name_str(name: str) -> str:
     if name.isascii() and name.isidentifier():
         return name
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _as_name(value: Any, what: str) -> str:
-    if not isinstance(value, str):
-        raise LayoutError(f"{what} must be a string, got {type(value).__name__} {value!r}")
-    return value
-
-
-_SEQ_TYPES = {list, tuple}
-_STR_TYPES = {str}
-_INT_TYPES = {int}
-
-
-def _normalise_bases(bases: Any) -> tuple[tuple[str, tuple[tuple[int, ...], ...]], ...]:
-    if type(bases) is dict or isinstance(bases, Mapping):
-        items = list(bases.items())
-    else:
-        try:
-            items = list(bases)
-        except TypeError:
-            raise LayoutError(
-                f"bases must map in-dim names to lists of basis vectors, got {type(bases).__name__}"
-            ) from None
-    names = []
-    groups = []
-    seen = set()
-    for k, item in enumerate(items):
-        if type(item) is not tuple or len(item) != 2:
-            if isinstance(item, (str, bytes)) or not hasattr(item, "__len__") or len(item) != 2:
-                raise LayoutError(
-                    f"bases entry {k} must be a pair (in_dim_name, [basis, ...]), got {item!r}"
-                )
-        name, vectors = item
-        if type(name) is not str:
-            _as_name(name, f"in-dim name of bases entry {k}")
-        if name in seen:
-            raise LayoutError(f"in-dim {name!r} appears twice in bases: give each in-dim one entry")
-        seen.add(name)
-        names.append(name)
-        groups.append(vectors)
-    # Fast path: lists/tuples of lists/tuples of ints, checked in bulk.
-    if set(map(type, groups)) <= _SEQ_TYPES:
-        flat = list(chain.from_iterable(groups))
-        if set(map(type, flat)) <= _SEQ_TYPES:
-            rows = list(map(tuple, flat))
-            if set(map(type, chain.from_iterable(rows))) <= _INT_TYPES:
-                out = []
-                i = 0
-                for name, g in zip(names, groups):
-                    n = len(g)
-                    out.append((name, tuple(rows[i:i + n])))
-                    i += n
-                return tuple(out)
-    return tuple((name, _normalise_vectors(name, g)) for name, g in zip(names, groups))
-
-
-def _normalise_vectors(name: str, vectors: Any) -> tuple[tuple[int, ...], ...]:
-    if isinstance(vectors, (str, bytes)):
-        raise LayoutError(f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}")
-    try:
-        vecs = list(vectors)
-    except TypeError:
-        raise LayoutError(f"bases of in-dim {name!r} must be a list of basis vectors, got {vectors!r}") from None
-    rows = []
-    for i, vec in enumerate(vecs):
-        if isinstance(vec, (str, bytes)):
-            raise LayoutError(f"basis {name}={1 << i} must be a list of ints, got {vec!r}")
-        try:
-            t = tuple(vec)
-        except TypeError:
-            raise LayoutError(
-                f"basis {name}={1 << i} must be a list of ints (one per out-dim), got {vec!r}"
-            ) from None
-        rows.append(tuple(as_int(e, f"basis {name}={1 << i} entry {j}") for j, e in enumerate(t)))
-    return tuple(rows)
 
 
 class LinearLayout:
@@ -226,137 +150,15 @@ class LinearLayout:
 
     # ------------------------------------------------------------------ build
     def __init__(self, bases: Any, out_dims: Any, require_surjective: bool = True):
-        # -- bases: fast bulk path for {name: [[int, ...], ...]}, detailed path otherwise.
-        # The group types are checked before chaining so that a one-shot iterable
-        # (a generator of vectors) is left intact for the detailed path.
-        nbases = per_out = None
-        if (
-            type(bases) is dict
-            and set(map(type, bases)) <= _STR_TYPES
-            and set(map(type, groups := list(bases.values()))) <= _SEQ_TYPES
-            and set(map(type, rows := list(chain.from_iterable(groups)))) <= _SEQ_TYPES
-        ):
-            try:
-                # one tuple per out-dim; strict: every vector has the same length
-                per_out = list(zip(*rows, strict=True))
-            except ValueError:
-                per_out = None
-            if per_out is not None and set(map(type, chain.from_iterable(per_out))) <= _INT_TYPES:
-                vecs = tuple(zip(*per_out)) if per_out else ((),) * len(rows)
-                out = []
-                i = 0
-                for name, g in zip(bases, groups):
-                    n = len(g)
-                    out.append((name, vecs[i:i + n]))
-                    i += n
-                nbases = tuple(out)
-        if nbases is None:
-            nbases = _normalise_bases(bases)
-            rows = [v for _, vecs in nbases for v in vecs]
-            per_out = None
-        # -- out-dims: {name: size}, [(name, size)], or [name] (sizes inferred)
-        if type(out_dims) is list and set(map(type, out_dims)) == _STR_TYPES:
-            out_items = out_dims
-            inferred = True
-        elif type(out_dims) is dict or isinstance(out_dims, Mapping):
-            out_items = list(out_dims.items())
-            inferred = False
-        else:
-            if isinstance(out_dims, (str, bytes)):
-                raise LayoutError(
-                    f"out_dims must be a dict {{name: size}} or a list of names, got the string {out_dims!r}"
-                )
-            try:
-                out_items = list(out_dims)
-            except TypeError:
-                raise LayoutError(
-                    f"out_dims must be a dict {{name: size}} or a list of names, got {type(out_dims).__name__}"
-                ) from None
-            inferred = all(isinstance(o, str) for o in out_items)
-            if not inferred:
-                for o in out_items:
-                    if isinstance(o, str) or not hasattr(o, "__len__") or len(o) != 2:
-                        raise LayoutError(
-                            f"out_dims must be all names or all (name, size) pairs, got {out_items!r}"
-                        )
-        names = out_items if inferred else [o[0] for o in out_items]
-        if not inferred and set(map(type, names)) - _STR_TYPES:
-            for n in names:
-                _as_name(n, "out-dim name")
-        if len(set(names)) != len(names):
-            dup = next(n for n in names if names.count(n) > 1)
-            raise LayoutError(f"out-dim {dup!r} appears twice: give each out-dim one name")
-        nout = len(names)
-        if rows and len(rows[0]) != nout or (per_out is None and rows and set(map(len, rows)) != {nout}):
-            for name, vecs in nbases:
-                for i, vec in enumerate(vecs):
-                    if len(vec) != nout:
-                        raise LayoutError(
-                            f"basis {name}={1 << i} has {len(vec)} entries but there are {nout} out-dims "
-                            f"{names}: give one entry per out-dim"
-                        )
-        if per_out is None:
-            per_out = list(zip(*rows))
-        if not rows:
-            per_out = [()] * nout
-        # With a surjectivity check ahead, the distinct flattened columns (out-dim 1
-        # shifted above out-dim 0) also give the negativity check: a column is
-        # negative iff one of its entries is. They feed the rank's fast path below.
-        nonzero = None
-        if nout == 2 and rows:
-            c0, c1 = per_out
-            maxes = [max(c0), max(c1)]
-            if require_surjective or inferred:
-                nonzero = set(map(_or, c0, map(_lshift, c1, repeat(maxes[0].bit_length()))))
-                negative = min(nonzero) < 0
-            else:
-                negative = min(c0) < 0 or min(c1) < 0
-        else:
-            maxes = [max(c) if c else 0 for c in per_out]
-            negative = bool(rows) and nout > 0 and min(map(min, per_out)) < 0
-        if negative:
-            for name, vecs in nbases:
-                for i, vec in enumerate(vecs):
-                    for j in range(nout):
-                        if vec[j] < 0:
-                            raise LayoutError(
-                                f"basis {name}={1 << i} has the negative entry {vec[j]} for out-dim "
-                                f"{names[j]!r}: entries are coordinates in [0, size)"
-                            )
-        if inferred:
-            sizes = [1 << m.bit_length() for m in maxes]
-            require_surjective = True
-        else:
-            sizes = [as_pow2(o[1], f"size of out-dim {names[j]!r}") for j, o in enumerate(out_items)]
-            for j in range(nout):
-                if maxes[j] >= sizes[j]:
-                    for name, vecs in nbases:
-                        for i, vec in enumerate(vecs):
-                            e = vec[j]
-                            if e >= sizes[j]:
-                                raise LayoutError(
-                                    f"basis {name}={1 << i} entry {e} for out-dim {names[j]!r} is out of range "
-                                    f"[0, {sizes[j]}): enlarge that out-dim to {1 << e.bit_length()} or fix the basis"
-                                )
+        # Every check but surjectivity is ``_bases.check``; the rank comes back when a fast path
+        # knows it (columns and rank are otherwise derived lazily: ``_columns``, ``rank``).
+        nbases, outs, rank, check_surjective, inferred = _bases.check(bases, out_dims, require_surjective)
         setattr_ = object.__setattr__
         setattr_(self, "_bases", nbases)
-        setattr_(self, "_outs", tuple(zip(names, sizes)))
-        # Columns and rank are derived lazily (``_columns``, ``rank``); the rank
-        # is computed here only when the surjectivity check needs it.
-        rank = None
-        if require_surjective:
-            out_bits = sum(map(int.bit_length, sizes)) - nout
-            if nout == 1:
-                nonzero = set(per_out[0])
-            if nonzero is not None:
-                # Fast path: out_bits distinct non-zero columns with one bit each
-                # (distributed layouts) are the unit vectors, so the rank is full.
-                nonzero.discard(0)
-                if len(nonzero) == out_bits and sum(map(int.bit_count, nonzero)) == out_bits:
-                    rank = out_bits
+        setattr_(self, "_outs", outs)
         setattr_(self, "_cols", None)
         setattr_(self, "_rank", rank)
-        if require_surjective and rank != out_bits and not self.is_surjective():
+        if check_surjective and not self.is_surjective():
             raise LayoutError(
                 f"layout is not surjective: it reaches {1 << self.rank} of the {self.total_out_dim_size} "
                 f"points of out-dims {self._outs_str()} (GF(2) rank {self.rank} < "
@@ -458,17 +260,7 @@ class LinearLayout:
         >>> from_bases([("i", [[1]])], ["o"], [4], require_surjective=False).is_surjective()
         False
         """
-        if not isinstance(out_dim_names, (str, list, tuple)):
-            raise LayoutError(f"from_bases: out_dim_names must be a list of names, got {type(out_dim_names).__name__}")
-        names = list(out_dim_names) if not isinstance(out_dim_names, str) else [out_dim_names]
-        if out_dim_sizes is None:
-            return LinearLayout(bases, names)
-        sizes = list(out_dim_sizes)
-        if len(sizes) != len(names):
-            raise LayoutError(
-                f"from_bases: {len(names)} out-dim names {names} but {len(sizes)} sizes {sizes}: give one size per name"
-            )
-        return LinearLayout(bases, list(zip(names, sizes)), require_surjective)
+        return LinearLayout(bases, *_bases.from_bases_args(out_dim_names, out_dim_sizes, require_surjective))
 
     # ----------------------------------------------------------- accessors
     @property
@@ -1159,10 +951,7 @@ class LinearLayout:
                 f"#ttg.linear cannot carry this layout: its out-dims {self.out_dims} are not the sizes Triton "
                 "infers from the bases, or it is not surjective"
             )
-        body = ", ".join(
-            f"{name} = [" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vecs) + "]"
-            for name, vecs in self._bases
-        )
+        body = ", ".join(f"{name} = {_vectors(vecs)}" for name, vecs in self._bases)
         return "#ttg.linear<{" + body + "}>"
 
 
@@ -1179,9 +968,15 @@ def _shared_linear_attr(self: LinearLayout) -> str:
     bases = dict(self._bases)
     if not bases.get("offset"):
         raise LayoutError("#ttg.shared_linear needs at least one offset basis")
-    from .encodings import SharedLinear  # here: encodings imports this module
+    # the text ``SharedLinear(offset, block)`` prints (``encodings.SharedLinear``; alignment 16)
+    block = f", block = {_vectors(bases['block'])}" if bases.get("block") else ""
+    return f"#ttg.shared_linear<{{offset = {_vectors(bases['offset'])}{block}}}, alignment = 16>"
 
-    return str(SharedLinear(bases["offset"], bases.get("block", ())))  # the encoding's printer (ttgir.to_text)
+
+def _vectors(vecs) -> str:
+    """``[[a, b], [c, d]]``: bases as Triton's attributes print them."""
+    return "[" + ", ".join("[" + ", ".join(str(e) for e in v) + "]" for v in vecs) + "]"
+
 
 _EMPTY = LinearLayout._make((), ())
 
@@ -1209,27 +1004,7 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
        register=32 -> (0, 0, 1)
     where out dims are: [dim2 (size 8), dim1 (size 4), dim0 (size 2)]
     """
-    shape = [as_int(s, "shape entry") for s in as_items(shape)]
-    order = [as_int(o, "order entry") for o in as_items(order)]
-    if sorted(order) != list(range(len(shape))):
-        raise LayoutError(
-            f"identity_standard_nd: order {order} must be a permutation of 0..{len(shape) - 1} (one entry per shape dim)"
-        )
-    in_dim = _as_name(in_dim, "in-dim name")
-    if not order:
-        return _EMPTY
-    rank = len(order)
-    vecs = []
-    for k, d in enumerate(order):  # built directly: the same bases as the product of identity_1d's
-        size = shape[d]
-        if size == 0:
-            raise LayoutError(f"identity_standard_nd: shape {shape} has a zero entry")
-        as_pow2(size, f"size of dim{d}")
-        for i in range(size.bit_length() - 1):
-            v = [0] * rank
-            v[k] = 1 << i
-            vecs.append(tuple(v))
-    return LinearLayout._make(((in_dim, tuple(vecs)),), tuple((f"dim{d}", shape[d]) for d in order))
-
+    parts = _bases.standard_nd(in_dim, shape, order)
+    return _EMPTY if parts is None else LinearLayout._make(*parts)
 
 from . import algebra as _alg  # noqa: E402  (algebra imports LinearLayout from here)
