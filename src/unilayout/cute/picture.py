@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .. import cute
+from .swizzle import swizzle_layout
 from ..draw.colors import categorical, distinct, gradient
 from ..draw.grid import crop as _crop
 from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
@@ -36,26 +37,6 @@ from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
 __all__ = ["layout_scene", "tv_scene", "offset_bank_conflicts", "swizzle_layout", "COLOR_MODES"]
 
 COLOR_MODES = ("index", "swizzle", "thread", "bank")
-
-
-def swizzle_layout(sw):
-    """A bare ``Swizzle`` ``Sw<B,M,S>`` as the layout drawn for it: ``Sw o 0 o (2^B, W):(W, 1)``, ``W = 2^(M+|S|)``.
-
-    Row ``r``, column ``j`` holds ``Sw(r * W + j)``: each row is one value of
-    the swizzle's high bits, which permutes that row's units of ``2^M``
-    elements (the usual picture of a swizzled shared-memory tile).
-
-    >>> from unilayout import cute
-    >>> str(swizzle_layout(cute.Swizzle(2, 0, 2)))
-    'Sw<2,0,2> o 0 o (4,4):(4,1)'
-    >>> str(swizzle_layout(cute.Swizzle(3, 4, 3)))
-    'Sw<3,4,3> o 0 o (8,128):(128,1)'
-    """
-
-    if not isinstance(sw, cute.Swizzle):
-        raise LayoutError(f"swizzle_layout: expected a cute.Swizzle, got {type(sw).__name__}")
-    width = 1 << (sw.base + abs(sw.shift))
-    return cute.ComposedLayout(sw, 0, cute.Layout((sw.size // width, width), (width, 1)))
 
 
 def _is_cute(x) -> bool:
