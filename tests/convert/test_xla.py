@@ -1,4 +1,4 @@
-"""convert.xla: XLA tiled layouts to affine, CuTe, linear and TSL, element by element against XLA's linear index."""
+"""convert.xla: XLA tiled layouts to affine, CuTe, linear, TSL and tt metal, element by element against XLA's linear index."""
 
 import random
 
@@ -8,7 +8,8 @@ import pytest
 import unilayout
 from unilayout import NotRepresentableError, cute
 from unilayout.convert import convert_to
-from unilayout.sharding import XlaLayout
+from unilayout.convert.xla import xla_to_cute, xla_to_metal
+from unilayout.xla import XlaLayout, parse_xla_layout
 
 
 def random_layout(rng, pad):
@@ -66,3 +67,68 @@ def test_a_padded_layout_is_not_equivalent_to_its_unpadded_neighbour():
     assert not unilayout.equivalent(x, unilayout.parse("f32[3,5]{1,0}"))
     with pytest.raises(NotRepresentableError, match="pads dim 0"):
         convert_to(x, "tsl")
+
+
+def test_cute_exactly_when_nothing_pads():
+    """Any tiling (two levels, tiles of 1 and 3): a CuTe layout iff no tile pads, then XLA's offset at every element."""
+    rng = random.Random(1)
+    exact = 0
+    for _ in range(300):
+        r = rng.randint(1, 3)
+        dims = tuple(rng.randint(1, 9) for _ in range(r))
+        mtm = list(range(r))
+        rng.shuffle(mtm)
+        tiles, width = [], r
+        for _ in range(rng.randint(0, 2)):
+            k = rng.randint(1, width)
+            tiles.append(tuple(rng.choice([1, 2, 3, 4]) for _ in range(k)))
+            width += k
+        L = XlaLayout("f32", dims, tuple(mtm), tuple(tiles))
+        try:
+            C = xla_to_cute(L)
+        except NotRepresentableError as e:
+            assert L.padded and "pads dim" in str(e)
+            continue
+        assert not L.padded
+        got = L.offsets()
+        for x in np.ndindex(*L.dims):
+            assert C(x) == got[x], (str(L), str(C), x)
+        exact += 1
+    assert exact > 50
+
+
+def tile_major_offsets(ml, shape):
+    """Where tt puts each element in its tile-major shards (to_tiles), read back from the data."""
+    a = np.arange(1, int(np.prod(shape)) + 1).reshape(shape)
+    flat = ml.replace(oob_val="zero").to_tiles(ml.replace(oob_val="zero").shard(a)).reshape(-1)
+    off = np.zeros(shape, np.int64)
+    pos = np.flatnonzero(flat)
+    off.reshape(-1)[flat[pos] - 1] = pos
+    return off, flat.size
+
+
+def test_to_metal_puts_every_element_where_xla_does():
+    rng = random.Random(6)
+    done = 0
+    for _ in range(200):
+        r = rng.randint(2, 3)
+        dims = tuple(rng.randint(1, 9) for _ in range(r))
+        mtm = list(range(r))
+        rng.shuffle(mtm)
+        tiles = ((rng.randint(1, 4), rng.randint(1, 4)),) if rng.random() < 0.8 else ()
+        L = XlaLayout("f32", dims, tuple(mtm), tiles)
+        ml = xla_to_metal(L)
+        off, size = tile_major_offsets(ml, dims)
+        assert (off == L.offsets()).all() and size == L.storage_size, (str(L), str(ml))
+        done += 1
+    assert done == 200
+    with pytest.raises(NotRepresentableError, match="2 tile levels"):
+        xla_to_metal(parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}"))
+    with pytest.raises(NotRepresentableError, match="not 2-D"):
+        xla_to_metal(parse_xla_layout("f32[8,8]{1,0:T(8)}"))
+
+
+def test_the_deprecated_methods_delegate_here():
+    x = parse_xla_layout("f32[4,6]{0,1:T(2,2)}")
+    assert x.to_cute() == xla_to_cute(x) and x.to_metal() == xla_to_metal(x)
+    assert x.to_metal("zero") == xla_to_metal(x, oob_val="zero")

@@ -31,22 +31,35 @@ against 2+1+1+1).
 | ``dtensor`` | ``from_dtensor``, ``to_dtensor`` |
 | ``ttnn`` | ``from_ttnn``, ``to_ttnn``, ``shard_tensor_2d_mesh`` |
 | ``metal`` | ``from_metal`` |
-| ``xla_layout`` | ``XlaLayout``, ``parse_xla_layout`` (XLA tiled layouts) |
+
+XLA tiled layouts (``XlaLayout``, ``parse_xla_layout``) are their own
+family now, ``unilayout.xla``; ``sharding.XlaLayout``,
+``sharding.parse_xla_layout`` and ``sharding.xla_layout`` remain as aliases.
 
 JAX and PyTorch are imported only by the functions that take or build
 their objects; text forms need neither. Pictures: ``viz.sharding``.
 """
 
-from .value import Sharding
-from .jax import from_jax, to_jax
-from .hlo import parse_hlo, to_hlo
-from .shardy import parse_shardy, to_shardy
 from .dtensor import from_dtensor, to_dtensor
+from .hlo import parse_hlo, to_hlo
+from .jax import from_jax, to_jax
 from .metal import from_metal
+from .shardy import parse_shardy, to_shardy
 from .ttnn import from_ttnn, shard_tensor_2d_mesh, to_ttnn
-from .xla_layout import XlaLayout, parse_xla_layout
+from .value import Sharding
 
 __all__ = ["Sharding", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy",
            "from_dtensor", "to_dtensor", "from_metal",
            "from_ttnn", "to_ttnn", "shard_tensor_2d_mesh",
            "XlaLayout", "parse_xla_layout"]
+
+_XLA_NAMES = ("XlaLayout", "parse_xla_layout")
+
+
+def __getattr__(name):
+    """``sharding.XlaLayout`` and ``sharding.parse_xla_layout``, read from their deprecated alias on first use."""
+    if name in _XLA_NAMES:
+        from . import xla_layout  # lazy: deprecated alias, moved to unilayout.xla
+
+        return getattr(xla_layout, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

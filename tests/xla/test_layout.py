@@ -1,12 +1,18 @@
-"""XLA tiled layouts: the published linear-index formula, written here independently, element by element."""
+"""unilayout.xla: XLA tiled layouts against the published linear-index formula, written here independently."""
 
 import random
 
 import numpy as np
 import pytest
 
-from unilayout import LayoutError, NotRepresentableError, ParseError, cute
-from unilayout.sharding.xla_layout import XlaLayout, parse_xla_layout
+from unilayout import LayoutError, ParseError, xla
+from unilayout.xla import XlaLayout, parse_xla_layout
+
+
+def _apply(v, ops):
+    for op, k in ops:
+        v = v // k if op == "div" else v % k
+    return v
 
 
 def linear_index(e, d):
@@ -58,15 +64,11 @@ def test_offsets_follow_the_published_formula():
         m = L.to_affine()
         for x in list(np.ndindex(*L.dims))[:40]:
             assert m(*x) == (got[x],), (str(L), str(m), x)
-        # CuTe exactly when nothing pads
-        try:
-            C = L.to_cute()
-        except NotRepresentableError as e:
-            assert L.padded and "pads dim" in str(e)
-            continue
-        assert not L.padded
-        for x in np.ndindex(*L.dims):
-            assert C(x) == got[x], (str(L), str(C), x)
+        # the buffer dims and strides are the offset's digits
+        for x in list(np.ndindex(*L.dims))[:40]:
+            digits = [_apply(x[i], ops) for i, ops, _ in L.buffer_dims]
+            assert all(0 <= v < n for v, (_, _, n) in zip(digits, L.buffer_dims))
+            assert sum(v * s for v, s in zip(digits, L.buffer_strides)) == got[x]
 
 
 def test_named_cases():
@@ -105,7 +107,7 @@ def test_bad_values():
 
 
 def test_jax_layout_objects():
-    jax = pytest.importorskip("jax", reason="JAX gives real array layouts (pip install 'unilayout[jax]')")
+    pytest.importorskip("jax", reason="JAX gives real array layouts (pip install 'unilayout[jax]')")
     import jax.numpy as jnp
     from jax.experimental.layout import Layout
     x = jnp.zeros((4, 6), jnp.bfloat16)
@@ -119,32 +121,11 @@ def test_jax_layout_objects():
         XlaLayout.from_jax("x", (4,))
 
 
-def tile_major_offsets(ml, shape):
-    """Where tt puts each element in its tile-major shards (to_tiles), read back from the data."""
-    a = np.arange(1, int(np.prod(shape)) + 1).reshape(shape)
-    flat = ml.replace(oob_val="zero").to_tiles(ml.replace(oob_val="zero").shard(a)).reshape(-1)
-    off = np.zeros(shape, np.int64)
-    pos = np.flatnonzero(flat)
-    off.reshape(-1)[flat[pos] - 1] = pos
-    return off, flat.size
+def test_the_package_and_its_old_sharding_paths():
+    from unilayout import sharding
+    from unilayout.sharding import xla_layout
 
-
-def test_to_metal_puts_every_element_where_xla_does():
-    rng = random.Random(6)
-    done = 0
-    for _ in range(200):
-        r = rng.randint(2, 3)
-        dims = tuple(rng.randint(1, 9) for _ in range(r))
-        mtm = list(range(r))
-        rng.shuffle(mtm)
-        tiles = ((rng.randint(1, 4), rng.randint(1, 4)),) if rng.random() < 0.8 else ()
-        L = XlaLayout("f32", dims, tuple(mtm), tiles)
-        ml = L.to_metal()
-        off, size = tile_major_offsets(ml, dims)
-        assert (off == L.offsets()).all() and size == L.storage_size, (str(L), str(ml))
-        done += 1
-    assert done == 200
-    with pytest.raises(NotRepresentableError, match="2 tile levels"):
-        parse_xla_layout("bf16[128,256]{1,0:T(8,128)(2,1)}").to_metal()
-    with pytest.raises(NotRepresentableError, match="not 2-D"):
-        parse_xla_layout("f32[8,8]{1,0:T(8)}").to_metal()
+    assert xla.parse is parse_xla_layout and xla.XlaLayout is XlaLayout
+    assert sharding.XlaLayout is xla_layout.XlaLayout is XlaLayout
+    assert sharding.parse_xla_layout is xla_layout.parse_xla_layout is parse_xla_layout
+    assert XlaLayout.__module__ == "unilayout.xla.layout"
