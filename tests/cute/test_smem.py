@@ -6,7 +6,12 @@ import pytest
 from unilayout import cute
 from unilayout.convert import cute_triton
 from unilayout.convert.cute_triton import (
-    SMEM_KINDS, check_equivalents, smem_atom, smem_atom_bits, smem_equivalents, smem_table,
+    SMEM_KINDS,
+    check_equivalents,
+    smem_atom,
+    smem_atom_bits,
+    smem_equivalents,
+    smem_table,
 )
 from unilayout.errors import LayoutError
 

@@ -11,7 +11,12 @@ CuTe <-> Triton checks. Old imports keep working:
 
 # deprecated alias: re-exports convert.cute_triton (an import upward, from the cute family to the bridge floor)
 from ..convert.cute_triton import (
-    SMEM_KINDS, check_equivalents, smem_atom, smem_atom_bits, smem_equivalents, smem_table,
+    SMEM_KINDS,
+    check_equivalents,
+    smem_atom,
+    smem_atom_bits,
+    smem_equivalents,
+    smem_table,
 )
 
 __all__ = ["SMEM_KINDS", "smem_atom", "smem_atom_bits", "smem_equivalents", "check_equivalents", "smem_table"]
