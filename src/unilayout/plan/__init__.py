@@ -38,7 +38,8 @@ reinterpreted as transposed:
 Modules: ``reshard`` (``reshard_cost``, ``transfer_table``), ``regrid`` (reinterpretations),
 ``choose`` (``grids``), ``chains`` (``chain``), ``triton``, ``cute``,
 ``command`` (the ``unilayout plan`` command), ``panel`` (the explorer
-panel's JSON answer). Names load on first use, so
+panel's JSON answer), ``picture`` (the traffic heat map and the chosen
+grid over the device; ``viz.plan`` is its old name). Names load on first use, so
 ``import unilayout.plan`` (and the command line) stays cheap.
 """
 

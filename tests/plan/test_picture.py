@@ -1,12 +1,12 @@
-"""unilayout.viz.plan: the reshard heat map and the chosen grid over the device."""
+"""unilayout.plan.picture: the reshard heat map and the chosen grid over the device (old home: viz.plan)."""
 
 import numpy as np
 import pytest
-
 from svgcheck import cells, label_text, parse_svg
+
 from unilayout import LayoutError, plan, tt
+from unilayout.plan.picture import grid_choice_scene, traffic_scene
 from unilayout.viz import to_png, to_svg
-from unilayout.viz.plan import grid_choice_scene, traffic_scene
 
 DEV = tt.Device((4, 4), "(d0, d1) -> (0, d0, d1)")
 
@@ -83,3 +83,9 @@ def test_bad_input():
     a = tt.MetalLayout.from_collapse((32, 32), (4, 4))
     with pytest.raises(LayoutError, match="max_cells"):
         traffic_scene(plan.reshard_cost(a, a, DEV), max_cells=10)
+
+
+def test_viz_plan_is_an_alias_of_plan_picture():
+    from unilayout.viz import plan as old
+
+    assert old.traffic_scene is traffic_scene and old.grid_choice_scene is grid_choice_scene
