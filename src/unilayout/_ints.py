@@ -30,6 +30,7 @@ unilayout.errors.LayoutError: size of in-dim 'lane' 12 is not a power of two: pa
 from __future__ import annotations
 
 import operator
+import os
 
 from .errors import LayoutError
 
@@ -41,8 +42,6 @@ def _memory_bytes() -> int:
     """This machine's memory: physical RAM, or the cgroup's limit when that is lower (8 GiB if unknown)."""
     total = 8 << 30
     try:
-        import os
-
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, OSError, ValueError):  # pragma: no cover - non-POSIX
         pass
@@ -63,8 +62,6 @@ def _default_max_table() -> int:
     and its temporaries several times over still fit), rounded down to a
     power of two, at most 2**30 values and at least 2**20.
     """
-    import os
-
     env = os.environ.get("UNILAYOUT_MAX_TABLE", "").strip()
     if env.isdigit() and len(env) < 20 and int(env) > 0:
         return int(env)
@@ -282,7 +279,7 @@ def as_int_array(value, what: str) -> "np.ndarray":
     ...
     unilayout.errors.LayoutError: coordinates: 9223372036854775808 does not fit in int64
     """
-    import numpy as np
+    import numpy as np  # lazy: the ground floor stays numpy-free (`import unilayout` loads no numpy)
 
     if isinstance(value, np.ma.MaskedArray):
         raise LayoutError(f"{what}: a masked array would lose its mask; pass arr.filled(...) or arr.compressed()")

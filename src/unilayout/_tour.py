@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from . import facts as F
+from . import viz
 from ._families import family_of, parse
 from .viz.text import MAX_TABLE_CELLS, tables
 
@@ -56,8 +57,6 @@ def write_tour(out, formats=(".svg", ".png"), progress=None, scale=1) -> list:
     >>> [os.path.basename(p) for p in paths][-1], "contiguity:" in text.getvalue()
     ('5-device-2-chips.svg', True)
     """
-    from . import viz
-
     os.makedirs(out, exist_ok=True)
     written = []
     for k, (stem, heading, why, text, opts) in enumerate(TOUR, 1):

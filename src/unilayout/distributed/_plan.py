@@ -27,6 +27,7 @@ import numpy as np
 from ..errors import LayoutError, NotRepresentableError
 from ..tt import Device, MetalLayout
 from ..tt.metal import xs
+from ..tt.shard import fill_value
 
 
 class Holder(NamedTuple):
@@ -159,7 +160,6 @@ def block_array(ml: MetalLayout, array) -> np.ndarray:
         phys = a.reshape(ml.physical_shape)
         if H == ml.physical_shape:
             return phys
-        from ..tt.shard import fill_value
         out = np.full(H, fill_value(ml, a.dtype), dtype=a.dtype)
         out[tuple(slice(0, p) for p in ml.physical_shape)] = phys
         return out

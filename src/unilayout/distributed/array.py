@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
+from ..tt import MetalLayout
 from ..tt.metal import xs
 from ..tt.shard import fill_value
 from ._plan import block_array, from_block_array, plan
@@ -170,7 +171,6 @@ def gather(jax_array, metal_layout):
     >>> x.shape, bool((gather(x, ml) == a).all())
     ((96, 64), True)
     """
-    from ..tt import MetalLayout
     if not isinstance(metal_layout, MetalLayout):
         raise LayoutError(f"expected a tt.MetalLayout, got {type(metal_layout).__name__}")
     shape = getattr(jax_array, "shape", None)

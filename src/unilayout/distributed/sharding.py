@@ -44,6 +44,8 @@ import numpy as np
 
 from ..affine import AffineMap, constant, dim
 from ..errors import LayoutError, NotRepresentableError
+from ..sharding import from_jax, to_jax
+from ..sharding.metal import physical_sharding
 from ..tt import Device, MetalLayout
 from ..tt.metal import xs
 from ._plan import plan
@@ -53,7 +55,7 @@ __all__ = ["to_named_sharding", "from_named_sharding", "natural_mesh"]
 
 def _jax():
     try:
-        import jax
+        import jax  # lazy: JAX is an optional dependency (unilayout[jax]), imported by the functions that need it
     except ImportError as e:  # pragma: no cover - exercised only without the extra
         raise ImportError("unilayout.distributed needs JAX: pip install 'unilayout[jax]'") from e
     return jax
@@ -191,8 +193,6 @@ def _checked(ns, p, mesh):
     rows is split 3+2, which no NamedSharding says (JAX refuses a dim of 5
     over 2 devices).
     """
-    from ..sharding import from_jax, to_jax
-    from ..sharding.metal import physical_sharding
     ids = [d.id for d in mesh.devices.flat]
     want = physical_sharding(p, dict(zip(p.device.chip_ids, ids)))
     try:
@@ -288,7 +288,6 @@ def from_named_sharding(shape, sharding):
                               f"(axes: {', '.join(names)})")
         axes_of.append(axes)
     grid = tuple(math.prod(size_of[a] for a in axes) for axes in axes_of)
-    from ..sharding import from_jax
     from_jax(sharding, shape)  # the canonical Sharding: refuses a dim that does not divide, as JAX does
     r = len(shape)
     ml = MetalLayout(shape, AffineMap(r, 0, tuple(dim(i) for i in range(r))), grid)

@@ -32,6 +32,7 @@ from ..errors import NotRepresentableError
 from ..tt.memory import element_bytes, tile_bytes
 from ..tt.metal import xs
 from ._plan import plan
+from .sharding import spec_entries
 
 __all__ = ["DeviceShard", "ShardSummary", "shard_summary", "shard_svg"]
 
@@ -131,7 +132,6 @@ def shard_summary(metal_layout, device) -> ShardSummary:
     >>> s.spec is None, s.reason
     (True, 'grid dim 1 has 12 cells in blocks of 8 per chip: the last chip gets 4, and a NamedSharding needs equal shards (distribute pads the block instead)')
     """
-    from .sharding import spec_entries
     p = plan(metal_layout, device)
     ml = metal_layout
     try:

@@ -44,7 +44,7 @@ def font(size_px: int):
     >>> font(12).size
     12
     """
-    from PIL import ImageFont
+    from PIL import ImageFont  # lazy: Pillow costs import time; loaded when a PNG is first drawn
 
     return ImageFont.load_default(size=int(size_px))
 
@@ -73,7 +73,7 @@ def rasterise(scene, scale=1) -> np.ndarray:
     >>> rasterise(s).shape == (int(s.height), int(s.width), 3)
     True
     """
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # lazy: Pillow costs import time; loaded when a PNG is first drawn
 
     k = _check_scale(scale)
     pw, ph, notes = scene.measure()  # one measurement of the texts and notes, as draw.svg
@@ -140,7 +140,7 @@ def encode_png(image) -> bytes:
     >>> png_size(encode_png(np.zeros((2, 5, 3), dtype=np.uint8)))
     (5, 2)
     """
-    from PIL import Image
+    from PIL import Image  # lazy: Pillow costs import time; loaded when a PNG is first drawn
 
     image = np.ascontiguousarray(image, dtype=np.uint8)
     if image.ndim != 3 or image.shape[2] != 3:

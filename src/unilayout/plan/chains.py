@@ -33,24 +33,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import tt
 from ..errors import LayoutError
+from .choose import GridChoice
 from .regrid import Reinterpretation, reinterpretations
 from .reshard import _check_fits, _fits, _price, _with_in_place, transfer_table
 
 __all__ = ["ChainPlan", "chain"]
 
 
-def _tt():
-    from .. import tt
-
-    return tt
-
-
 def _candidate(c, where):
     """``(layout, device or None)`` of a candidate: a MetalLayout, a GridChoice or a (layout, device) pair."""
-    tt = _tt()
-    from .choose import GridChoice
-
     if isinstance(c, tt.MetalLayout):
         return c, None
     if isinstance(c, GridChoice):
@@ -148,7 +141,6 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
     >>> chain([[x, y], [y], [x, y]], dev).choices
     (1, 0, 1)
     """
-    tt = _tt()
     if not isinstance(device, tt.Device):
         raise LayoutError(f"chain: device must be a tt.Device, got {type(device).__name__}")
     try:

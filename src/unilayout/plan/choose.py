@@ -58,18 +58,14 @@ import math
 
 import numpy as np
 
-from ..errors import LayoutError
+from .. import tt
 from .._ints import as_int
+from ..errors import LayoutError
+from .regrid import reinterpret, row_major
 
 __all__ = ["GridChoice", "grids", "collapse_choices"]
 
 _PLACEMENT_ORDER = {"physical": 0, "extra_wide": 1, "extra_tall": 1, "row_major": 2}
-
-
-def _tt():
-    from .. import tt
-
-    return tt
 
 
 def collapse_choices(rank: int, groups: int) -> tuple:
@@ -98,7 +94,6 @@ def collapse_choices(rank: int, groups: int) -> tuple:
 
 
 def _groups_shape(shape, intervals):
-    tt = _tt()
     groups = tt.collapse_groups(len(shape), intervals)
     return tuple(math.prod(shape[d] for d in g) for g in groups)
 
@@ -154,7 +149,7 @@ class GridChoice:
         """
         if self._layout is None:
             shape, element_type, memory_space, tile, _ = self._spec
-            ml = _tt().MetalLayout.from_collapse(shape, self.grid, self.collapse, element_type=element_type,
+            ml = tt.MetalLayout.from_collapse(shape, self.grid, self.collapse, element_type=element_type,
                                                  memory_space=memory_space, tile=tile)
             object.__setattr__(self, "_layout", ml)
         return self._layout
@@ -170,8 +165,6 @@ class GridChoice:
         """
         if self._device is None:
             base = self._spec[4]
-            from .regrid import reinterpret, row_major
-
             if self.placement == "physical":
                 dev = base
             elif self.placement in ("extra_wide", "extra_tall"):
@@ -197,7 +190,6 @@ class GridChoice:
 
 
 def _tensor(tensor, element_type, tile):
-    tt = _tt()
     if isinstance(tensor, tt.MetalLayout):
         et = tensor.element_type if element_type is None else element_type
         return tensor.logical_shape, et, tensor.tile if tile is None else tile
@@ -210,7 +202,6 @@ def _tensor(tensor, element_type, tile):
 
 
 def _collapses(shape, device_rank, collapse):
-    tt = _tt()
     r = len(shape)
     if collapse is None:
         return collapse_choices(r, device_rank)
@@ -248,7 +239,6 @@ def grids(tensor, device, *, tile=None, memory_space="l1", collapse=None, elemen
     >>> best.grid, best.cores_used, best.padding_slots, dev.place(best.layout).distribution
     ((2, 8, 8), 128, 0, ('sharded', None, None))
     """
-    tt = _tt()
     if not isinstance(device, tt.Device):
         raise LayoutError(f"grids: device must be a tt.Device, got {type(device).__name__}")
     shape, element_type, tile = _tensor(tensor, element_type, tile)

@@ -32,8 +32,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import LayoutError
+from .. import cute
 from .._ints import as_pow2
+from ..errors import LayoutError
 
 __all__ = ["CopyCost", "cute_copy"]
 
@@ -52,8 +53,6 @@ class CopyCost(NamedTuple):
 
 
 def _index_map(layout, what):
-    from .. import cute
-
     if not isinstance(layout, (cute.Layout, cute.ComposedLayout)):
         raise LayoutError(f"cute_copy: {what} must be a cute.Layout or ComposedLayout, got {type(layout).__name__}")
     return np.asarray(cute.index_map(layout), dtype=np.int64).reshape(-1)

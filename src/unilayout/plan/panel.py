@@ -38,7 +38,13 @@ from __future__ import annotations
 
 import math
 
+from .. import tt
+from ..draw.svg import to_svg
 from ..errors import LayoutError
+from .choose import grids
+from .picture import grid_choice_scene, traffic_scene
+from .regrid import row_major
+from .reshard import _components, _fits, reshard_cost
 
 __all__ = ["answer", "MAX_TOP", "MAX_RESHARD_POINTS", "MAX_VOLUME"]
 
@@ -97,8 +103,6 @@ def _check_points(src, dst):
     links (``reshard`` module docstring); a request must stay quick, so a map
     mixing every dim of a big tensor is for the ``unilayout plan reshard`` command.
     """
-    from .reshard import _components
-
     deps = [r.dims() for ml in (src, dst) for r in ml.linear.results]
     shape = src.logical_shape
     if len(shape) != len(dst.logical_shape):
@@ -133,12 +137,6 @@ def answer(body) -> dict:
     ...
     unilayout.errors.LayoutError: 'top' must be an integer >= 1, got 'many'
     """
-    from .. import tt
-    from ..viz.plan import grid_choice_scene, traffic_scene
-    from ..viz.svg import to_svg
-    from .choose import grids
-    from .reshard import _fits, reshard_cost
-
     if not isinstance(body, dict):
         raise LayoutError(f"the planner request must be a JSON object, got {type(body).__name__}")
     shape = _ints(body.get("shape"), "shape")
@@ -182,8 +180,6 @@ def answer(body) -> dict:
             src_dev, source = dev, "device"
             dst_device = None if chosen.placement == "physical" else chosen.device
         else:  # a virtual source grid sits on the cores row-major, as grids() places its virtual grids
-            from .regrid import row_major
-
             src_dev, source = row_major(dev, src.grid).device, "row_major view"
             dst_device = chosen.device
         c = reshard_cost(src, chosen.layout, src_dev, dst_device=dst_device)

@@ -42,9 +42,10 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from .._ints import as_shape
 from ..affine import AffineMap, constant, dim
 from ..errors import LayoutError
-from .._ints import as_shape
+from ..tt import Device
 
 __all__ = ["Reinterpretation", "REINTERPRETATIONS", "reinterpretations", "reinterpret", "row_major"]
 
@@ -71,8 +72,6 @@ class Reinterpretation(NamedTuple):
 
 
 def _check_device(device, what):
-    from ..tt import Device
-
     if not isinstance(device, Device):
         raise LayoutError(f"{what}: expected a tt.Device, got {type(device).__name__}")
     return device

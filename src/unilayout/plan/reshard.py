@@ -69,8 +69,9 @@ import math
 
 import numpy as np
 
-from ..errors import LayoutError, NotRepresentableError
+from .. import tt
 from .._ints import as_positive
+from ..errors import LayoutError, NotRepresentableError
 from .regrid import reinterpretations
 
 __all__ = ["ReshardCost", "reshard_cost", "transfer_table"]
@@ -79,14 +80,7 @@ __all__ = ["ReshardCost", "reshard_cost", "transfer_table"]
 _CHUNK = 1 << 22
 
 
-def _tt():
-    from .. import tt
-
-    return tt
-
-
 def _check_layout(x, what):
-    tt = _tt()
     if not isinstance(x, tt.MetalLayout):
         raise LayoutError(f"reshard_cost: {what} must be a tt.MetalLayout, got {type(x).__name__}")
     if getattr(x, "interleaved_pages", False):  # TTNN L1-interleaved: pages round robin, not the map's grid split
@@ -105,7 +99,6 @@ def _fits(grid, device):
 
 
 def _check_fits(ml, device, what):
-    tt = _tt()
     if not isinstance(device, tt.Device):
         raise LayoutError(f"reshard_cost: {what} device must be a tt.Device, got {type(device).__name__}")
     if not _fits(ml.grid, device):
@@ -536,7 +529,6 @@ def reshard_cost(src, dst, device, *, dst_device=None, reinterpret=True, element
     >>> c.local_bytes, c.on_chip_bytes, c.chip_to_chip_bytes, c.max_receive_bytes
     (65536, 458752, 524288, 16384)
     """
-    tt = _tt()
     _check_layout(src, "src")
     _check_layout(dst, "dst")
     _check_fits(src, device, "src")

@@ -34,8 +34,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import LayoutError
+from .. import linear
 from .._ints import as_pow2
+from ..errors import LayoutError
 
 __all__ = ["TritonCost", "triton_conversion", "shuffle_rounds"]
 
@@ -60,12 +61,6 @@ class TritonCost(NamedTuple):
     staging: object
 
 
-def _linear():
-    from .. import linear
-
-    return linear
-
-
 def shuffle_rounds(src, dst) -> int:
     """Warp-shuffle rounds per thread of the one-register-at-a-time schedule (module docstring).
 
@@ -84,7 +79,6 @@ def shuffle_rounds(src, dst) -> int:
     >>> shuffle_rounds(src, dst)     # per register, one source lane is asked for both of its registers
     4
     """
-    linear = _linear()
     cvt = dst.invert_and_compose(src)
     for d in ("warp", "block"):
         if cvt.has_in_dim(d) and cvt.has_out_dim(d):
@@ -128,7 +122,6 @@ def triton_conversion(src, dst, bitwidth=32) -> TritonCost:
     >>> c.level, c.shuffle_rounds, c.shared_bytes, c.store_vector, c.load_vector, c.store_conflicts + c.load_conflicts
     ('warp', None, 8192, 4, 4, 0)
     """
-    linear = _linear()
     A = linear.analysis
     for name, L in (("src", src), ("dst", dst)):
         if not isinstance(L, linear.LinearLayout):

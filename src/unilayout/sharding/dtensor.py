@@ -267,8 +267,8 @@ def to_dtensor(sharding, mesh_shape, as_text=False):
 
 def _torch_placements(places):
     try:
-        from torch.distributed.tensor import Partial, Replicate, Shard
-        from torch.distributed.tensor.placement_types import _StridedShard
+        from torch.distributed.tensor import Partial, Replicate, Shard  # lazy: optional PyTorch (unilayout[torch])
+        from torch.distributed.tensor.placement_types import _StridedShard  # lazy: PyTorch is optional
     except ImportError as e:  # pragma: no cover - only without the extra
         raise ImportError("torch placements need PyTorch: pip install 'unilayout[torch]' (or pass as_text=True)") from e
     out = []

@@ -50,6 +50,7 @@ from .._ints import as_shape
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError, ParseError
 from ._grid import tiles
+from .jax import _single_boxes, _tile_index
 from .value import Sharding
 
 __all__ = ["parse_hlo", "to_hlo"]
@@ -254,7 +255,6 @@ def tile_assignment(s: Sharding, vocabulary: str):
     then chosen so that the devices fill the assignment, the empty devices
     taking the empty tiles.
     """
-    from .jax import _single_boxes, _tile_index
     empty = [d for d, b in zip(s.devices, s._boxes) if not b]
     if empty and not s.has_partial and len(empty) < s.num_devices:
         full = Sharding._trusted(s.shape, tuple(d for d in s.devices if d not in set(empty)),

@@ -22,6 +22,7 @@ does not divide is refused here as JAX refuses it. Device ids are JAX's
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -36,7 +37,7 @@ __all__ = ["from_jax", "to_jax"]
 
 def _jax():
     try:
-        import jax
+        import jax  # lazy: JAX is an optional dependency (unilayout[jax]), imported by the functions that need it
     except ImportError as e:  # pragma: no cover - only without the extra
         raise ImportError("unilayout.sharding's JAX bridge needs JAX: pip install 'unilayout[jax]'") from e
     return jax
@@ -209,7 +210,6 @@ def to_jax(sharding, mesh):
 
 def _split_sums(s, names, sizes, ids):
     """``(s without partial sums, unreduced axes)``: the mesh axes along which ``s``'s partial sums add up."""
-    import itertools
     flags = s.partial
     if not all(flags.values()):
         d = next(d for d, p in flags.items() if not p)

@@ -40,6 +40,7 @@ from .._ints import as_shape
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
 from ._grid import tiles
+from .hlo import _skip_braced, tile_assignment
 from .value import Sharding
 
 __all__ = ["parse_shardy", "to_shardy", "parse_mesh"]
@@ -149,7 +150,6 @@ def parse_mesh(text) -> Mesh:
     m = _mesh(sc)
     sc.skip()
     if sc.at("{"):  # attribute dictionary after the op (stablehlo.mesh = ...): ignored
-        from .hlo import _skip_braced
         _skip_braced(sc)
     sc.expect_end()
     return m
@@ -326,7 +326,6 @@ def to_shardy(sharding, mesh_name="mesh"):
     >>> to_shardy(Sharding((4,), {0: [((0, 4),)], 1: [((0, 4),)]}, partial=[0, 1]))
     ('#sdy.sharding<@mesh, [{}], unreduced={"u"}>', 'sdy.mesh @mesh = <["u"=2]>')
     """
-    from .hlo import tile_assignment
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
     s = sharding

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_nonneg, as_shape
+from .._ints import as_nonneg, as_shape, check_table, product
 from ..errors import LayoutError
 
 __all__ = ["Sharding"]
@@ -493,7 +493,6 @@ class Sharding:
         >>> Sharding((4,), {1: [((0, 2),)], 0: [((2, 4),)], 2: [((0, 4),)]}).owners().tolist()
         [1, 1, 0, 0]
         """
-        from .._ints import check_table, product
         check_table(product(self._shape), "Sharding.owners")
         out = np.full(self._shape, -1, dtype=np.int64)
         for d, bs in zip(reversed(self._devices), reversed(self._boxes)):
@@ -512,7 +511,6 @@ class Sharding:
             return True
         if not any(b for b in self._boxes):
             return False
-        from .._ints import product
         if product(self._shape) <= 1 << 22:
             return bool((self.owners() >= 0).all())
         # disjoint boxes summing to the volume cover it
