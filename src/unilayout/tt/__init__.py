@@ -82,19 +82,13 @@ from .metal.collapse import collapse_groups, collapse_map, normalize_intervals
 from .metal.metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
 from .metal.shard import PaddingSummary
 from .metal.v2 import MetalLayoutV2
-from .ndshard import (
-    NdShardSpec,
-    block_sharded,
-    create_sharded_memory_config,
-    height_sharded,
-    sharded_across_dims,
-    width_sharded,
-)
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
 from .text import parse, parse_device, parse_module, parse_tensor
+from .ttnn.layout import TTNNTensorLayout
+from .ttnn.memory_config import MemoryConfig, create_sharded_memory_config
+from .ttnn.nd import TTNNNDTensorLayout
+from .ttnn.ndshard import NdShardSpec, block_sharded, height_sharded, sharded_across_dims, width_sharded
 from .ttnn.view import CoreRange, ShardSpec, TTNNLayout
-from .ttnn_attrs import MemoryConfig, TTNNTensorLayout
-from .ttnn_nd import TTNNNDTensorLayout
 
 __all__ = [
     "Address",

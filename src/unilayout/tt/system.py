@@ -15,8 +15,8 @@ unilayout keeps one chip description for all chips.
 
 from __future__ import annotations
 
-from ..errors import LayoutError
 from .._ints import as_int
+from ..errors import LayoutError
 
 __all__ = ["SystemDesc", "SUPPORTED_TILE_SHAPES"]
 

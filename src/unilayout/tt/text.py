@@ -22,7 +22,7 @@ so are today's ``virt_to_physical_map = ..., physical_to_virt_map = ...`` grid
 maps (the second is the first's inverse) and ``dramGrid = #ttcore.grid<..>``.
 A v2 tensor is device-shaped (grid ++ shard, the shard in tiles for a tile
 element; see ``tt.v2``); the v2 attribute alone reads with a 1x..x1 grid.
-``#ttnn.*`` text is read by ``tt.ttnn_text``; ``parse_module`` reads a dump.
+``#ttnn.*`` text is read by ``tt.ttnn.text``; ``parse_module`` reads a dump.
 
 The seed's multi-core example:
 
@@ -55,6 +55,7 @@ from ._mlir import xs
 from .metal.alignment import normalize_and_flatten
 from .metal.metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
 from .metal.v2 import MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map
+from .ttnn.text import read_ttnn_attribute, read_ttnn_tensor
 
 __all__ = ["parse", "parse_tensor", "parse_device", "parse_module"]
 
@@ -163,8 +164,6 @@ class _Parser:
                              "tensor lives on (one shard per device) and gives no layout; a TTNN tensor carries it "
                              "inside its layout: #ttnn.ttnn_layout<map, grid, mesh = <\"mesh\">, memref, ...>", apos)
         if self.s.text.startswith("#ttnn.", apos):
-            from .ttnn_text import read_ttnn_tensor
-
             value = read_ttnn_tensor(self, shape, elem, tile, pos)
         elif self.v2_ahead():
             value = self.metal_v2(shape=shape, elem=elem, tile=tile, tensor_pos=tpos)
@@ -523,8 +522,6 @@ def parse(text: str):
             return ml
         raise p.error("a #tt.metal_layout needs its tensor: write tensor<...xf32, #tt.metal_layout<...>>", pos)
     if t.startswith("#ttnn.", pos):
-        from .ttnn_text import read_ttnn_attribute
-
         value = read_ttnn_attribute(p)
         p.end()
         return value
