@@ -30,11 +30,12 @@ against 2+1+1+1).
 | ``shardy`` | ``parse_shardy``, ``to_shardy`` |
 | ``dtensor`` | ``from_dtensor``, ``to_dtensor`` |
 | ``ttnn`` | ``from_ttnn``, ``to_ttnn``, ``shard_tensor_2d_mesh`` |
-| ``metal`` | ``from_metal`` |
 
-XLA tiled layouts (``XlaLayout``, ``parse_xla_layout``) are their own
-family now, ``unilayout.xla``; ``sharding.XlaLayout``,
-``sharding.parse_xla_layout`` and ``sharding.xla_layout`` remain as aliases.
+A tt metal layout on a device converts in ``unilayout.convert.tt_sharding``
+(``from_metal``), a bridge since it names tt too; XLA tiled layouts
+(``XlaLayout``, ``parse_xla_layout``) are their own family, ``unilayout.xla``.
+``sharding.from_metal``, ``sharding.XlaLayout``, ``sharding.parse_xla_layout``
+and the modules ``sharding.metal`` and ``sharding.xla_layout`` remain as aliases.
 
 JAX and PyTorch are imported only by the functions that take or build
 their objects; text forms need neither. Pictures: ``viz.sharding``.
@@ -43,7 +44,6 @@ their objects; text forms need neither. Pictures: ``viz.sharding``.
 from .dtensor import from_dtensor, to_dtensor
 from .hlo import parse_hlo, to_hlo
 from .jax import from_jax, to_jax
-from .metal import from_metal
 from .shardy import parse_shardy, to_shardy
 from .ttnn import from_ttnn, shard_tensor_2d_mesh, to_ttnn
 from .value import Sharding
@@ -57,7 +57,16 @@ _XLA_NAMES = ("XlaLayout", "parse_xla_layout")
 
 
 def __getattr__(name):
-    """``sharding.XlaLayout`` and ``sharding.parse_xla_layout``, read from their deprecated alias on first use."""
+    """``sharding.from_metal``, ``sharding.XlaLayout``, ``sharding.parse_xla_layout``: read on first use.
+
+    Each is read from its deprecated alias module (``sharding.metal``,
+    ``sharding.xla_layout``), so that importing ``sharding`` loads neither tt
+    nor the xla family.
+    """
+    if name == "from_metal":
+        from . import metal  # lazy: deprecated alias, moved to convert.tt_sharding
+
+        return metal.from_metal
     if name in _XLA_NAMES:
         from . import xla_layout  # lazy: deprecated alias, moved to unilayout.xla
 

@@ -1,4 +1,4 @@
-"""from_metal against tt's own answer (locate + place) for every element of random layouts and devices."""
+"""convert.tt_sharding: from_metal against tt's own answer (locate + place) for every element of random layouts and devices."""
 
 import random
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from unilayout import LayoutError, NotRepresentableError, tt
-from unilayout.sharding import Sharding, from_metal, to_ttnn
-from unilayout.sharding.metal import owners_to_sharding
+from unilayout.convert.tt_sharding import _from_plan, from_metal, owners_to_sharding
+from unilayout.sharding import to_ttnn
 
 
 def brute(ml, dev):
@@ -100,7 +100,6 @@ def test_owners_to_sharding_and_errors():
 
 
 def test_identity_maps_take_the_block_plan_and_agree_with_enumeration():
-    from unilayout.sharding.metal import _from_plan
     rng = random.Random(12)
     used = 0
     for _ in range(80):
@@ -131,3 +130,12 @@ def test_identity_maps_take_the_block_plan_and_agree_with_enumeration():
     big = tt.MetalLayout.from_collapse((1 << 16, 1 << 16), (8, 16))
     two = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))
     assert from_metal(big, two).device_boxes[1] == [((0, 65536), (32768, 65536))]
+
+
+def test_the_old_sharding_paths_are_aliases():
+    from unilayout import sharding
+    from unilayout.convert import tt_sharding
+    from unilayout.sharding import metal
+
+    assert sharding.from_metal is metal.from_metal is from_metal
+    assert [getattr(metal, n) for n in metal.__all__] == [getattr(tt_sharding, n) for n in metal.__all__]
