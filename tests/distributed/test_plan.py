@@ -1,4 +1,4 @@
-"""The block array behind distribute: element G * s' + q is ml.shard(a)[G + q], and back."""
+"""The block array behind distribute: element G * s' + q is ml.shard(a)[G + q], and back (the block plan: tests/tt)."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unilayout import LayoutError, tt
-from unilayout.distributed._plan import block_array, from_block_array, plan
+from unilayout.distributed._plan import block_array, from_block_array
 
 LAYOUTS = [
     tt.MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)),
@@ -55,10 +55,3 @@ def test_random_block_arrays(shape, data):
     np.testing.assert_array_equal(b, _reference(ml, a))
     np.testing.assert_array_equal(from_block_array(ml, b), a)
 
-
-def test_plan_blocks_for_a_mesh():
-    dev = tt.Device.from_mesh(tt.SystemDesc(num_chips=4), (1, 4))
-    p = plan(tt.MetalLayout.from_collapse((40, 200), (2, 20)), dev)
-    assert p.block == (2, 8) and p.blocks == (1, 3) and p.ragged
-    assert [h.chip_id for h in p.holders] == [0, 1, 2]
-    assert p.global_shape == (40, 200) and p.padded_global_shape == (40, 240)

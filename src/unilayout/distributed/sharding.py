@@ -47,8 +47,8 @@ from ..errors import LayoutError, NotRepresentableError
 from ..sharding import from_jax, to_jax
 from ..sharding.metal import physical_sharding
 from ..tt import Device, MetalLayout
+from ..tt.blocks import plan
 from ..tt.metal import xs
-from ._plan import plan
 
 __all__ = ["to_named_sharding", "from_named_sharding", "natural_mesh"]
 

@@ -29,9 +29,9 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from ..errors import NotRepresentableError
+from ..tt.blocks import plan
 from ..tt.memory import element_bytes, tile_bytes
 from ..tt.metal import xs
-from ._plan import plan
 from .sharding import spec_entries
 
 __all__ = ["DeviceShard", "ShardSummary", "shard_summary", "shard_svg"]
