@@ -1,11 +1,13 @@
 """Expression nodes: MLIR construction folds, divisors, validation, value semantics."""
 
+import importlib
 import pickle
 
 import pytest
 
 from unilayout import LayoutError
 from unilayout.affine import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, fold, symbol
+from unilayout.affine import expr as affine_expr
 from unilayout.affine.expr import MAX_DEPTH, ceildiv, floordiv, mod
 
 d0, d1, d2 = dim(0), dim(1), dim(2)
@@ -143,3 +145,11 @@ def test_dims_and_symbols_list_positions():
     e = d2 + d0 * symbol(3)
     assert e.dims() == {0, 2} and e.symbols() == {3}
     assert constant(4).dims() == frozenset()
+
+
+def test_folds_live_in_affine_fold_and_stay_importable_from_expr():
+    folds = importlib.import_module("unilayout.affine.fold")  # the attribute affine.fold is the function
+    for name in ("get_add", "get_mul", "get_floordiv", "get_ceildiv", "get_mod", "build", "fold"):
+        assert getattr(affine_expr, name) is getattr(folds, name)
+    assert fold is folds.fold
+    assert str(folds.build("floordiv", d0 * 8 + d1, Constant(8))) == "d0 + d1 floordiv 8"

@@ -54,7 +54,8 @@ static shapes.
 
 from __future__ import annotations
 
-from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, fold, symbol
+from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
+from .fold import fold
 from .quasi_affine import LinearPart, expr_periods, linear_part
 from .map import AffineMap, constant_map, identity, permutation
 from .text import parse_expr

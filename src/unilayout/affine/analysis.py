@@ -29,7 +29,8 @@ import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
 from .evaluate import compile_numpy
-from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, _replace, get_add, get_floordiv, get_mod, get_mul
+from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim
+from .fold import _replace, get_add, get_floordiv, get_mod, get_mul
 from .simplify import simplify_expr
 
 __all__ = ["bounds", "inverse", "inverse_table"]

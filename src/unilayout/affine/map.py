@@ -15,7 +15,8 @@ from ..errors import LayoutError
 from .._ints import check_table
 from . import analysis as _analysis
 from .evaluate import compile_numpy, compile_scalar
-from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, _replace, fold, print_expr
+from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, print_expr
+from .fold import _replace, fold
 from .simplify import simplify_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]

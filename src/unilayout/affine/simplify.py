@@ -33,7 +33,8 @@ import math
 
 from ..errors import LayoutError
 from .evaluate import value_range
-from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, Symbol, get_add, get_mul
+from .expr import ADD, CEILDIV, FLOORDIV, MOD, MUL, Binary, Constant, Dim, Symbol
+from .fold import get_add, get_mul
 
 __all__ = ["simplify_expr"]
 

@@ -47,13 +47,9 @@ from .expr import (
     Constant,
     Dim,
     Symbol,
-    get_add,
-    get_ceildiv,
-    get_floordiv,
-    get_mod,
-    get_mul,
     print_expr,
 )
+from .fold import get_add, get_ceildiv, get_floordiv, get_mod, get_mul
 from .map import AffineMap, print_map
 
 __all__ = ["parse", "parse_map", "parse_expr", "read_map", "print_expr", "print_map"]
