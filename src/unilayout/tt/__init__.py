@@ -76,6 +76,7 @@ padding), ``text`` (parse/print), ``ttnn`` (TTNN view), ``ttnn_attrs`` /
 from __future__ import annotations
 
 from .device import Device, Placement, pipeline
+from .device_text import parse_device
 from .memory import Address, address, page_bytes, tile_bytes
 from .metal.alignment import default_intervals, grid_aware_alignments, normalize_and_flatten, optimal_grid
 from .metal.collapse import collapse_groups, collapse_map, normalize_intervals
@@ -83,7 +84,7 @@ from .metal.metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout
 from .metal.shard import PaddingSummary
 from .metal.v2 import MetalLayoutV2
 from .system import SUPPORTED_TILE_SHAPES, SystemDesc
-from .text import parse, parse_device, parse_module, parse_tensor
+from .text import parse, parse_module, parse_tensor
 from .ttnn.layout import TTNNTensorLayout
 from .ttnn.memory_config import MemoryConfig, create_sharded_memory_config
 from .ttnn.nd import TTNNNDTensorLayout
