@@ -157,6 +157,12 @@ def test_transfer_table_counts_every_element_once():
     assert len(set(zip(page.tolist(), core.tolist()))) == len(page)
 
 
+def test_transfer_table_lives_in_transfers_and_reshard_still_names_it():
+    from unilayout.plan import reshard, transfers
+
+    assert reshard.transfer_table is transfers.transfer_table is transfer_table
+
+
 def test_seed_transpose_is_found_as_a_reinterpretation():
     # exp(a) on the identity 8x8 grid; transpose(a) consumed in the same layout = a with linear (d1, d0)
     dev = tt.Device((8, 8), "(d0, d1) -> (0, d0, d1)")

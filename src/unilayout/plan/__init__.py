@@ -35,12 +35,14 @@ reinterpreted as transposed:
 >>> plan.grids((53, 63), dev)[0].grid
 (2, 32)
 
-Modules: ``reshard`` (``reshard_cost``, ``transfer_table``), ``regrid`` (reinterpretations),
-``choose`` (``grids``), ``chains`` (``chain``), ``triton``, ``cute``,
-``command`` (the ``unilayout plan`` command), ``panel`` (the explorer
-panel's JSON answer), ``picture`` (the traffic heat map and the chosen
-grid over the device; ``viz.plan`` is its old name). Names load on first use, so
-``import unilayout.plan`` (and the command line) stays cheap.
+Modules: ``reshard`` (``reshard_cost``), ``transfers`` (``transfer_table``:
+the exact counting under it), ``regrid`` (reinterpretations), ``choose``
+(``grids``), ``chains`` (``chain``), ``triton``, ``cute``, ``panel`` (the
+explorer panel's JSON answer), ``picture`` (the traffic heat map and the
+chosen grid over the device; ``viz.plan`` is its old name). The ``unilayout
+plan`` command is ``unilayout.cli.plan`` (``plan.command`` is its old name).
+Names load on first use, so ``import unilayout.plan`` (and the command line)
+stays cheap.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ _NAMES = {
     "CopyCost": "cute", "cute_copy": "cute",
     "REINTERPRETATIONS": "regrid", "Reinterpretation": "regrid", "reinterpret": "regrid",
     "reinterpretations": "regrid", "row_major": "regrid",
-    "ReshardCost": "reshard", "reshard_cost": "reshard", "transfer_table": "reshard",
+    "ReshardCost": "reshard", "reshard_cost": "reshard", "transfer_table": "transfers",
     "TritonCost": "triton", "shuffle_rounds": "triton", "triton_conversion": "triton",
 }
 

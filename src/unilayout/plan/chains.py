@@ -37,7 +37,8 @@ from .. import tt
 from ..errors import LayoutError
 from .choose import GridChoice
 from .regrid import Reinterpretation, reinterpretations
-from .reshard import _check_fits, _fits, _price, _with_in_place, transfer_table
+from .reshard import _check_fits, _fits, _price, _with_in_place
+from .transfers import transfer_table
 
 __all__ = ["ChainPlan", "chain"]
 

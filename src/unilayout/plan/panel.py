@@ -44,7 +44,8 @@ from ..errors import LayoutError
 from .choose import grids
 from .picture import grid_choice_scene, traffic_scene
 from .regrid import row_major
-from .reshard import _components, _fits, reshard_cost
+from .reshard import _fits, reshard_cost
+from .transfers import _components
 
 __all__ = ["answer", "MAX_TOP", "MAX_RESHARD_POINTS", "MAX_VOLUME"]
 
@@ -100,7 +101,7 @@ def _check_points(src, dst):
     """Refuse a reshard whose largest group of linked dims has more than ``MAX_RESHARD_POINTS`` points.
 
     ``reshard_cost`` enumerates each group of logical dims that one map result
-    links (``reshard`` module docstring); a request must stay quick, so a map
+    links (``transfers`` module docstring); a request must stay quick, so a map
     mixing every dim of a big tensor is for the ``unilayout plan reshard`` command.
     """
     deps = [r.dims() for ml in (src, dst) for r in ml.linear.results]
