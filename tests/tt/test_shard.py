@@ -120,6 +120,34 @@ def test_padding_summary_counts_holes_grid_and_tile_padding():
     assert p.total == 2 * 2 * 1024 - 2 * 8 * 32
 
 
+
+DENSE = [ML.from_collapse((53, 63), (3, 2)), ML.from_collapse((53, 63), (3, 2), tile=(32, 32)),
+         ML.from_collapse((2, 3, 64, 128), (2, 4)), ML.from_collapse((5, 7, 9), (2, 3, 2), [(0, 1)]),
+         ML.from_collapse((100,), (3,)), ML.from_collapse((8, 300), (1, 2), tile=(32, 32)),
+         unilayout.tt.MetalLayoutV2((53, 63), (1, 1), (32, 32), [(0, 1), (1, 2)]),       # alignment pads the extent
+         unilayout.tt.MetalLayoutV2((53, 63), (2, 2), (32, 32), [(0, 1), (1, 2)], tile=(32, 32))]
+HOLES = [ML((2, 8, 32), "(d0, d1, d2) -> (d0 * 32 + d1, d2)", (1, 2)), ML((4, 8), "(d0, d1) -> (d1, d0)", (2, 2))]
+
+
+@pytest.mark.parametrize("ml", DENSE + HOLES, ids=str)
+def test_padding_summary_by_formula_is_the_masks(ml, monkeypatch):
+    """Above MAX_MASK_SLOTS a dense layout's padding is counted by formula: the same summary as its mask gives."""
+    from unilayout.tt.metal import shard as shard_mod
+
+    by_mask = ml.padding_summary()
+    monkeypatch.setattr(shard_mod, "MAX_MASK_SLOTS", 0)
+    fast = ml.padding_summary()
+    for a, b in zip(by_mask[:3], fast[:3]):
+        assert a.dtype == b.dtype == np.int64 and np.array_equal(a, b)
+    assert by_mask.total == fast.total == int(ml.padding_mask().sum())
+
+
+def test_padding_summary_of_a_huge_dense_layout_builds_no_mask():
+    ml = ML.from_collapse((65536, 65536 - 1), (8, 8), tile=(32, 32))
+    p = ml.padding_summary()  # 2**32 slots: a mask would not fit
+    assert p.slots[:, 7].tolist() == [8192] * 8 and p.slots[:, :7].sum() == 0  # the last column of cores: 8191 + 1
+    assert p.total == 8 * 8192 and p.extent[0, 7].tolist() == [8192, 8191]
+
 @st.composite
 def layouts(draw):
     r = draw(st.integers(1, 4))

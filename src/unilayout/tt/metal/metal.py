@@ -631,7 +631,7 @@ class MetalLayout:
         return _shard.padding_mask(self)
 
     def padding_summary(self):
-        """Per-core data extents, padding per dim and padding slots (see ``shard.padding_summary``).
+        """Per-core data extents, padding per dim and padding slots (``shard.padding_summary``; huge dense: by formula).
 
         >>> MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)).padding_summary().slots.tolist()
         [[448, 466], [448, 466], [480, 497]]

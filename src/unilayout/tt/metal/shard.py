@@ -47,7 +47,7 @@ from ...errors import LayoutError
 from .._mlir import linear_flat
 
 __all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value",
-           "to_tiles"]
+           "to_tiles", "MAX_MASK_SLOTS"]
 
 
 def fill_value(ml, dtype):
@@ -357,22 +357,41 @@ class PaddingSummary(NamedTuple):
     total: int
 
 
+#: Slots above which a dense layout's padding is counted per core by formula instead of from its padding mask.
+MAX_MASK_SLOTS = 1 << 22
+
+
 def padding_summary(ml) -> PaddingSummary:
-    """The ``PaddingSummary`` of ``ml`` (computed from ``padding_mask``; vectorised).
+    """The ``PaddingSummary`` of ``ml``: from ``padding_mask``, or by formula for a huge dense layout.
+
+    A dense layout (every physical slot inside the data extent holds an
+    element: the identity map, any collapse without stride bumps) holds in
+    core ``G`` exactly the product of its data extents, so its padding slots
+    are the padded shard's volume minus that product: no mask of every slot is
+    built, and a 65536x65536 layout answers at once. Above ``MAX_MASK_SLOTS``
+    slots a dense layout is counted so; any other layout (holes in ``linear``'s
+    image) is counted from its mask, exact for every map. Both give the same
+    summary.
 
     >>> from unilayout.tt import MetalLayout
     >>> p = padding_summary(MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)))
-    >>> p.padding[..., 0].tolist()
-    [[14, 14], [14, 14], [15, 15]]
+    >>> p.padding[..., 0].tolist(), p.total
+    ([[14, 14], [14, 14], [15, 15]], 2805)
+    >>> padding_summary(MetalLayout.from_collapse((65536, 65536), (8, 8), tile=(32, 32))).total
+    0
     """
     check_table(math.prod(ml.grid) * (len(ml.grid) + 2), f"padding_summary: a grid of {math.prod(ml.grid)} cores")
     G = np.indices(ml.grid, dtype=np.int64)
     extent = np.stack(
         [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape))], axis=-1
     )
-    padding = np.asarray(ml.padded_shard_shape, dtype=np.int64) - extent
-    mask = padding_mask(ml)
-    slots = mask.reshape(ml.grid + (-1,)).sum(axis=-1).astype(np.int64)
+    padded = np.asarray(ml.padded_shard_shape, dtype=np.int64)
+    padding = padded - extent
+    if math.prod(ml.shards_shape) > MAX_MASK_SLOTS and _is_dense(ml):
+        slots = int(np.prod(padded, dtype=np.int64)) - np.prod(extent, axis=-1, dtype=np.int64)
+    else:
+        mask = padding_mask(ml)
+        slots = mask.reshape(ml.grid + (-1,)).sum(axis=-1).astype(np.int64)
     return PaddingSummary(extent, padding, slots, int(slots.sum()))
 
 
