@@ -6,8 +6,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from unilayout import LayoutError, _ints
-from unilayout._ints import (as_instance, as_int, as_int_array, as_items, check_int64, as_nonneg, as_pow2, as_positive, as_shape, ceil_div, check_table,
-                             is_pow2, next_pow2, product)
+from unilayout._ints import (
+    as_instance,
+    as_int,
+    as_int_array,
+    as_items,
+    as_nonneg,
+    as_positive,
+    as_pow2,
+    as_shape,
+    ceil_div,
+    check_int64,
+    check_table,
+    is_pow2,
+    next_pow2,
+    product,
+)
 
 
 @pytest.mark.parametrize("value", [3, np.int64(3), np.uint8(3), np.int32(-3)])

@@ -31,8 +31,12 @@ from __future__ import annotations
 
 import operator
 import os
+from typing import TYPE_CHECKING
 
 from .errors import LayoutError
+
+if TYPE_CHECKING:  # numpy is imported where it is used (as_int_array): the ground floor loads no numpy
+    import numpy as np
 
 #: The range of numpy's int64, the dtype of every vectorised path.
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
@@ -261,7 +265,7 @@ def as_instance(value, types, what: str, expected: str | None = None):
     raise LayoutError(f"{what} must be {expected}, got {type(value).__name__} {shown}")
 
 
-def as_int_array(value, what: str) -> "np.ndarray":
+def as_int_array(value, what: str) -> np.ndarray:
     """``value`` (an int, a sequence of ints or an integer ndarray) as an int64 ndarray, exactly, else ``LayoutError``.
 
     Refused, never converted silently: floats, bools, strings, structured

@@ -2,14 +2,15 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, HealthCheck
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 jax = pytest.importorskip("jax")
 
+from helpers_distributed import check_distributed  # noqa: E402
+
 from unilayout import LayoutError, NotRepresentableError, tt  # noqa: E402
 from unilayout.distributed import distribute, gather  # noqa: E402
-from helpers_distributed import check_distributed  # noqa: E402
 
 DEVS = jax.devices()
 pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")

@@ -2,16 +2,17 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, HealthCheck
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 jax = pytest.importorskip("jax")
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+from helpers_distributed import check_distributed  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
 
 from unilayout import LayoutError, NotRepresentableError, tt  # noqa: E402
 from unilayout.distributed import distribute, from_named_sharding, natural_mesh, to_named_sharding  # noqa: E402
 from unilayout.distributed._plan import block_array  # noqa: E402
-from helpers_distributed import check_distributed  # noqa: E402
 
 DEVS = jax.devices()
 pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")

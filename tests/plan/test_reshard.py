@@ -1,6 +1,5 @@
 """plan.reshard: exact byte accounting against a per-element brute force, reinterpretations, the seed's transpose."""
 
-import math
 
 import numpy as np
 import pytest

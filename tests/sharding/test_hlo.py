@@ -41,9 +41,11 @@ def test_uneven_tiles_are_ceil_tiles():
 
 
 def test_against_jax_hlo_text(jax_devices):
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
-    from unilayout.sharding import from_jax
     from helpers_sharding import positions, random_case
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from unilayout.sharding import from_jax
     devs = jax_devices
     rng = random.Random(3)
     for _ in range(300):
@@ -103,6 +105,7 @@ def test_rank_and_argument_errors():
 def test_uneven_tiles_with_empty_devices_round_trip():
     """5 rows over 4 tiles leaves the 4th tile empty: to_hlo / to_shardy still say it (empty devices take empty tiles)."""
     import numpy as np
+
     from unilayout.sharding import parse_shardy, to_shardy
     rng = random.Random(13)
     empties = 0

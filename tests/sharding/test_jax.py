@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 jax = pytest.importorskip("jax", reason="JAX is the reference engine for these tests (pip install 'unilayout[jax]')")
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
+from helpers_sharding import random_case  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P
 
 from unilayout import LayoutError, NotRepresentableError  # noqa: E402
 from unilayout.sharding import Sharding, from_jax, to_jax  # noqa: E402
-from helpers_sharding import random_case  # noqa: E402
 
 DEVS = jax.devices()
 pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
@@ -78,9 +79,9 @@ def test_unreduced_axes_against_jax_lowering_and_round_trips(jax_devices):
     """JAX's ``P(..., unreduced={axes})``: partial sums over those axes, as JAX's own Shardy lowering says."""
     import re
 
+    from helpers_sharding import positions
     from jax.sharding import AxisType
 
-    from helpers_sharding import positions
     from unilayout.sharding import from_dtensor, parse_shardy
     devs = jax_devices
     rng = random.Random(23)

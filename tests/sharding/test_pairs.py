@@ -6,11 +6,9 @@ Where B cannot say A's sharding, the refusal must name a reason from the documen
 import random
 
 import numpy as np
-import pytest
 
 from unilayout import NotRepresentableError
-from unilayout.sharding import (from_dtensor, from_ttnn, parse_hlo, parse_shardy, to_dtensor, to_hlo, to_shardy,
-                                to_ttnn)
+from unilayout.sharding import from_dtensor, from_ttnn, parse_hlo, parse_shardy, to_dtensor, to_hlo, to_shardy, to_ttnn
 
 MESHES = [(2,), (4,), (8,), (2, 2), (2, 4), (4, 2), (2, 2, 2)]
 REASONS = ("split", "separate boxes", "holds nothing", "partial", "pieces", "explicit mesh transpose",
@@ -63,7 +61,8 @@ def test_dtensor_to_every_text_and_back():
 
 
 def test_jax_against_every_vocabulary(jax_devices):
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    from jax.sharding import Mesh
+
     from unilayout.sharding import from_jax, to_jax
     devs = jax_devices
     rng = random.Random(22)

@@ -61,9 +61,11 @@ def test_round_trips():
 
 def test_against_jax_lowering(jax_devices):
     import jax
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
-    from unilayout.sharding import from_jax
     from helpers_sharding import positions, random_case
+    from jax.sharding import Mesh, NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    from unilayout.sharding import from_jax
     devs = jax_devices
     rng = random.Random(11)
     for _ in range(30):

@@ -1,6 +1,5 @@
 """Sharding: canonical boxes, equality, repr round trip, flags, refusals."""
 
-import itertools
 
 import numpy as np
 import pytest

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from svgcheck import decode_png
+
 from unilayout import LayoutError
 from unilayout.draw import png
 from unilayout.viz.colors import PADDING

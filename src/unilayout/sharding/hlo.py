@@ -48,7 +48,7 @@ import numpy as np
 
 from .._ints import as_shape
 from .._text import Scanner, check_text
-from ..errors import LayoutError, NotRepresentableError, ParseError
+from ..errors import LayoutError, NotRepresentableError
 from ._grid import tiles
 from .jax import _single_boxes, _tile_index
 from .value import Sharding

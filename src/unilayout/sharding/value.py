@@ -318,7 +318,6 @@ class Sharding:
         return dict(zip(self._devices, self._replicated))
 
     def _compute_replicated(self):
-        n = len(self._devices)
         arr = self.arrays() if self.rank else None
         if arr is not None:
             # devices with the same box are copies; distinct boxes overlap only if they are not cells of one grid
