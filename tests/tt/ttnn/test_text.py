@@ -1,4 +1,4 @@
-"""tt.ttnn_text: TTNN's printed layouts and memory configs, from tt-mlir lit tests, read and printed back."""
+"""tt.ttnn.text: TTNN's printed layouts and memory configs, from tt-mlir lit tests, read and printed back."""
 
 import pytest
 
@@ -6,7 +6,8 @@ import unilayout
 from unilayout import tt
 from unilayout.errors import ParseError
 from unilayout.tt import CoreRange, ShardSpec
-from unilayout.tt.ttnn_attrs import MemoryConfig, TTNNTensorLayout
+from unilayout.tt.ttnn.layout import TTNNTensorLayout
+from unilayout.tt.ttnn.memory_config import MemoryConfig
 
 # (tensor type as the lit tests write it, expected memref shape) -- the memref is tt-mlir's, checked against ours
 LIT_TENSORS = [

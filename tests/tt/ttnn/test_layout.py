@@ -1,4 +1,4 @@
-"""tt.ttnn_attrs: TTNNTensorLayout (a metal layout printed as TTNN text) and MemoryConfig."""
+"""tt.ttnn.layout, memory_config and pages: TTNNTensorLayout (a metal layout printed as TTNN text), MemoryConfig."""
 
 import pickle
 
@@ -8,7 +8,8 @@ import pytest
 from unilayout import tt
 from unilayout.errors import LayoutError, NotRepresentableError
 from unilayout.tt import CoreRange, MetalLayout, ShardSpec
-from unilayout.tt.ttnn_attrs import MemoryConfig, TTNNTensorLayout
+from unilayout.tt.ttnn.layout import TTNNTensorLayout
+from unilayout.tt.ttnn.memory_config import MemoryConfig
 
 ML = MetalLayout
 

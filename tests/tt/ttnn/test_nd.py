@@ -1,4 +1,4 @@
-"""tt.ttnn_nd: tensor<..., #ttnn.ttnn_nd_layout<...>> as tt-mlir prints it, its ND shard spec, data and metal form."""
+"""tt.ttnn.nd: tensor<..., #ttnn.ttnn_nd_layout<...>> as tt-mlir prints it, its ND shard spec, data and metal form."""
 
 import numpy as np
 import pytest
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import unilayout
 from unilayout import tt
 from unilayout.errors import LayoutError, NotRepresentableError, ParseError
-from unilayout.tt.ttnn_nd import TTNNNDTensorLayout
+from unilayout.tt.ttnn.nd import TTNNNDTensorLayout
 
 # tt-mlir's test/ttmlir/.../ttnn_nd_layout lit test (tensor type and alias lines as written there)
 LIT_MODULE = """

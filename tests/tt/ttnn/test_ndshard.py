@@ -1,4 +1,4 @@
-"""tt.ndshard: TTNN ND sharding — which core holds each shard, and shard/unshard of real arrays."""
+"""tt.ttnn.ndshard: TTNN ND sharding — which core holds each shard, and shard/unshard of real arrays."""
 
 import math
 
@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 
 from unilayout.errors import LayoutError, NotRepresentableError
 from unilayout.tt import CoreRange, MetalLayout
-from unilayout.tt.ndshard import (
+from unilayout.tt.ttnn.memory_config import create_sharded_memory_config
+from unilayout.tt.ttnn.ndshard import (
     GRID_2D,
     ROUND_ROBIN_1D,
     NdShardSpec,
     block_sharded,
     corerange_to_cores,
-    create_sharded_memory_config,
     height_sharded,
     sharded_across_dims,
     width_sharded,
@@ -133,3 +133,10 @@ def test_property_shard_unshard_lossless_and_padding_counted(case):
     assert int((s == 0).sum()) == s.size - a.size  # every slot that holds no element is padding
     grid = spec.shard_grid(shape)
     assert sum(spec.shards_per_core(shape)) == math.prod(grid)
+
+
+def test_to_metal_names_a_bad_buffer_type_as_a_memory_config_does():
+    spec = NdShardSpec((32, 64), [((0, 0), (3, 1))], distribution="GRID_2D")
+    with pytest.raises(LayoutError, match="buffer type 'sram' is not one of dram, l1"):
+        spec.to_metal((64, 256), buffer_type="sram")
+    assert spec.to_metal((64, 256), buffer_type="dram").memory_space == "dram"

@@ -1,4 +1,4 @@
-"""tt.v2: the metal layout tt-mlir prints today (``#ttcore.metal_layout<logical_shape = ...>``).
+"""tt.metal.v2, alignment and v1_v2: the metal layout tt-mlir prints today (``#ttcore.metal_layout<logical_shape = ...>``).
 
 Oracles: tt-mlir's lit tests (the tensor types they carry), the worked
 examples in the comments of ``computeGridAwareDimAlignments`` and the
@@ -16,15 +16,15 @@ import unilayout
 from unilayout import tt
 from unilayout.errors import LayoutError, NotRepresentableError, ParseError
 from unilayout.tt import MetalLayout, MetalLayoutV2
-from unilayout.tt.v2 import (
+from unilayout.tt.metal.alignment import (
     default_intervals,
-    from_v2,
     grid_aware_alignments,
     normalize_and_flatten,
     optimal_grid,
     ttcore_alignments,
     v2_physical_shape,
 )
+from unilayout.tt.metal.v1_v2 import from_v2
 
 ATTR = ("#ttcore.metal_layout<logical_shape = {ls}, dim_alignments = {al}, collapsed_intervals = dense<{iv}> : "
         "tensor<{n}x2xi64>, {rest}>")
