@@ -45,7 +45,6 @@ import numpy as np
 from ..affine import AffineMap, constant, dim
 from ..errors import LayoutError, NotRepresentableError
 from ..sharding import from_jax, to_jax
-from ..sharding.metal import physical_sharding
 from ..tt import Device, MetalLayout
 from ..tt.blocks import plan
 from ..tt.metal import xs
@@ -193,6 +192,8 @@ def _checked(ns, p, mesh):
     rows is split 3+2, which no NamedSharding says (JAX refuses a dim of 5
     over 2 devices).
     """
+    from ..convert.tt_sharding import physical_sharding  # lazy: convert/ loads every bridge and family (~130 ms)
+
     ids = [d.id for d in mesh.devices.flat]
     want = physical_sharding(p, dict(zip(p.device.chip_ids, ids)))
     try:
