@@ -38,7 +38,7 @@ from ..errors import LayoutError, NotRepresentableError
 from ..tt import MetalLayout
 from ..tt.blocks import Holder, Plan, _check, _plan, plan  # noqa: F401  (_check, _plan: their old home, re-exported)
 from ..tt.metal import xs
-from ..tt.shard import fill_value
+from ..tt.metal.shard import fill_value
 
 __all__ = ["Holder", "Plan", "plan", "block_array", "from_block_array"]
 

@@ -40,7 +40,7 @@ from ..errors import LayoutError, NotRepresentableError
 from ..tt import MetalLayout
 from ..tt.blocks import plan
 from ..tt.metal import xs
-from ..tt.shard import fill_value
+from ..tt.metal.shard import fill_value
 from ._plan import block_array, from_block_array
 from .sharding import _jax, jax_device, natural_mesh, spec_entries
 
