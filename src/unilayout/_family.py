@@ -21,11 +21,13 @@ hook                answers                                                     
 ``checks``          ``unilayout check``'s rows after ``parses``                 injective/surjective
 ``tables``          ``[(title, text)]`` under the facts                         ``index_map`` over ``box``
 ``picture``         the ``draw.Scene`` of ``v`` (options refused if unknown)    ``draw.box_scene`` over ``box``
+``cells``           the explorer's ``Cells``: per-cell columns, groups, keys       index, coordinate, value over ``box``
 ``default_shape``   the box to draw a value with none of its own               None
 ``size``/``rank``   cells of its picture / numbers per cell                     ``prod(box)`` / ``len(box)``
 ``to_affine``       the exact ``affine.AffineMap`` (the conversion hub)         NotRepresentableError
 ``bits``            images of the input bits when the value is GF(2)-linear     None
-``forms``           ``{name: function}`` text forms ``convert --to`` offers     ``{}``
+``concrete``        the value ``v`` stands for when drawn or converted           ``v``
+``forms``/``form``  its own text forms ``convert --to`` offers; ``form(v, name)``  ``()``
 ``conversions``     families ``show`` lists the value converted to              ``()``
 ==================  ==========================================================  ==============================
 
@@ -50,6 +52,9 @@ A worked example, a toy family of "multiply by k" layouts over ``[0, n)``:
 Traceback (most recent call last):
 ...
 unilayout.errors.LayoutError: colour modes apply to CuTe and linear layouts, not to a times value
+>>> c = T.cells(v)
+>>> list(c.columns), c.columns["value"], c.index.tolist()
+(['index', 'coordinate', 'value'], ['0', '2', '4', '6'], [0, 1, 2, 3])
 
 This module imports only the ground floor (``errors``; ``_measures`` and
 ``draw`` inside the defaults that need them, so that ``import unilayout``
@@ -62,7 +67,7 @@ import math
 
 from .errors import LayoutError, NotRepresentableError
 
-__all__ = ["Family", "only_options"]
+__all__ = ["Family", "Cells", "only_options"]
 
 
 def only_options(name, rest):
@@ -83,6 +88,63 @@ def only_options(name, rest):
         raise LayoutError(f"picture options {given} do not apply to a {name} value")
 
 
+class Cells:
+    """What the browser explorer shows of a value, cell by cell: data a ``cells`` hook gives, never markup.
+
+    The explorer (``unilayout.explorer.views``) turns it into its JSON view:
+    it draws ``scene`` (or, when None, the record's ``picture`` of ``value``
+    over ``shape``), numbers each drawn cell with its row here, writes
+    ``columns`` as the details rows and ``groups``/``keys`` as integer lists,
+    and adds the facts of ``value``. The fields:
+
+    - ``value``, ``shape``: what the picture and the facts are of (a value may
+      be shown as another: a TTNN memory config as its metal layout);
+    - ``index``: per row, the domain position of its cell (``data-index``,
+      the order of ``index_map``); None when the rows are not found by index;
+    - ``columns``: ``{name: per-row values}``, each a list of ``str`` or an
+      integer array (written one number per cell);
+    - ``groups``: ``{name: one int per row}``, equal numbers belong together;
+      ``keys``: ``{name: one int per row}`` that tie a cell to another view's;
+    - ``padding``: per row, whether the cell is padding (or None: none is);
+    - ``match``: how a drawn cell finds its row: ``"index"`` (its
+      ``data-index`` among ``index``), ``"drawn"`` (the drawn cells row-major
+      are the rows) or the name of a scene attribute that holds the row;
+    - ``title``, ``text`` (the canonical text; None: the value has none),
+      ``summary``, ``note`` (what the picture leaves out, e.g. a crop),
+      ``total`` (cells of the whole value; None: the rows), ``family`` (the
+      name shown; None: the record's), ``facts`` (``[[name, text]]`` instead
+      of the common facts; None: ``facts.describe``), ``extras`` (more keys
+      of the view, e.g. a per-core table).
+
+    A ``cells`` hook asked for no ``details`` (the explorer draws the value on
+    a canvas, without per-cell rows) gives ``index=None`` and no columns.
+
+    >>> Cells("v", index=[0, 1], columns={"value": ["a", "b"]}).rows
+    2
+    """
+
+    __slots__ = ("value", "shape", "index", "columns", "groups", "keys", "padding", "match", "scene", "title", "text",
+                 "summary", "note", "total", "family", "facts", "extras")
+
+    def __init__(self, value, *, shape=None, index=None, columns=None, groups=None, keys=None, padding=None,
+                 match="index", scene=None, title="", text=None, summary="", note="", total=None, family=None,
+                 facts=None, extras=None):
+        self.value, self.shape, self.index, self.padding, self.match = value, shape, index, padding, match
+        self.columns, self.groups, self.keys = columns or {}, groups or {}, keys or {}
+        self.scene, self.title, self.text, self.summary, self.note = scene, title, text, summary, note
+        self.total, self.family, self.facts, self.extras = total, family, facts, extras or {}
+
+    @property
+    def rows(self) -> int:
+        """How many rows (described cells) there are."""
+        if self.index is not None:
+            return len(self.index)
+        return len(next(iter(self.columns.values()))) if self.columns else 0
+
+    def __repr__(self):
+        return f"<Cells of {type(self.value).__name__}: {self.rows} rows, columns {list(self.columns)}>"
+
+
 class Family:
     """The protocol a family's record implements; see the module docstring for each hook and its default.
 
@@ -95,8 +157,8 @@ class Family:
     name = ""
     #: The value classes of the family (a value's record is found by its type, subclasses included).
     types = ()
-    #: ``{form: function(value) -> value}``: the text forms ``convert --to`` offers besides the families.
-    forms = {}
+    #: The names of the family's own text forms that ``convert --to`` offers besides the families (``form``).
+    forms = ()
     #: Families whose form of a value ``show`` lists after its facts (``convert`` computes them, or says why not).
     conversions = ()
 
@@ -120,6 +182,14 @@ class Family:
     def with_shape(self, value, shape):
         """The value that ``--shape`` makes of ``value`` (a dynamic layout resolved, a placement on a tensor)."""
         return value
+
+    def concrete(self, value):
+        """The value ``value`` stands for when it is drawn or converted (a placement: the layout it makes)."""
+        return value
+
+    def form(self, value, name, *, mesh_shape=None) -> str:
+        """``value`` as text in the family's own form ``name`` (one of ``forms``), or NotRepresentableError why not."""
+        raise LayoutError(f"a {self.name} value has no text form {name!r}")
 
     def canonical(self, value) -> str:
         """Text of ``value`` that ``unilayout.parse`` reads back."""
@@ -179,6 +249,40 @@ class Family:
                           max_cells=max_cells or DEFAULT_MAX_CELLS, labels=labels is not False)
         scene.kind = self.name
         return scene
+
+    #: Whether the explorer may draw a big value on its canvas (no per-cell rows): False for a family whose cells
+    #: are few and whose ``cells`` always gives every row (a sharding's blocks, a tiled MMA's operand cells).
+    canvas = True
+
+    def cells(self, value, shape=None, *, details=True) -> Cells:
+        """The explorer's ``Cells`` of ``value``: by default each point of the box, its coordinate and value.
+
+        The rows are the points ``picture`` draws (the top-left block of a box
+        above ``draw.cells.MAX_CELLS``), in row-major order; ``details=False``
+        (a canvas picture) gives only the value-level parts.
+        """
+        import numpy as np  # lazy: numpy, kept out of `import unilayout`
+
+        from .draw.cells import box_block, fmts, same, strs  # lazy: numpy, kept out of `import unilayout`
+
+        box = self._box_of(value, shape)
+        if box is None:
+            raise LayoutError(f"a {self.name} value has no box of its own: give a shape to draw it")
+        text = self.canonical(value)
+        shown = "x".join(map(str, box)) or "a point"
+        c = Cells(value, shape=shape, title=f"{self.name} {text}", text=text, total=math.prod(box),
+                  summary=f"{self.name} layout over {shown}")
+        if not details:
+            return c
+        idx, c.note = box_block(box, f"the {self.name} box {shown}")
+        vals = self.index_map(value, shape)
+        vals = vals.reshape(vals.shape[0], -1)[idx]
+        crds = np.unravel_index(idx, box) if box else ()
+        c.index = idx
+        c.columns = {"index": idx, "coordinate": fmts(crds, idx.size),
+                     "value": strs(vals[:, 0]) if vals.shape[1] == 1 else fmts(list(vals.T), idx.size)}
+        c.groups = {"value": same(vals)}
+        return c
 
     def default_shape(self, value):
         """The box a picture of ``value`` uses when none is given and it has none of its own (None: it has one)."""

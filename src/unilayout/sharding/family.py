@@ -10,8 +10,8 @@ where it meets metal layouts (``from_metal``) is the bridge
 ``convert/tt_sharding.py``.
 
 >>> s = SHARDING.parse("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", shape=(4, 2))
->>> SHARDING.box(s), SHARDING.index_map(s).tolist()
-((4, 2), [0, 0, 0, 0, 2, 2, 2, 2])
+>>> SHARDING.box(s), SHARDING.index_map(s).tolist(), SHARDING.form(s, "dtensor")
+((4, 2), [0, 0, 0, 0, 2, 2, 2, 2], 'Shard(0), Replicate()  on mesh 2x2')
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import numpy as np
 
 from .._family import Family, only_options
 from .._ints import check_table
-from ..errors import LayoutError
-from .command import read
-from .picture import sharding_scene
+from ..errors import LayoutError, NotRepresentableError
+from .forms import FORMS, conversions, to_text
+from .picture import sharding_cells, sharding_scene
+from .text import parse
 from .value import Sharding
 
 __all__ = ["SHARDING", "ShardingFamily"]
@@ -31,13 +32,10 @@ __all__ = ["SHARDING", "ShardingFamily"]
 class ShardingFamily(Family):
     """``Sharding`` values: each device's boxes of one tensor."""
 
-    name, types = "sharding", (Sharding,)
+    name, types, forms = "sharding", (Sharding,), FORMS
 
     def parse(self, text, *, shape=None, mesh=None, mesh_shape=None):
-        kind, value = read(text, shape, mesh, mesh_shape)
-        if kind != "sharding":
-            raise LayoutError(f"expected a sharding, got an XLA layout: {text.strip()!r}")
-        return value
+        return parse(text, shape, mesh, mesh_shape)
 
     def with_shape(self, s, shape):
         if tuple(int(n) for n in shape) != tuple(s.shape):
@@ -55,17 +53,38 @@ class ShardingFamily(Family):
     def box(self, s):
         return tuple(s.shape)
 
+    def canonical(self, s):
+        """HLO's text of ``s`` (read back with the tensor's shape), else its first line."""
+        try:
+            return to_text(s, "hlo", None)
+        except NotRepresentableError:
+            return str(s).split("\n", 1)[0]
+
     def facts(self, s, shape):
-        d = {"shape": list(s.shape), "devices": s.num_devices, "replicated": any(s.replicated.values()),
-             "partial_sums": bool(s.has_partial), "covers": bool(s.covers())}
-        return d
+        return {"shape": list(s.shape), "devices": s.num_devices, "replicated": any(s.replicated.values()),
+                "partial_sums": [list(g) for g in s.sum_groups] if s.has_partial else False,
+                "covers": bool(s.covers())}
 
     def checks(self, s, facts):
-        return [{"check": "covers the tensor", "ok": facts["covers"], "detail": ""}]
+        return [{"check": "covers the tensor (every element on some device)", "ok": facts["covers"], "detail": ""}]
+
+    def tables(self, s, shape, max_cells):
+        lines = [f"{name + ':':9s}{text}" for name, text in conversions(s, None).items()]
+        return [("blocks", str(s).rstrip("\n")), ("in each vocabulary", "\n".join(lines))]
+
+    def form(self, s, name, *, mesh_shape=None):
+        if name not in FORMS:
+            raise LayoutError(f"a sharding has no text form {name!r}; choose one of {', '.join(FORMS)}")
+        return to_text(s, name, mesh_shape)
 
     def picture(self, s, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return sharding_scene(s, max_cells=max_cells)
+
+    canvas = False  # the explorer draws every block with its holders
+
+    def cells(self, s, shape=None, *, details=True):
+        return sharding_cells(s)
 
     def rank(self, s):
         return s.rank

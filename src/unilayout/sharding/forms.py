@@ -1,0 +1,99 @@
+"""A sharding in each vocabulary that can say it: HLO, Shardy, DTensor and TTNN placements, JAX.
+
+``to_text(s, form, mesh_shape)`` writes one (``NotRepresentableError`` with
+the reason when the vocabulary cannot say ``s``); ``conversions`` writes all
+of them, or why not, as ``show`` lists them.
+
+>>> from unilayout.sharding import parse_hlo
+>>> s = parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6))
+>>> to_text(s, "dtensor", None), to_text(s, "hlo", None)
+('Shard(0), Replicate()  on mesh 2x2', '{devices=[2,1,2]<=[4] last_tile_dim_replicate}')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import LayoutError, NotRepresentableError
+from .dtensor import to_dtensor
+from .hlo import tile_assignment, to_hlo
+from .jax import _spec_for, _split_sums
+from .shardy import parse_mesh, to_shardy
+from .ttnn import to_ttnn
+
+__all__ = ["FORMS", "to_text", "conversions", "jax_text"]
+
+#: The vocabularies ``unilayout convert --to`` writes a sharding in (``ttnn-mesh``: TTNN mesh-mapper placements;
+#: ``ttnn`` alone is tt-mlir's ``#ttnn.ttnn_layout`` form of a metal layout).
+FORMS = ("hlo", "shardy", "dtensor", "jax", "ttnn-mesh")
+
+
+def _mesh_for(s, mesh_shape):
+    """The mesh to print placements on: --mesh-shape, else the HLO tile assignment's shape."""
+    if mesh_shape is not None:
+        return mesh_shape
+    T, R, _ = tile_assignment(s, "HLO")
+    dims = tuple(t for t in T if t > 1) + ((R,) if R > 1 else ())
+    return dims or (1,)
+
+
+def conversions(s, mesh_shape, only=None):
+    """``{vocabulary: text or 'not representable: why'}`` for ``show`` (every vocabulary, or ``only`` one)."""
+    out = {}
+    for name in [only] if only else ["hlo", "shardy", "dtensor", "ttnn", "jax"]:
+        try:
+            out[name] = to_text(s, name, mesh_shape)
+        except (NotRepresentableError, LayoutError) as e:
+            out[name] = f"not representable: {e}"
+    return out
+
+
+def to_text(s, to, mesh_shape):
+    """One line of ``s`` in vocabulary ``to`` (``ttnn``/``ttnn-mesh``: TTNN mesh-mapper placements), or raise why not."""
+    if to == "jax":
+        return jax_text(s, mesh_shape)
+    if to == "hlo":
+        return to_hlo(s)
+    if to == "shardy":
+        st, mt = to_shardy(s)
+        return f"{st}  over  {mt}"
+    m = _mesh_for(s, mesh_shape)
+    if s.devices != tuple(range(s.num_devices)):
+        raise NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
+                                    f"{to} places by rank")
+    pl = to_dtensor(s, m, as_text=True) if to == "dtensor" else to_ttnn(s, m)
+    return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+
+
+def jax_text(s, mesh_shape=None) -> str:
+    """The JAX ``PartitionSpec`` of ``s`` and the mesh it names, as text (JAX itself is not needed).
+
+    The mesh is ``mesh_shape`` (axes ``m0, m1, ..``, devices in rank order) or,
+    without one, the mesh ``to_shardy`` prints (axes ``d<i>`` per tiled dim,
+    ``r`` for copies, its device order). ``NotRepresentableError`` says why no
+    spec over that mesh holds ``s`` (``to_jax``'s reasons).
+
+    >>> from unilayout.sharding import parse_hlo
+    >>> jax_text(parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6)))
+    "PartitionSpec('d0',)  on mesh ('d0', 'r') of shape (2, 2)"
+    >>> jax_text(parse_hlo("{devices=[2,2]<=[2,2]T(1,0)}", (8, 8)), (2, 2))
+    "PartitionSpec('m1', 'm0')  on mesh ('m0', 'm1') of shape (2, 2)"
+    """
+    if mesh_shape is None:
+        m = parse_mesh(to_shardy(s)[1])
+        names, sizes = [a for a, _ in m.axes], [k for _, k in m.axes]
+        ids = list(m.device_ids) or list(range(s.num_devices))
+        if not names:  # one device: a mesh of one axis (JAX meshes have at least one)
+            names, sizes, ids = ["r"], [s.num_devices], list(s.devices)
+    else:
+        names, sizes = [f"m{i}" for i in range(len(mesh_shape))], list(mesh_shape)
+        ids = list(range(int(np.prod(sizes, dtype=np.int64))))
+    names, sizes, idv = tuple(names), tuple(sizes), np.asarray(ids, dtype=np.int64)
+    unreduced = ()
+    if s.has_partial:  # JAX >= 0.7: PartitionSpec(..., unreduced={axes}) says which axes the sums add up along
+        s, unreduced = _split_sums(s, names, sizes, idv)
+    spec = _spec_for(s, names, sizes, idv)
+    order = "" if ids == list(range(len(ids))) else f", device ids {ids} in mesh order"
+    entries = [repr(e) for e in spec] + ([f"unreduced={set(unreduced)!r}"] if unreduced else [])
+    return (f"PartitionSpec({', '.join(entries)}{',' if len(spec) == 1 and not unreduced else ''})  on mesh "
+            f"{names!r} of shape {sizes!r}{order}")
