@@ -66,11 +66,19 @@ device-shaped tensor (``MetalLayoutV2``, ``MetalLayout.from_v2``), and TTNN its
 >>> v2.device_shape, tt.parse(str(v2)) == v2
 ((8, 1, 1, 1), True)
 
-Modules: ``collapse`` (collapse intervals -> linear), ``metal`` (the value and
-its shapes), ``v2`` (the v2 form and tt-mlir's defaults), ``shard`` (data,
-padding), ``text`` (parse/print), ``ttnn`` (TTNN view), ``ttnn_attrs`` /
-``ttnn_text`` (TTNN's text), ``ndshard`` (TTNN ND sharding), ``system``,
-``device``, ``memory`` (L1 / DRAM addresses).
+The folder, one job per file (old module paths such as ``tt.v2``, ``tt.shard``,
+``tt.ttnn_attrs`` stay as aliases):
+
+=========================  ============================================================================
+``metal/``                 the metal layout: ``metal`` (v1 value), ``v2``, ``alignment`` (v2 rules),
+                           ``v1_v2``, ``collapse``, ``shard`` (data, padding), ``text`` (readers)
+``ttnn/``                  TTNN: ``view``, ``placement``, ``ndshard``, ``memory_config``, ``pages``,
+                           ``layout``, ``nd``, ``facts``, ``text``
+``system``, ``device``     the chips and the logical worker grid; ``device_text`` reads ``#tt.device``
+``memory``                 L1 / DRAM byte addresses of an element on a device
+``text``                   the front door: ``parse``, ``parse_tensor``, ``parse_module``
+``family``, ``picture``    the family record and its pictures
+=========================  ============================================================================
 """
 
 from __future__ import annotations
