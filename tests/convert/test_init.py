@@ -3,11 +3,8 @@
 import numpy as np
 import pytest
 
-from unilayout import LayoutError, NotRepresentableError, affine, cute, linear, tsl, tt
+from unilayout import LayoutError, NotRepresentableError, affine, cute, tsl, tt
 from unilayout.convert import convert_to, cute_to_tsl, family_of, metal_to_affine, tsl_to_affine, tsl_to_cute
-
-
-
 
 # --------------------------------------------------------------------------------- dispatch
 
@@ -72,3 +69,83 @@ def test_convert_to_names_options_the_conversion_does_not_take_without_hiding_it
     with pytest.raises(LayoutError) as e:
         convert_to(cute.parse("4:1"), "linear", in_dims=3)
     assert "does not take the options" not in str(e.value)
+
+
+# --------------------------------------------------------------------------------- the pair table and the affine hub
+
+
+def test_the_table_is_the_pair_files_pairs():
+    from unilayout import convert
+
+    pairs = [pair for module in convert.PAIR_MODULES for pair in module.PAIRS]
+    assert len(pairs) == len(set(pairs)) == len(convert._TABLE)
+    families = ("cute", "linear", "tsl", "affine")
+    want = {(a, b) for a in families for b in families if a != b} - {("affine", "affine")}
+    want |= {("metal", "affine"), ("metal", "cute"), ("device", "affine")}
+    want |= {("xla", b) for b in families + ("metal",)}
+    assert set(pairs) == want
+    assert all(convert._TABLE[p] is m.PAIRS[p] for m in convert.PAIR_MODULES for p in m.PAIRS)
+
+
+def test_an_xla_layout_converts_to_metal_and_no_other_value_does():
+    from unilayout import xla
+    from unilayout.convert import xla_to_metal
+
+    x = xla.parse("f32[4,6]{0,1:T(2,2)}")
+    assert convert_to(x, "metal") == xla_to_metal(x)
+    with pytest.raises(LayoutError, match="unknown target family 'metal'; choose one of cute, linear, affine, tsl"):
+        convert_to(tsl.parse("[4] -> (1)"), "metal")
+    with pytest.raises(LayoutError, match="unknown target family 'metal'"):
+        convert_to(3, "metal")
+
+
+def test_a_family_with_an_affine_form_and_no_pair_goes_through_the_affine_hub(monkeypatch):
+    """A family no pair file names converts with its record's to_affine, then affine -> target on its box."""
+    import sys
+    import types
+
+    from unilayout import _families
+    from unilayout._family import Family
+
+    class Scaled:  # i -> k * i over [0, n)
+        __module__ = "hubtoy"
+
+        def __init__(self, n, k):
+            self.n, self.k = n, k
+
+    class ScaledFamily(Family):
+        name, types = "hubtoy", (Scaled,)
+
+        def index_map(self, v, shape=None):
+            return np.arange(v.n, dtype=np.int64) * v.k
+
+        def box(self, v):
+            return (v.n,) if v.n else None
+
+        def to_affine(self, v):
+            return affine.parse(f"(d0) -> (d0 * {v.k})")
+
+    module = types.ModuleType("hubtoy")
+    module.FAMILY = ScaledFamily()
+    monkeypatch.setitem(sys.modules, "hubtoy", module)
+    _families.register(_families.Wing("hubtoy", "hubtoy"))
+    try:
+        v = Scaled(8, 2)
+        assert str(convert_to(v, "affine")) == "(d0) -> (d0 * 2)"
+        assert convert_to(v, "cute") == cute.Layout(8, 2)
+        assert str(convert_to(v, "tsl")) == "#tsl.tsl<[8] -> (2)>"
+        assert convert_to(v, "linear").index_map().reshape(-1).tolist() == [0, 2, 4, 6, 8, 10, 12, 14]
+        with pytest.raises(NotRepresentableError, match="hubtoy -> cute: a hubtoy value has no box"):
+            convert_to(Scaled(0, 2), "cute")
+        with pytest.raises(LayoutError, match="hubtoy -> cute does not take the options"):
+            convert_to(v, "cute", bogus=1)
+    finally:
+        _families.unregister("hubtoy")
+
+
+def test_a_family_without_an_affine_form_keeps_its_no_pair_message():
+    from unilayout import sharding
+
+    s = sharding.from_dtensor(["Shard(0)"], (2,), (4, 4))
+    with pytest.raises(NotRepresentableError, match="convert_to: sharding -> cute: no sharding value converts to cute"):
+        convert_to(s, "cute")

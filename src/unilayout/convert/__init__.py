@@ -2,8 +2,12 @@
 
 Every function here is **exact** (the result is the same function on the same
 domain) or raises ``NotRepresentableError`` saying why the target cannot
-express it. Methods such as ``TiledStridedLayout.to_cute()`` are thin
-delegates to these functions; ``convert_to(value, family)`` dispatches.
+express it. ``convert_to(value, family)`` dispatches through one table of
+pairs, which each pair file declares as its ``PAIRS``; a family without a
+pair to the target goes through the affine hub (its record's ``to_affine``,
+then ``affine -> target`` on its box). Older methods such as
+``TiledStridedLayout.to_cute()`` and ``XlaLayout.to_cute()`` are deprecated
+delegates to these functions.
 
 =================  ==========  ==========  ==========  ==========================
 from \\ to          cute        linear      affine      tsl
@@ -15,6 +19,7 @@ tsl                offset 0    offset 0    always      --
 affine (+ box)     if strided  if GF(2)    --          if strided
 metal layout       per shard   --          always      --
 device             --          --          if ids AP   --
+xla layout         if no pad   via cute    always      via cute (+ ``metal``)
 =================  ==========  ==========  ==========  ==========================
 
 One file per pair of families ("ids AP": chip ids in arithmetic progression):
@@ -28,8 +33,10 @@ file             functions
 ``to_tsl``       ``cute_to_tsl``, ``linear_to_tsl`` (build a TSL)
 ``affine_fit``   ``affine_to_cute``, ``affine_to_tsl``, ``affine_to_linear`` (on a box, ``MAX_POINTS``)
 ``tt``           ``metal_to_affine``, ``metal_to_cute`` (``ShardLayout``), ``device_to_affine``
-``xla``          ``xla_to_affine``, ``xla_to_cute``, ``xla_to_linear``, ``xla_to_tsl`` (XLA tiled layouts)
+``xla``          ``xla_to_affine``, ``xla_to_cute``, ``xla_to_linear``, ``xla_to_tsl``, ``xla_to_metal``
 ``equivalence``  the implementation of ``unilayout.equivalent``
+``cute_triton``  CuTe's smem atoms and MMA fragments checked against Triton's encodings (no pair)
+``tt_sharding``  ``from_metal``: a metal layout on a device -> ``sharding.Sharding`` (no pair)
 ===============  ==============================================================================
 
 The searches these lean on live with their family: ``cute.find_swizzle``,
@@ -55,9 +62,11 @@ from __future__ import annotations
 import inspect
 
 from .. import cute
-from .._families import family_of
+from .._families import family_of, record
+from .._family import Family
 from .._ints import as_shape
 from ..errors import LayoutError, NotRepresentableError
+from . import affine_fit, cute_affine, cute_linear, to_tsl, tsl, tt, xla
 from ._common import MAX_POINTS
 from .affine_fit import affine_to_cute, affine_to_linear, affine_to_tsl
 from .cute_affine import cute_to_affine, linear_to_affine
@@ -65,44 +74,41 @@ from .cute_linear import MAX_SWIZZLE_BITS, cute_to_linear, linear_to_cute
 from .to_tsl import cute_to_tsl, linear_to_tsl
 from .tsl import tsl_to_affine, tsl_to_cute, tsl_to_linear
 from .tt import ShardLayout, device_to_affine, metal_form, metal_to_affine, metal_to_cute
-from .xla import xla_to_affine, xla_to_cute, xla_to_linear, xla_to_tsl
+from .xla import xla_to_affine, xla_to_cute, xla_to_linear, xla_to_metal, xla_to_tsl
 
 __all__ = [
     "cute_to_linear", "linear_to_cute", "cute_to_affine", "linear_to_affine", "tsl_to_affine", "tsl_to_cute",
     "cute_to_tsl", "tsl_to_linear", "linear_to_tsl", "affine_to_cute", "affine_to_tsl", "affine_to_linear",
     "metal_to_affine", "metal_to_cute", "metal_form", "ShardLayout", "device_to_affine", "convert_to", "family_of", "FAMILIES",
-    "MAX_POINTS", "MAX_SWIZZLE_BITS", "xla_to_affine", "xla_to_cute", "xla_to_linear", "xla_to_tsl",
+    "MAX_POINTS", "MAX_SWIZZLE_BITS", "xla_to_affine", "xla_to_cute", "xla_to_linear", "xla_to_tsl", "xla_to_metal",
 ]
 
-#: Target family names accepted by ``convert_to``.
+#: Target family names accepted by ``convert_to`` (and a pair's own target, such as ``xla -> metal``).
 FAMILIES = ("cute", "linear", "affine", "tsl")
 
+#: The pair files, one line each: every one declares ``PAIRS = {(source, target): function}``.
+PAIR_MODULES = (
+    cute_linear,  # cute <-> linear
+    cute_affine,  # cute, linear -> affine
+    to_tsl,       # cute, linear -> tsl
+    tsl,          # tsl -> cute, affine, linear
+    affine_fit,   # affine (on a box) -> cute, tsl, linear
+    tt,           # metal -> affine, cute; device -> affine
+    xla,          # xla -> affine, cute, linear, tsl, metal
+)
+
 #: ``(source family, target family) -> function``; an affine source also gets ``shape=``.
-_TABLE = {
-    ("cute", "linear"): cute_to_linear,
-    ("cute", "affine"): cute_to_affine,
-    ("cute", "tsl"): cute_to_tsl,
-    ("linear", "cute"): linear_to_cute,
-    ("linear", "affine"): linear_to_affine,
-    ("linear", "tsl"): linear_to_tsl,
-    ("tsl", "cute"): tsl_to_cute,
-    ("tsl", "affine"): tsl_to_affine,
-    ("tsl", "linear"): tsl_to_linear,
-    ("affine", "cute"): affine_to_cute,
-    ("affine", "tsl"): affine_to_tsl,
-    ("affine", "linear"): affine_to_linear,
-    ("metal", "affine"): metal_to_affine,
-    ("metal", "cute"): metal_to_cute,
-    ("device", "affine"): device_to_affine,
-}
+_TABLE = {pair: fn for module in PAIR_MODULES for pair, fn in module.PAIRS.items()}
 
-_TABLE.update({("xla", "affine"): xla_to_affine, ("xla", "cute"): xla_to_cute, ("xla", "linear"): xla_to_linear,
-               ("xla", "tsl"): xla_to_tsl})
-
+#: Why a family with no pair to a target (and no affine hub to go through) does not convert there.
 _NO_PAIR = {
     "metal": "a metal layout maps onto a grid of shards; convert it to affine, or to cute shard by shard",
     "device": "a device maps grid coordinates to chips and cores; its map converts to affine",
 }
+
+
+def _unknown(family):
+    return LayoutError(f"convert_to: unknown target family {family!r}; choose one of {', '.join(FAMILIES)}")
 
 
 def convert_to(value, family, **options):
@@ -113,7 +119,10 @@ def convert_to(value, family, **options):
     ``flat`` for a metal layout to affine, ``tiles`` for one to CuTe).
     Converting to the value's own family returns it unchanged (a TSL
     resolved by ``shape``). A metal layout converts to ``cute`` as its tuple
-    of ``ShardLayout``; a device to ``affine`` with ``device_to_affine``.
+    of ``ShardLayout``; a device to ``affine`` with ``device_to_affine``; an
+    XLA layout also to ``metal``. A family with no pair to the target but an
+    affine form (its record's ``to_affine``) goes through the affine hub, on
+    its box.
 
     >>> from unilayout import cute
     >>> print(convert_to(cute.parse("(2,2):(2,1)"), "affine"))
@@ -124,7 +133,12 @@ def convert_to(value, family, **options):
     unilayout.errors.LayoutError: convert_to: unknown target family 'metal'; choose one of cute, linear, affine, tsl
     """
     if family not in FAMILIES:
-        raise LayoutError(f"convert_to: unknown target family {family!r}; choose one of {', '.join(FAMILIES)}")
+        try:
+            src = family_of(value)
+        except LayoutError:
+            src = None
+        if (src, family) not in _TABLE:
+            raise _unknown(family)
     src = family_of(value)
     shape = options.pop("shape", None)
     if shape is not None and src == "tsl":
@@ -135,10 +149,19 @@ def convert_to(value, family, **options):
         )
     if src == family:
         return value
-    fn = _TABLE.get((src, family))
+    pair, fn = f"{src} -> {family}", _TABLE.get((src, family))
     if fn is None:
-        why = _NO_PAIR.get(src, f"no {src} value converts to {family}")
-        raise NotRepresentableError(f"convert_to: {src} -> {family}: {why}")
+        # no pair: through the affine hub, when the family gives an affine form (its record overrides to_affine)
+        rec = record(value)
+        if src in _NO_PAIR or type(rec).to_affine is Family.to_affine:
+            why = _NO_PAIR.get(src, f"no {src} value converts to {family}")
+            raise NotRepresentableError(f"convert_to: {pair}: {why}")
+        value, shape = rec.to_affine(value), rec.box(value)
+        if family == "affine":
+            return value
+        if shape is None:
+            raise NotRepresentableError(f"convert_to: {pair}: a {src} value has no box to tabulate its affine map on")
+        src, fn = "affine", _TABLE[("affine", family)]
     if src == "cute" and family == "tsl" and not isinstance(value, cute.Layout):
         raise NotRepresentableError(
             f"convert_to: {value} is a {type(value).__name__}: a TSL only adds strides (no swizzle, no composition)"
@@ -149,5 +172,5 @@ def convert_to(value, family, **options):
         inspect.signature(fn).bind(value, **options)
     except TypeError as e:
         given = sorted(k for k in options if k != "shape")
-        raise LayoutError(f"convert_to: {src} -> {family} does not take the options {given}: {e}") from None
+        raise LayoutError(f"convert_to: {pair} does not take the options {given}: {e}") from None
     return fn(value, **options)

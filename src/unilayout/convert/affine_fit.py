@@ -160,3 +160,6 @@ def affine_to_linear(m, shape, in_dims=None, out_dims=None):
         )
     return L
 
+
+#: This file's pairs for ``convert_to``'s table (``convert_to`` passes an affine source's ``shape``).
+PAIRS = {("affine", "cute"): affine_to_cute, ("affine", "tsl"): affine_to_tsl, ("affine", "linear"): affine_to_linear}

@@ -141,7 +141,7 @@ def linear_to_affine(layout):
     ins = layout.bases
     dims = [Dim(i) for i in range(len(ins))]
     results = []
-    for j, (oname, _) in enumerate(layout.out_dims):
+    for j in range(len(layout.out_dims)):
         per = [(name, [vec[j] for vec in vecs]) for name, vecs in ins]
         values = [v for _, vals in per for v in vals]
         sw = find_swizzle(values)  # Sw<0,0,0> when already disjoint
@@ -167,3 +167,5 @@ def linear_to_affine(layout):
     return AffineMap(len(dims), 0, results).simplify(tuple(n for _, n in layout.in_dims))
 
 
+#: This file's pairs for ``convert_to``'s table.
+PAIRS = {("cute", "affine"): cute_to_affine, ("linear", "affine"): linear_to_affine}

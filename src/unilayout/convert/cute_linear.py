@@ -25,8 +25,8 @@ import math
 
 from .. import cute
 from .._ints import is_pow2, next_pow2
-from ..errors import LayoutError, NotRepresentableError
 from ..cute.fit import MAX_SWIZZLE_BITS, find_swizzle
+from ..errors import LayoutError, NotRepresentableError
 from ..linear import LinearLayout
 from ._common import _name
 
@@ -348,3 +348,6 @@ def linear_to_cute(layout):
     inner = _cute_from_flat([(n, [sw(v) for v in vals]) for n, vals in flat])
     return cute.ComposedLayout(sw, 0, inner)
 
+
+#: This file's pairs for ``convert_to``'s table.
+PAIRS = {("cute", "linear"): cute_to_linear, ("linear", "cute"): linear_to_cute}

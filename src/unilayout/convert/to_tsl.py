@@ -68,3 +68,7 @@ def linear_to_tsl(layout):
     if not isinstance(c, cute.Layout):
         raise NotRepresentableError(f"linear_to_tsl: the layout is swizzled ({c.outer}): a TSL only adds strides")
     return cute_to_tsl(c)
+
+
+#: This file's pairs for ``convert_to``'s table.
+PAIRS = {("cute", "tsl"): cute_to_tsl, ("linear", "tsl"): linear_to_tsl}

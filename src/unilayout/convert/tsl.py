@@ -113,3 +113,7 @@ def tsl_to_linear(t, in_dims=None, out_dims=None):
             f"{t} has offset {'?' if t.offset is None else t.offset}: a linear layout maps 0 to 0"
         )
     return cute_to_linear(tsl_to_cute(t), in_dims=in_dims, out_dims=out_dims)
+
+
+#: This file's pairs for ``convert_to``'s table.
+PAIRS = {("tsl", "cute"): tsl_to_cute, ("tsl", "affine"): tsl_to_affine, ("tsl", "linear"): tsl_to_linear}

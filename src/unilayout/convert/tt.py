@@ -235,3 +235,7 @@ def metal_form(ml, form):
     if form == "v2":
         return ml if isinstance(ml, MetalLayoutV2) else v1.to_v2()
     return TTNNTensorLayout.from_metal(v1)
+
+
+#: This file's pairs for ``convert_to``'s table.
+PAIRS = {("metal", "affine"): metal_to_affine, ("metal", "cute"): metal_to_cute, ("device", "affine"): device_to_affine}

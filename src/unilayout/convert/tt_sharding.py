@@ -41,7 +41,7 @@ from ..affine import identity
 from ..errors import NotRepresentableError
 from ..sharding.value import Sharding, _canonical
 
-__all__ = ["from_metal", "owners_to_sharding", "physical_sharding", "PAIRS"]
+__all__ = ["from_metal", "owners_to_sharding", "physical_sharding"]
 
 
 def owners_to_sharding(owner: np.ndarray, devices, replicas=None) -> Sharding:
@@ -163,7 +163,3 @@ def physical_sharding(p, relabel=None) -> Sharding:
     for c in p.device.chip_ids:
         boxes.setdefault(c if relabel is None else relabel[c], [])
     return Sharding(P, boxes)
-
-
-#: No ``convert_to`` pair: ``from_metal`` needs a device beside the layout.
-PAIRS = {}

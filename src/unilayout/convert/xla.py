@@ -27,7 +27,7 @@ from ..tt import MetalLayout
 from .cute_linear import cute_to_linear
 from .to_tsl import cute_to_tsl
 
-__all__ = ["xla_to_affine", "xla_to_cute", "xla_to_linear", "xla_to_tsl", "xla_to_metal", "PAIRS"]
+__all__ = ["xla_to_affine", "xla_to_cute", "xla_to_linear", "xla_to_tsl", "xla_to_metal"]
 
 
 def xla_to_affine(x):
