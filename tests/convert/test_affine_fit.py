@@ -2,15 +2,13 @@
 
 import numpy as np
 import pytest
+from convert_helpers import FAST, natural_rowmajor, random_linear
 from hypothesis import given
 from hypothesis import strategies as st
 
-from unilayout import LayoutError, NotRepresentableError, affine, linear, tsl
-from unilayout.convert import affine_to_cute, affine_to_linear, affine_to_tsl, cute_to_affine, linear_to_affine
-
 from cute_strategies import layouts
-from convert_helpers import natural_rowmajor, random_linear, FAST
-
+from unilayout import LayoutError, NotRepresentableError, affine
+from unilayout.convert import affine_to_cute, affine_to_linear, affine_to_tsl, cute_to_affine, linear_to_affine
 
 # --------------------------------------------------------------------------------- affine -> CuTe / TSL / linear
 

@@ -3,15 +3,13 @@
 import itertools
 
 import numpy as np
+from convert_helpers import FAST, linear_rowmajor, natural_rowmajor, random_linear
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from unilayout import affine, cute, linear
-from unilayout.convert import cute_to_affine, linear_to_affine
-
 from cute_strategies import layouts
-from convert_helpers import natural_rowmajor, linear_rowmajor, random_linear, FAST
-
+from unilayout import cute, linear
+from unilayout.convert import cute_to_affine, linear_to_affine
 
 # --------------------------------------------------------------------------------- -> affine
 

@@ -2,15 +2,13 @@
 
 import numpy as np
 import pytest
+from convert_helpers import FAST, POW2_LEAF, STRIDES, flat_linear, is_gf2_linear, is_integer_strided, random_linear
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from cute_strategies import layouts
 from unilayout import LayoutError, NotRepresentableError, cute, linear
 from unilayout.convert import cute_to_linear, linear_to_affine, linear_to_cute
-
-from cute_strategies import layouts
-from convert_helpers import flat_linear, is_gf2_linear, is_integer_strided, POW2_LEAF, STRIDES, random_linear, FAST
-
 
 # --------------------------------------------------------------------------------- CuTe -> linear
 

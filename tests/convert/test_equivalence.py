@@ -6,11 +6,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import unilayout
-from unilayout import LayoutError, NotRepresentableError, affine, cute, linear, tsl, tt
-from unilayout.convert import cute_to_affine, cute_to_linear, cute_to_tsl, linear_to_cute, metal_to_affine
-
 from cute_strategies import layouts
 from seed_texts import SEED_DEVICE, SEED_LINEAR, SEED_TENSOR
+from unilayout import LayoutError, NotRepresentableError, affine, cute, linear, tsl, tt
+from unilayout.convert import cute_to_affine, cute_to_linear, cute_to_tsl, linear_to_cute, metal_to_affine
 
 FAST = settings(max_examples=40, deadline=None)
 

@@ -2,15 +2,14 @@
 
 import numpy as np
 import pytest
+from convert_helpers import FAST, POW2_LEAF, natural_rowmajor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cute_strategies import layouts
 from unilayout import LayoutError, NotRepresentableError, cute, linear, tsl
 from unilayout.convert import cute_to_linear, cute_to_tsl, linear_to_tsl, tsl_to_affine, tsl_to_cute, tsl_to_linear
 from unilayout.tsl import Stride, TiledStride, TiledStridedLayout, parse
-
-from cute_strategies import layouts
-from convert_helpers import FAST, POW2_LEAF, natural_rowmajor
 
 
 @pytest.mark.parametrize(

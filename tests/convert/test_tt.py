@@ -4,13 +4,12 @@ import itertools
 
 import numpy as np
 import pytest
+from convert_helpers import FAST, natural_rowmajor
 from hypothesis import given
 from hypothesis import strategies as st
 
 from unilayout import LayoutError, NotRepresentableError, cute, tt
 from unilayout.convert import ShardLayout, metal_to_affine, metal_to_cute
-
-from convert_helpers import natural_rowmajor, FAST
 
 
 @FAST
@@ -123,8 +122,8 @@ def test_metal_tilized_shard():
 
 
 def test_device_to_affine():
-    from unilayout.convert import device_to_affine
     import unilayout
+    from unilayout.convert import device_to_affine
 
     for mesh, ids in [((1, 2), None), ((1, 2), [4, 5]), ((2, 2), [6, 4, 2, 0]), ((1, 1), [3]), ((2, 1, 2), None)]:
         dev = tt.Device.from_mesh(tt.SystemDesc((8, 8), 8), mesh, ids)
