@@ -9,7 +9,7 @@ from unilayout import tt
 # old module path -> {name: new module path}
 MOVED = {
     "unilayout.tt.metal": {n: "unilayout.tt.metal.metal" for n in (
-        "MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type", "_TILE_FROM_SCALAR")}
+        "MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type")}
     | {"xs": "unilayout.tt._mlir"},
     "unilayout.tt.v2": {"MetalLayoutV2": "unilayout.tt.metal.v2", "MEMORY_LAYOUTS": "unilayout.tt.metal.v2",
                         "from_v2": "unilayout.tt.metal.v1_v2"}
@@ -56,7 +56,7 @@ def test_an_old_module_path_gives_the_moved_objects(old):
     for name, new in MOVED[old].items():
         assert getattr(module, name) is getattr(importlib.import_module(new), name), (old, name, new)
     public = set(getattr(module, "__all__", ()))
-    assert public <= set(MOVED[old]) | {"_TILE_FROM_SCALAR"}, public - set(MOVED[old])
+    assert public <= set(MOVED[old]), public - set(MOVED[old])
 
 
 def test_the_package_exports_what_it_did():

@@ -27,6 +27,6 @@ names imported from it (``MetalLayout``, ``MEMORY_SPACES``, ``OOB_VALS``,
 from __future__ import annotations
 
 from .._mlir import xs
-from .metal import _TILE_FROM_SCALAR, MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
+from .metal import MEMORY_SPACES, OOB_VALS, TILE_DTYPES, MetalLayout, is_scalar_type
 
-__all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type", "xs", "_TILE_FROM_SCALAR"]
+__all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar_type", "xs"]

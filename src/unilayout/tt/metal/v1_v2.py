@@ -1,8 +1,8 @@
 """Between the v1 and the v2 metal layout: ``from_v1`` (a v1 ``MetalLayout`` as v2) and ``from_v2`` (v2 with defaults).
 
-``MetalLayout.to_v2`` and ``MetalLayout.from_v2`` are kept as delegates to
-these two functions; the value modules themselves do not import each other
-(``v2`` builds on ``metal``, never the reverse).
+``v2`` builds on ``metal``, never the reverse: ``MetalLayout.to_v2`` and
+``MetalLayout.from_v2`` are kept as delegates to these two functions, and
+import this module only inside those two methods (a deprecated path).
 
 ``from_v1`` reads the v1 map back as collapse intervals and alignments: each
 result must join consecutive dims, innermost coefficient 1, each outer
