@@ -149,18 +149,19 @@ def convert_to(value, family, **options):
         )
     if src == family:
         return value
-    pair, fn = f"{src} -> {family}", _TABLE.get((src, family))
+    given, fn = src, _TABLE.get((src, family))
     if fn is None:
         # no pair: through the affine hub, when the family gives an affine form (its record overrides to_affine)
         rec = record(value)
         if src in _NO_PAIR or type(rec).to_affine is Family.to_affine:
             why = _NO_PAIR.get(src, f"no {src} value converts to {family}")
-            raise NotRepresentableError(f"convert_to: {pair}: {why}")
+            raise NotRepresentableError(f"convert_to: {src} -> {family}: {why}")
         value, shape = rec.to_affine(value), rec.box(value)
         if family == "affine":
             return value
         if shape is None:
-            raise NotRepresentableError(f"convert_to: {pair}: a {src} value has no box to tabulate its affine map on")
+            raise NotRepresentableError(
+                f"convert_to: {src} -> {family}: a {src} value has no box to tabulate its affine map on")
         src, fn = "affine", _TABLE[("affine", family)]
     if src == "cute" and family == "tsl" and not isinstance(value, cute.Layout):
         raise NotRepresentableError(
@@ -171,6 +172,6 @@ def convert_to(value, family, **options):
     try:
         inspect.signature(fn).bind(value, **options)
     except TypeError as e:
-        given = sorted(k for k in options if k != "shape")
-        raise LayoutError(f"convert_to: {pair} does not take the options {given}: {e}") from None
+        names = sorted(k for k in options if k != "shape")
+        raise LayoutError(f"convert_to: {given} -> {family} does not take the options {names}: {e}") from None
     return fn(value, **options)
