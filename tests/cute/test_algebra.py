@@ -3,13 +3,14 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from unilayout import LayoutError
+from unilayout import LayoutError, cute
 from unilayout.cute import (
     ComposedLayout, Layout, Swizzle, blocked_product, coalesce, complement, composition, downcast, filter,
     flat_divide, flat_product, index_map, left_inverse, logical_divide, logical_product, make_layout,
     raked_product, recast_layout, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast,
     evaluate, zipped_divide, zipped_product,
 )
+from unilayout.cute import algebra, compose, divide
 from unilayout.cute.inttuple import idx2crd, leaves, product_each
 
 from cute_strategies import POW2, compact_layouts, layouts
@@ -469,3 +470,11 @@ def test_algebra_acts_on_inner_of_composed_layout():
     assert upcast(2, ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))).outer == Swizzle(3, 3, 3)
     with pytest.raises(LayoutError):
         coalesce("8:1")
+
+
+def test_the_algebra_is_split_in_two_files_and_importable_from_cute_algebra():
+    assert set(algebra.__all__) == set(compose.__all__) | set(divide.__all__)
+    assert not set(compose.__all__) & set(divide.__all__)
+    for name in algebra.__all__:
+        home = compose if name in compose.__all__ else divide
+        assert getattr(algebra, name) is getattr(home, name) is getattr(cute, name)
