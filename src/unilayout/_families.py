@@ -86,8 +86,8 @@ class Wing:
 #: The families in detection order.
 WINGS = [
     Wing("sharding", "unilayout.sharding.family",
-         r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|(?:Shard|Replicate|Partial|_StridedShard|"
-         r"Placement\w*)\("),
+         r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|"
+         r"\[?\s*(?:(?:Shard|Replicate|Partial|_StridedShard|_S|S|Placement\w*)\(|[RP]\s*(?:,|\]|$))"),
     Wing("tsl", "unilayout.tsl.family", r"#tsl\.|\["),
     Wing("linear", "unilayout.linear.family",
          r"#ttg\.|#triton_gpu\.|#ttng\.|!ttg\.memdesc|- |where out dims|\(empty layout|"

@@ -34,7 +34,7 @@ def test_no_command_prints_help(capsys):
     (["show", "   "], "empty text"),
     (["show", "(4,2):(2,1)", "--max-cells", "x"], "invalid int"),
     (["convert", "(4,2):(2,1)"], "--to"),
-    (["convert", "(4,2):(2,1)", "--to", "metal"], "invalid choice"),
+    (["convert", "(4,2):(2,1)", "--to", "metal"], "unknown target family"),
     (["frobnicate"], "invalid choice"),
 ])
 def test_bad_input_exits_2_with_a_short_message(capsys, tmp_path, monkeypatch, argv, needle):

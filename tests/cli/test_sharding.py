@@ -37,9 +37,12 @@ def test_an_xla_layout_cannot_be_drawn_by_the_verb(capsys, tmp_path):
     assert status == 2 and "unilayout render TEXT -o FILE" in err
 
 
-def test_show_hands_sharding_texts_to_the_verb(capsys):
+def test_show_reads_sharding_texts_like_any_family(capsys):
     status, out, _ = run(capsys, "show", "{devices=[2]0,1}", "--shape", "4")
-    assert status == 0 and verb.show("{devices=[2]0,1}", (4,)) == 0 and capsys.readouterr().out == out
+    assert status == 0 and out.startswith("family:         sharding\ntext:           {devices=[2]<=[2]}")
+    assert "  [2:4]  device 1" in out and "dtensor: Shard(0)  on mesh 2" in out
+    status, out, _ = run(capsys, "show", "Shard(0), Replicate()", "--shape", "4x2", "--mesh-shape", "2x2")
+    assert status == 0 and "devices:        4" in out and "replicated:     yes" in out
 
 
 def test_the_old_module_path_keeps_the_verbs_names():

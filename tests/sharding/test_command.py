@@ -46,13 +46,14 @@ def test_errors_exit_2_with_the_reason(capsys):
         assert code == 2 and msg in err, (argv, err)
 
 
-def test_show_hands_sharding_texts_to_the_sharding_command(capsys):
+def test_show_reads_sharding_and_xla_texts_through_the_registry(capsys):
     code = main(["show", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}", "--shape", "8x6"])
     out = capsys.readouterr().out
-    assert code == 0 and out.startswith("sharding of 8x6 over 8 devices") and "dtensor: Shard(0), Replicate()" in out
+    assert code == 0 and out.startswith("family:         sharding") and "sharding of 8x6 over 8 devices" in out
+    assert "dtensor: Shard(0), Replicate()" in out
     code = main(["show", "f32[3,5]{1,0:T(2,2)}", "--json"])
     d = json.loads(capsys.readouterr().out)
-    assert code == 0 and d["storage_size"] == 24 and d["padded"] is True
+    assert code == 0 and d["family"] == "xla" and d["cosize"] == 24 and d["padded"] is True
     code = main(["show", "(4,2):(2,1)"])  # other families are untouched
     assert code == 0 and "family:" in capsys.readouterr().out
 
@@ -166,9 +167,9 @@ def test_convert_from_hlo_and_shardy_texts_to_jax_checks_with_jax(capsys):
 
 
 def test_convert_refuses_targets_that_do_not_apply(capsys):
-    for argv, msg in [(["(4,2):(2,1)", "--to", "hlo"], "--to hlo converts a sharding"),
-                      (["{devices=[2]0,1}", "--to", "cute", "--shape", "4"], "a sharding converts to hlo"),
-                      (["f32[4,4]{1,0}", "--to", "dtensor"], "an XLA layout converts to"),
+    for argv, msg in [(["(4,2):(2,1)", "--to", "hlo"], "--to hlo is a sharding form: it converts a sharding value"),
+                      (["{devices=[2]0,1}", "--to", "cute", "--shape", "4"], "no sharding value converts to cute"),
+                      (["f32[4,4]{1,0}", "--to", "dtensor"], "not a xla value"),
                       (["{devices=[2]0,1}", "--to", "hlo"], "needs the tensor's shape"),
                       (["f32[3,5]{1,0:T(2,2)}", "--to", "cute"], "a CuTe layout has no padding")]:
         code = main(["convert", *argv])
@@ -205,9 +206,9 @@ def test_render_draws_a_sharding_with_the_lowest_holder_of_each_block(capsys, tm
     code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.png")])
     assert code == 0 and (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
     code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.svg"), "--color", "bank"])
-    assert code == 2 and "do not apply to a sharding" in capsys.readouterr().err
+    assert code == 2 and "not to a sharding value" in capsys.readouterr().err
     code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.gif")])
-    assert code == 2 and "a sharding picture is .svg or .png" in capsys.readouterr().err
+    assert code == 2 and "must end in .svg, .png or .html" in capsys.readouterr().err
     # The offline page draws shardings and XLA layouts as the explorer does: one cell per block / element.
     code = main(["render", "{devices=[2]0,1}", "--shape", "4", "-o", str(tmp_path / "s.html")])
     assert code == 0 and (tmp_path / "s.html").read_text().count('data-device="') == 2

@@ -1,8 +1,10 @@
 """What every verb of the ``unilayout`` command shares: reading TEXT, sizes, the JSON envelope, progress, errors.
 
 - **TEXT**: ``add_text`` declares the argument, ``read_text`` turns ``-`` into
-  standard input, ``parse_text`` parses it (any family), ``read_value`` also
-  applies ``--shape`` where a value takes one (a dynamic TSL, a TTNN config).
+  standard input, ``parse_text`` parses it (any family), ``read_value`` reads
+  it through the registry's one front door with ``--shape`` / ``--mesh`` /
+  ``--mesh-shape`` (a dynamic TSL resolved, a TTNN config or a sharding given
+  its tensor) and ``add_context`` declares those options.
 - **Sizes**: ``sizes("8x8")`` is ``_text.parse_sizes`` with None kept.
 - **JSON**: every ``--json`` object starts with ``envelope(...)`` (the schema
   ``JSON_SCHEMA``); ``json_default`` writes numpy values.
@@ -16,9 +18,8 @@
 >>> error_dict(ParseError("expected ')'", "(2,3", 4))
 {'type': 'ParseError', 'message': "expected ')'", 'position': 4}
 
-The family special cases (a TiledMMA/TiledCopy text, a TTNN config, a
-dynamic TSL) live in ``read_value``, ``tiled_mma``, ``needs_tensor`` and
-``envelope`` until the registry's ``read`` takes them over.
+No verb branches on a family: what a family needs is asked of its record
+(``unilayout._families.record``).
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ import time
 import numpy as np
 
 from .. import facts as F
-from .._families import family_of
-from .._families import parse as _parse_any
+from .._families import family_of, record
+from .._families import read as _read
 from .._text import parse_sizes
-from ..errors import LayoutError, ParseError
+from ..errors import LayoutError, NotRepresentableError, ParseError
 
 __all__ = ["JSON_SCHEMA", "SCREEN_CHARS", "add_text", "read_text", "parse_text", "sizes", "read_value", "envelope",
-           "json_default", "progress", "Bar", "error_dict", "print_error", "tiled_mma", "needs_tensor",
+           "json_default", "progress", "Bar", "error_dict", "print_error", "add_context", "box_shape",
            "placement_summary"]
 
 #: The ``schema`` field of every ``--json`` object. Common fields: ``schema``, ``command``, ``ok`` (bool),
@@ -65,7 +66,14 @@ def read_text(text):
     return sys.stdin.read() if text == "-" else text
 
 
-def parse_text(text):
+def add_context(q, shape_help):
+    """Declare ``--shape`` (``shape_help`` says what it is for), ``--mesh`` and ``--mesh-shape`` on parser ``q``."""
+    q.add_argument("--shape", help=shape_help)
+    q.add_argument("--mesh", metavar="MESH", help="a Shardy sharding's mesh text (sdy.mesh @m = <[...]>)")
+    q.add_argument("--mesh-shape", metavar="MxN", help="the mesh of DTensor/TTNN placements, read or written")
+
+
+def parse_text(text, **context):
     """``unilayout.parse``, with the command's hint about ``-`` added to the error for empty text.
 
     >>> try:
@@ -75,7 +83,7 @@ def parse_text(text):
     True 2
     """
     try:
-        return _parse_any(text)
+        return _read(text, **context)
     except ParseError as e:
         if text.strip():
             raise
@@ -88,42 +96,20 @@ def sizes(text):
 
 
 def read_value(args):
-    """The value of ``args.text`` (``-``: standard input); a dynamic TSL resolved for ``--shape``.
+    """The value of ``args.text`` (``-``: standard input), read with ``--shape``, ``--mesh`` and ``--mesh-shape``.
 
     >>> import argparse
     >>> print(read_value(argparse.Namespace(text="#tsl.tsl<[?] -> (1)>", shape="8")))
     #tsl.tsl<[8] -> (1)>
     """
-    value = parse_text(read_text(args.text))
-    shape = sizes(getattr(args, "shape", None))
-    if shape is not None and F._ttnn_config(value):  # a #ttnn.memory_config / nd_shard_spec on a tensor of that shape
-        value = value.to_metal(shape)
-    if shape is not None and family_of(value) == "tsl" and value.is_dynamic:
-        value = value.resolve(shape)
-    return value
-
-
-def tiled_mma(args):
-    """The TiledMMA TEXT describes (``SM80_16x8x16_F32F16F16F32_TN (2,2,1)``, ``make_tiled_mma(...)``), else None.
-
-    ``args.text`` is read (``-``: standard input) and kept for the caller.
-    """
-    from ..cute.tiled import parse_tiled_mma  # lazy: CuTe's atoms load only for show and render
-    from ..cute.tiled_copy import parse_tiled_copy  # lazy: as above
-
     args.text = read_text(args.text)
-    mma = parse_tiled_mma(args.text)
-    return mma if mma is not None else parse_tiled_copy(args.text)  # or a TiledCopy: make_tiled_copy(Copy_Atom<..>, ..)
+    return parse_text(args.text, shape=sizes(getattr(args, "shape", None)), mesh=getattr(args, "mesh", None),
+                      mesh_shape=sizes(getattr(args, "mesh_shape", None)))
 
 
-def needs_tensor(value, what):
-    """A TTNN ND-sharded tensor as its metal layout (or why none); a bare config (no tensor shape): refused, saying why."""
-    if F._ttnn_config(value) and hasattr(value, "logical_shape"):  # tensor<..., #ttnn.ttnn_nd_layout<...>>
-        return value.to_metal()
-    if F._ttnn_config(value):
-        raise LayoutError(f"{str(value).split('<', 1)[0]} has no tensor shape to {what}: give --shape (e.g. --shape "
-                          f"64x256) to {what} the layout it gives a tensor of that shape")
-    return value
+def box_shape(value, args):
+    """``--shape`` as the box of a value that has none of its own (an affine map), else None (it was used already)."""
+    return sizes(getattr(args, "shape", None)) if record(value).box(value) is None else None
 
 
 def placement_summary(device, tensor_text):
@@ -131,9 +117,12 @@ def placement_summary(device, tensor_text):
     from .. import distributed  # lazy: the planner and JAX's vocabulary load only for --place
 
     placed = parse_text(tensor_text)
-    if family_of(device) != "device" or family_of(placed) != "metal":
-        raise LayoutError("--place goes with a #tt.device<...> and takes a tensor<..., #tt.metal_layout<...>>")
-    return placed, distributed.shard_summary(placed, device)
+    try:
+        return placed, distributed.shard_summary(placed, device)
+    except NotRepresentableError:
+        raise
+    except LayoutError as e:
+        raise LayoutError(f"--place (a tensor<..., #tt.metal_layout> on a #tt.device): {e}") from None
 
 
 # ------------------------------------------------------------------------------------------------
@@ -145,7 +134,7 @@ def envelope(command, value=None, ok=True):
     """The fields every ``--json`` object starts with (``JSON_SCHEMA``)."""
     d = {"schema": JSON_SCHEMA, "command": command, "ok": ok}
     if value is not None:
-        d["family"] = "ttnn" if F._ttnn_config(value) else family_of(value)
+        d["family"] = family_of(value)
         d["text"] = F.canonical_text(value)
     return d
 

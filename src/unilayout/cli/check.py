@@ -19,7 +19,7 @@ import json
 from .. import facts as F
 from .._families import family_of
 from ..errors import LayoutError
-from ._common import add_text, envelope, error_dict, json_default, parse_text, read_text
+from ._common import add_context, add_text, envelope, error_dict, json_default, read_value
 
 __all__ = ["EXAMPLES", "add_parser", "run"]
 
@@ -33,15 +33,15 @@ def add_parser(sub):
     q = sub.add_parser("check", help="validate, with the reasons", epilog=EXAMPLES,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     add_text(q)
+    add_context(q, "the shape resolving a dynamic TSL, or the tensor of a memory config or a sharding, e.g. 8x8")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.set_defaults(run=run)
 
 
 def run(args) -> int:
     """Run ``unilayout check`` for parsed ``args``; 0 when valid, 2 when not (or the text does not parse)."""
-    text = read_text(args.text)
     try:
-        value = parse_text(text)
+        value = read_value(args)
     except LayoutError as e:
         if not args.json:
             raise
@@ -51,7 +51,7 @@ def run(args) -> int:
         return 2
     checks = F.checks(value)
     valid = all(c["ok"] for c in checks)
-    fam, canonical = ("ttnn" if F._ttnn_config(value) else family_of(value)), checks[0]["detail"]
+    fam, canonical = family_of(value), checks[0]["detail"]
     if args.json:
         d = envelope("check", ok=valid)
         d.update({"valid": valid, "family": fam, "text": canonical, "checks": checks})

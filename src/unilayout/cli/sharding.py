@@ -15,9 +15,9 @@
 
 For a sharding it prints who holds what, then the same sharding in every
 other vocabulary (or why that one cannot say it); ``-o`` draws which device
-holds which block. The texts are read by ``unilayout.sharding.command``
-(``read``, ``is_sharding_text``); this module is the command's side:
-options and printing.
+holds which block. The texts are read through the registry (the sharding
+family's ``sharding.text``, its vocabularies in ``sharding.forms``); any
+other layout text (an XLA layout) gets what ``show`` says of it.
 
 >>> main_for_tests(["{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "--shape", "8x6"])
 sharding of 8x6 over 4 devices
@@ -36,12 +36,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from .. import facts as F
 from .. import viz
+from .._families import detect, family_of
 from .._text import parse_sizes
-from ..draw.table import grid_text
+from ..draw.table import MAX_TABLE_CELLS
 from ..errors import LayoutError
-from ._common import JSON_SCHEMA
+from . import show as show_verb
+from ._common import JSON_SCHEMA, parse_text, read_text
 
 __all__ = ["EXAMPLES", "add_parser", "run", "show", "main_for_tests"]
 
@@ -80,30 +81,23 @@ def _dims(text, what):
 
 def run(args) -> int:
     """Run ``unilayout sharding`` for parsed ``args``; 0 on success."""
-    from ..sharding import command as S  # lazy: the sharding family (~0.1 s) loads only for this verb
+    from ..sharding.forms import conversions  # lazy: the sharding family (~0.1 s) loads only for this verb
+    from ..sharding.text import parse as parse_sharding  # lazy: as above
+    from ..sharding.value import Sharding  # lazy: as above
 
-    shape = _dims(args.shape, "--shape")
+    args.text = read_text(args.text)
     mesh_shape = _dims(args.mesh_shape, "--mesh-shape")
-    kind, value = S.read(args.text, shape, args.mesh, mesh_shape)
-    if kind == "xla":  # the registry's facts of an XLA layout (unilayout.facts), and its buffer offsets
+    if detect(args.text) is None:  # no family's text: the sharding reader says what it expected
+        parse_sharding(args.text, _dims(args.shape, "--shape"), args.mesh, mesh_shape)
+    value = parse_text(args.text, shape=_dims(args.shape, "--shape"), mesh=args.mesh, mesh_shape=mesh_shape)
+    if not isinstance(value, Sharding):  # an XLA layout (or any other layout): what show says of it
         if args.output:
-            raise LayoutError("-o draws shardings; for an XLA layout use unilayout render TEXT -o FILE")
-        d = F.describe(value)
-        if args.json:
-            d["storage_size"] = value.storage_size
-            print(json.dumps({"schema": JSON_SCHEMA, "command": "sharding", "ok": True, "kind": "xla_layout", **d},
-                             indent=2))
-            return 0
-        print(F.format_facts(d))
-        if d["size"] <= 4096:
-            print("\nbuffer offset of each element:")
-            print(grid_text(value.offsets().reshape(-1), value.dims if len(value.dims) > 1 else (1, d["size"])))
-        return 0
-    conv = S._conversions(value, mesh_shape, args.to)
+            raise LayoutError(f"-o draws shardings; for a {family_of(value)} value use unilayout render TEXT -o FILE")
+        return show_verb.run(argparse.Namespace(text=args.text, shape=None, mesh=None, mesh_shape=None,
+                                                json=args.json, place=None, max_cells=MAX_TABLE_CELLS))
+    conv = conversions(value, mesh_shape, args.to)
     if args.output:
-        from ..sharding.picture import sharding_scene  # lazy: the sharding picture loads only for -o
-
-        viz.render(sharding_scene(value), args.output)
+        viz.render(value, args.output)
     if args.json:
         d = {"schema": JSON_SCHEMA, "command": "sharding", "ok": True, "kind": "sharding",
              "shape": list(value.shape), "devices": {str(k): [list(map(list, b)) for b in v]
@@ -141,7 +135,7 @@ def show(text, shape=None, as_json=False) -> int:
 def main_for_tests(argv) -> int:
     """``unilayout sharding ARGV`` without the rest of the command (for examples and tests).
 
-    >>> main_for_tests(["f32[3,5]{1,0:T(2,2)}"])
+    >>> main_for_tests(["f32[3,5]{1,0:T(2,2)}"])  # an XLA layout: what show says of it
     family:         xla
     text:           f32[3,5]{1,0:T(2,2)}
     shape:          3x5
@@ -153,15 +147,15 @@ def main_for_tests(argv) -> int:
     cosize:         24
     padded:         yes
     affine:         (d0, d1) -> ((d0 floordiv 2) * 12 + (d1 floordiv 2) * 4 + (d0 mod 2) * 2 + d1 mod 2)
-    cute:           not representable: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
-    metal:          tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
     injective:      yes
     surjective:     no
     bijective:      no
     contiguity:     1 (vectorisation width: aligned runs of 1 points hold 1 consecutive values)
     longest_run:    2 (longest run of consecutive points holding consecutive values)
+    cute:           not representable: tile (2, 2) pads dim 0 (size 3) to 4: a CuTe layout has no padding (to_affine is exact)
+    metal:          tensor<3x5xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<2x3x!tt.tile<2x2, f32>, #tt.memory_space<l1>>>>
     <BLANKLINE>
-    buffer offset of each element:
+    buffer offsets (row-major; rows x last dim):
         0  1  2  3  4
     0   0  1  4  5  8
     1   2  3  6  7 10

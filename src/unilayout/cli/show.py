@@ -1,10 +1,12 @@
 """``unilayout show TEXT``: the facts of any layout text and its tables of values.
 
-    unilayout show TEXT [--json] [--shape 8x8] [--place TENSOR] [--max-cells N]
+    unilayout show TEXT [--json] [--shape 8x8] [--mesh M] [--mesh-shape MxN] [--place TENSOR] [--max-cells N]
 
-A TiledMMA or TiledCopy text shows its atom and (thread, value) layouts; an
-HLO, Shardy or XLA layout text goes to the ``sharding`` verb; a device with
-``--place TENSOR`` adds the per-device shards of that tensor.
+Every family the same way: the facts its record gives (``unilayout.facts``)
+and its tables (``record.tables``). ``--shape`` is the box of a value that
+has none (an affine map), or what the value needs to be a layout (a dynamic
+TSL, a TTNN memory config, a sharding's tensor); a device with ``--place
+TENSOR`` adds the per-device shards of that tensor.
 
 >>> from unilayout.cli import main
 >>> main(["show", "8:2", "--json"])  # doctest: +ELLIPSIS
@@ -24,10 +26,9 @@ import argparse
 import json
 
 from .. import facts as F
-from .._families import family_of
-from ..viz.text import MAX_TABLE_CELLS, tables
-from . import sharding as sharding_verb
-from ._common import JSON_SCHEMA, add_text, envelope, json_default, placement_summary, read_value, sizes, tiled_mma
+from .._families import record
+from ..draw.table import MAX_TABLE_CELLS
+from ._common import add_context, add_text, box_shape, envelope, json_default, placement_summary, read_value
 
 __all__ = ["EXAMPLES", "add_parser", "run"]
 
@@ -49,26 +50,18 @@ def add_parser(sub):
     q.add_argument("--json", action="store_true", help="print one JSON object")
     q.add_argument("--place", metavar="TENSOR",
                    help="with a device: a tensor<..., #tt.metal_layout> whose per-device shards to summarise")
-    q.add_argument("--shape", help="box for an affine map, or the shape resolving a dynamic TSL, e.g. 8x8")
+    add_context(q, "box for an affine map, the shape resolving a dynamic TSL, or the tensor of a memory config or "
+                   "a sharding, e.g. 8x8")
     q.add_argument("--max-cells", type=int, default=MAX_TABLE_CELLS, help="largest table printed (default %(default)s)")
     q.set_defaults(run=run)
 
 
 def run(args) -> int:
     """Run ``unilayout show`` for parsed ``args``; 0 on success (errors propagate to ``cli.main``)."""
-    mma = tiled_mma(args)
-    if mma is not None:
-        return _show_mma(mma, args)
-    from ..sharding.command import is_sharding_text  # lazy: the sharding family loads only for sharding texts
-
-    if is_sharding_text(args.text):  # HLO, Shardy, XLA layout texts
-        return sharding_verb.show(args.text, sizes(args.shape), args.json)
     value = read_value(args)
-    shape = sizes(args.shape)
-    if F._ttnn_config(value) or family_of(value) in ("tsl", "metal"):
-        shape = None  # --shape resolved the TSL (or gave a TTNN config its tensor); its facts need no box
+    shape = box_shape(value, args)
     facts = F.describe(value, shape)
-    parts = [] if facts["family"] == "ttnn" else tables(value, shape, args.max_cells)  # a bare TTNN config: fields
+    parts = record(value).tables(value, shape, args.max_cells)
     if args.place:
         placed, summary = placement_summary(value, args.place)
         facts["placed"] = F.canonical_text(placed)
@@ -81,43 +74,9 @@ def run(args) -> int:
         print(json.dumps(out, indent=2, default=json_default))
         return 0
     print(F.format_facts(facts))
-    _print_tables(parts)
-    return 0
-
-
-def _print_tables(parts):
     for title, body in parts:
         print()
         if title:
             print(title + ":")
         print(body)
-
-
-def _show_mma(mma, args):
-    """``show`` of an MMA atom / tiled MMA: the atom's layouts and the tiled TV layouts (same for a TiledCopy)."""
-    from ..cute import TiledCopy  # lazy: CuTe loads only for a TiledMMA/TiledCopy text
-
-    if isinstance(mma, TiledCopy):
-        tc = mma
-        facts = {"family": "cute.TiledCopy", "atom": tc.atom.name, "element_bits": tc.atom.element_bits,
-                 "tiler_mn": list(tc.tiler_mn), "threads": tc.size, "layout_tv": str(tc.layout_tv),
-                 "layoutS_TV": str(tc.get_layoutS_TV()), "layoutD_TV": str(tc.get_layoutD_TV())}
-        if args.json:
-            print(json.dumps({"schema": JSON_SCHEMA, "command": "show", "ok": True, **facts}, indent=2))
-            return 0
-        print(str(tc))
-        print(f"  LayoutS_TV:     {facts['layoutS_TV']}\n  LayoutD_TV:     {facts['layoutD_TV']}")
-        return 0
-    m, n, k = mma.tile_size_mnk()
-    facts = {"family": "cute.TiledMMA", "atom": mma.atom.name, "thr_layout_vmnk": str(mma.thr_layout_vmnk),
-             "tile_mnk": [m, n, k], "threads": mma.size, "layoutA_TV": str(mma.get_layoutA_TV()),
-             "layoutB_TV": str(mma.get_layoutB_TV()), "layoutC_TV": str(mma.get_layoutC_TV())}
-    if args.json:
-        out = {"schema": JSON_SCHEMA, "command": "show", "ok": True}
-        out.update(facts)
-        print(json.dumps(out, indent=2))
-        return 0
-    print(str(mma))
-    print(f"  Tile_MNK:       {m}x{n}x{k}\n  LayoutA_TV:     {facts['layoutA_TV']}\n"
-          f"  LayoutB_TV:     {facts['layoutB_TV']}\n  LayoutC_TV:     {facts['layoutC_TV']}")
     return 0

@@ -31,13 +31,14 @@ from .._measures import MAX_TABULATE, longest_run, vector_width
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .device import Device
-from .metal import MetalLayout
-from .ndshard import NdShardSpec
-from .picture import device_scene, metal_scene, shard_grid, shard_table
-from .padding import padding_summary
+from .forms import FORMS, metal_form
+from .metal.metal import MetalLayout
+from .picture import device_cells, device_scene, metal_cells, metal_scene, shard_grid, shard_table
 from .text import parse
-from .ttnn_attrs import MemoryConfig, config_facts
-from .ttnn_nd import TTNNNDTensorLayout
+from .ttnn.facts import config_facts
+from .ttnn.memory_config import MemoryConfig
+from .ttnn.nd import TTNNNDTensorLayout
+from .ttnn.ndshard import NdShardSpec
 
 __all__ = ["METAL", "DEVICE", "TTNN", "MetalFamily", "DeviceFamily", "TtnnConfigFamily"]
 
@@ -50,7 +51,7 @@ def _no_shape(name, shape):
 class MetalFamily(Family):
     """Metal layouts on tensor types (v1, v2, TTNN): the logical box, each element's place in the shards."""
 
-    name, types = "metal", (MetalLayout,)
+    name, types, forms = "metal", (MetalLayout,), FORMS
 
     def parse(self, text, **given):
         return parse(text)
@@ -64,6 +65,9 @@ class MetalFamily(Family):
 
     def canonical(self, ml):
         return ml.tensor_type()
+
+    def form(self, ml, name, *, mesh_shape=None):
+        return metal_form(ml, name).tensor_type()
 
     def facts(self, ml, shape):
         d = {}
@@ -88,7 +92,7 @@ class MetalFamily(Family):
         d["size"] = int(ml.volume)
         slots = int(np.prod(ml.shards_shape, dtype=np.int64))
         d["cosize"] = slots
-        s = padding_summary(ml)
+        s = ml.padding_summary()
         d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
         if ml.volume > MAX_TABULATE:
             d["note"] = f"{ml.volume:,} elements: injectivity and contiguity not tabulated"
@@ -119,6 +123,9 @@ class MetalFamily(Family):
     def picture(self, ml, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return metal_scene(ml, max_cells=max_cells, labels=labels)
+
+    def cells(self, ml, shape=None, *, details=True):
+        return metal_cells(ml, details=details)
 
     def size(self, ml, shape=None):
         return math.prod(tuple(ml.grid) + tuple(ml.padded_shard_shape))
@@ -171,7 +178,13 @@ class DeviceFamily(Family):
 
     def picture(self, dev, *, layout=None, max_cells, **rest):
         only_options(self.name, rest)
+        if layout is not None and not isinstance(layout, MetalLayout):
+            raise LayoutError("a device's picture places a metal layout on it (--place tensor<..., "
+                              f"#tt.metal_layout<...>>), got a {type(layout).__name__}")
         return device_scene(dev, layout, max_cells=max_cells)
+
+    def cells(self, dev, shape=None, *, details=True):
+        return device_cells(dev, details=details)
 
     def rank(self, dev):
         return len(dev.grid_shape) + len(dev.mesh_shape)
@@ -200,6 +213,10 @@ class TtnnConfigFamily(Family):
     def with_shape(self, v, shape):
         return v.to_metal(shape)
 
+    def concrete(self, v):
+        """An ND-sharded tensor's metal layout; a bare config has none (a ``LayoutError`` asks for ``--shape``)."""
+        return self._metal(v)
+
     def facts(self, v, shape):
         return config_facts(v)
 
@@ -212,6 +229,9 @@ class TtnnConfigFamily(Family):
     def picture(self, v, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return metal_scene(self._metal(v), max_cells=max_cells, labels=labels)
+
+    def cells(self, v, shape=None, *, details=True):  # shown as the metal layout it gives
+        return metal_cells(v.to_metal(shape) if shape is not None else self._metal(v), details=details)
 
     def size(self, v, shape=None):
         return METAL.size(v.to_metal(shape) if shape is not None else self._metal(v))

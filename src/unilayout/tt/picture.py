@@ -15,20 +15,41 @@ shards of rank > 2 fold their leading dims into rows.
 >>> d = device_scene(tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2)))
 >>> d.shape, int(d.attrs["chip"][0, 8])
 ((8, 16), 1)
+
+What a cell is in the explorer (``metal_cells``, ``device_cells``: the
+records' ``cells`` hooks): for a metal layout, every slot of every core's
+(padded) shard, cores apart, ``data-index`` the logical index or -1 for
+padding (rows are found by ``data-slot``), its details the logical index,
+the grid and shard coordinates, the tile coordinates, the chip and core a
+one-chip Wormhole places it on, and whether it is padding;
+``extras["cores"]`` lists each core's data extent and padding. For a device,
+a core of the worker grid, ``data-index`` its row-major position, its
+details the chip and physical core.
+
+>>> c = metal_cells(tt.MetalLayout.from_collapse((3, 4), (2, 2)))
+>>> c.rows, c.match, c.columns["logical index"][:3], c.extras["cores"]["rows"][1]
+(16, 'slot', ['(0, 0)', '(0, 1)', '(1, 0)'], ['(0, 1)', 'chip 0, core (0, 1)', '2x2', '0x0', '0'])
+>>> c = device_cells(tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(2), (1, 2)))
+>>> c.columns["chip"][7:9].tolist(), c.columns["core (y, x)"][7:9], c.summary
+([0, 1], ['(0, 7)', '(0, 0)'], 'device: worker grid 8x16 over 2 chip(s)')
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ..errors import LayoutError
-from .padding import padding_summary
-from .device import Device
-from .metal import MetalLayout
+from .._family import Cells
+from ..draw.cells import check_count, fmt, fmts, strs, take
 from ..draw.colors import PADDING, categorical
 from ..draw.scene import DEFAULT_MAX_CELLS, grid_scene
+from ..errors import LayoutError
+from .device import Device
+from .metal.metal import MetalLayout
+from .system import SystemDesc
 
-__all__ = ["metal_scene", "device_scene", "shard_table", "shard_grid"]
+__all__ = ["metal_scene", "device_scene", "shard_table", "shard_grid", "metal_cells", "device_cells"]
 
 _GAP = 14.0
 
@@ -59,12 +80,6 @@ def _check_metal(ml):
 
     if not isinstance(ml, MetalLayout):
         raise LayoutError(f"expected a tt.MetalLayout, got {type(ml).__name__}")
-
-
-def _padding_summary(ml):
-    """``ml.padding_summary()``, by formula for a huge identity-mapped layout (``unilayout.facts.padding_summary``)."""
-
-    return padding_summary(ml)
 
 
 def _core_names(grid):
@@ -148,7 +163,7 @@ def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
             fits = [f for f in forms if len(f) * 6.2 <= w + _GAP - 4] or [names[i * gc + j]]
             scene.add_text(x, y - 18, fits[0], rgb=(40, 40, 40), cls="core-name")
     _logical_ticks(scene, lrow, lcol, lead_shape, step=1 if show else 8)
-    summary = _padding_summary(ml)
+    summary = ml.padding_summary()
     tile = f", tiles {ml.tile[0]}x{ml.tile[1]} (outlined)" if ml.is_tilized else ""
     scene.notes = [
         f"shard {'x'.join(map(str, ml.shard_shape))}, padded {'x'.join(map(str, pshard))}{tile}; "
@@ -187,7 +202,7 @@ def _logical_ticks(scene, lrow, lcol, lead_shape, step):
 
 def _metal_summary(ml, total, max_cells):
     grid = tuple(ml.grid)
-    s = _padding_summary(ml)
+    s = ml.padding_summary()
     gr, gc = _fold(grid)
     ext = s.extent.reshape(gr * gc, -1)
     padd = s.padding.reshape(gr * gc, -1)
@@ -318,7 +333,7 @@ def shard_table(ml) -> str:
     (2,1)   17x31     +1,+1     49
     """
     _check_metal(ml)
-    s = _padding_summary(ml)
+    s = ml.padding_summary()
     grid = tuple(ml.grid)
     names = _core_names(grid)
     ext = s.extent.reshape(len(names), -1).tolist()
@@ -343,7 +358,7 @@ def shard_grid(ml) -> str:
     2  17x32 +15,+0  17x31 +15,+1
     """
     _check_metal(ml)
-    s = _padding_summary(ml)
+    s = ml.padding_summary()
     grid = tuple(ml.grid)
     gr, gc = _fold(grid)
     ext = s.extent.reshape(gr * gc, -1).tolist()
@@ -360,3 +375,114 @@ def shard_grid(ml) -> str:
     for i in range(gr):
         lines.append(f"{names[i]:<{hw}}  " + "  ".join(f"{c:>{w}}" for c in cells[i * gc : (i + 1) * gc]))
     return "\n".join(lines)
+
+
+def _default_device():
+    return Device.from_mesh(SystemDesc.wormhole_b0(1), (1, 1))
+
+
+def _placed_cores(ml, device=None):
+    """``(chip, core y, core x)`` of each core of ``ml``'s grid on ``device`` (a one-chip Wormhole), or None."""
+    try:
+        return (device or _default_device()).place(ml).cores.reshape(-1, 3)
+    except LayoutError:  # a grid that this device cannot hold: leave chip/core out
+        return None
+
+
+def _cores_table(ml, cores):
+    """Per core, as TTNN's visualiser lists them: data extent, padding per dim, padding slots."""
+    ps = ml.padding_summary()
+    grid = tuple(ml.grid)
+    rows = []
+    for gk in range(math.prod(grid)):
+        g = tuple(int(v) for v in np.unravel_index(gk, grid))
+        where = "" if cores is None else f"chip {int(cores[gk][0])}, core ({int(cores[gk][1])}, {int(cores[gk][2])})"
+        rows.append([fmt(g), where, "x".join(str(int(v)) for v in ps.extent[g]),
+                     "x".join(str(int(v)) for v in ps.padding[g]), str(int(ps.slots[g]))])
+    return {"columns": ["core", "chip and core", "data extent", "padding per dim", "padding slots"], "rows": rows}
+
+
+def metal_cells(ml, *, device=None, details=True) -> Cells:
+    """The explorer's cells of a metal layout: every slot of every core's padded shard (rows in slot order)."""
+    grid = ml.grid
+    pss = ml.padded_shard_shape
+    full = tuple(grid) + tuple(pss)
+    n = math.prod(full)
+    shape_text = "x".join(map(str, ml.logical_shape))
+    c = Cells(ml, title=f"metal layout {shape_text} on {'x'.join(map(str, grid))}", text=ml.tensor_type(),
+              match="slot", summary=f"metal layout {shape_text} on grid {'x'.join(map(str, grid))}: shard "
+              f"{'x'.join(map(str, ml.shard_shape))}, padded shard {'x'.join(map(str, pss))} (oob_val {ml.oob_val})")
+    if not details:
+        c.extras = {"cores": _cores_table(ml, _placed_cores(ml, device))}
+        return c
+    check_count(n, f"metal layout with {'x'.join(map(str, grid))} shards of {'x'.join(map(str, pss))}")
+    pos = ml.index_map()  # logical row-major k -> flat slot
+    owner = np.full(n, -1, dtype=np.int64)
+    owner[pos] = np.arange(pos.size, dtype=np.int64)
+    pad = owner < 0
+    slots = np.unravel_index(np.arange(n, dtype=np.int64), full)
+    r = len(grid)
+    Q = slots[r:]
+    core_key = np.ravel_multi_index(slots[:r], grid)
+    logical = np.unravel_index(np.where(pad, 0, owner), ml.logical_shape)
+    cores = _placed_cores(ml, device)
+    tiled = ml.tile is not None
+    shard_shape = ml.shard_shape
+    # Strings that repeat from core to core (grid and shard coordinates) are formatted once per core / per slot.
+    ncores, per_shard = math.prod(grid), math.prod(pss)
+    in_shard = np.arange(n, dtype=np.int64) % per_shard  # the slot's position in its core's shard (row-major)
+    S = np.unravel_index(np.arange(per_shard, dtype=np.int64), pss)
+    columns = {"logical index": fmts(logical, n), "offset (position in shard())": strs(np.arange(n)),
+               "grid coordinate (core)": take(fmts(np.unravel_index(np.arange(ncores, dtype=np.int64), grid), ncores),
+                                              core_key),
+               "shard coordinate": take(fmts(S, per_shard), in_shard)}
+    for k in np.nonzero(pad)[0].tolist():
+        columns["logical index"][k] = "padding"
+    if tiled:
+        th, tw = ml.tile
+        columns["tile coordinate"] = take(fmts(S[:-2] + (S[-2] // th, S[-1] // tw), per_shard), in_shard)
+        columns["in-tile coordinate"] = take(fmts((S[-2] % th, S[-1] % tw), per_shard), in_shard)
+    if cores is not None:
+        names = [f"chip {int(x[0])}, core ({int(x[1])}, {int(x[2])})" for x in cores.tolist()]
+        columns["chip and core (y, x)"] = take(names, core_key)
+    else:
+        columns["chip and core (y, x)"] = ["(grid larger than one 8x8 chip: not placed)"] * n
+    beyond_shard = np.zeros(n, dtype=bool)  # a slot past the shard in some dim: tile padding
+    for i in range(r):
+        beyond_shard |= Q[i] >= shard_shape[i]
+    words = np.array(["no", "yes (beyond the tensor)", "yes (tile padding)"], dtype=object)
+    columns["padding"] = words[np.where(pad, 1 + beyond_shard, 0)].tolist()
+    groups = {"shard": core_key}
+    if tiled:
+        th, tw = ml.tile
+        tk = core_key.copy()
+        for i in range(r):
+            ext = pss[i] // th if i == r - 2 else pss[i] // tw if i == r - 1 else pss[i]
+            qi = Q[i] // th if i == r - 2 else Q[i] // tw if i == r - 1 else Q[i]
+            tk = tk * ext + qi
+        groups["tile"] = tk
+    groups["padding"] = pad.astype(np.int64)
+    if len(ml.logical_shape) >= 1:
+        groups["logical row"] = np.where(pad, -1, logical[0] if len(ml.logical_shape) > 1 else 0)
+    c.index, c.padding, c.columns, c.groups = owner, pad, columns, groups
+    c.extras = {"cores": _cores_table(ml, cores)}
+    return c
+
+
+def device_cells(dev, *, details=True) -> Cells:
+    """The explorer's cells of a device: the cores of its worker grid, row-major."""
+    grid = tuple(dev.grid_shape)
+    shown = "x".join(map(str, grid))
+    c = Cells(dev, title=f"device worker grid {shown}", text=str(dev))
+    if not details:
+        return c
+    n = math.prod(grid)
+    check_count(n, f"device worker grid {shown}")
+    cores = np.asarray(dev.physical_cores()).reshape(n, 3)
+    idx = np.arange(n, dtype=np.int64)
+    c.summary = f"device: worker grid {shown} over {len(set(cores[:, 0].tolist()))} chip(s)"
+    c.index = idx
+    c.columns = {"grid coordinate": fmts(np.unravel_index(idx, grid), n), "chip": cores[:, 0],
+                 "core (y, x)": fmts((cores[:, 1], cores[:, 2]), n)}
+    c.groups = {"chip": cores[:, 0], "core row": cores[:, 0] * 1024 + cores[:, 1]}
+    return c

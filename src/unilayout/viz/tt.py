@@ -6,7 +6,6 @@ from ..tt.picture import (  # noqa: F401
     _grid_2d,
     _to_padded,
     _check_metal,
-    _padding_summary,
     _core_names,
     metal_scene,
     _row_name,
@@ -16,4 +15,9 @@ from ..tt.picture import (  # noqa: F401
     _boxes,
     shard_table,
     shard_grid,
+    _default_device,
+    _placed_cores,
+    _cores_table,
+    metal_cells,
+    device_cells,
 )

@@ -19,7 +19,9 @@ from .._measures import MAX_TABULATE, table_facts
 from ..draw.grid import box_scene
 from ..draw.table import grid_text
 from ..errors import LayoutError
-from ..sharding.xla_layout import XlaLayout, parse_xla_layout
+from .layout import XlaLayout
+from .picture import xla_cells
+from .text import parse_xla_layout
 
 __all__ = ["XLA", "XlaFamily"]
 
@@ -66,6 +68,9 @@ class XlaFamily(Family):
                           max_cells=max_cells, labels=labels is not False)
         scene.kind = "xla"
         return scene
+
+    def cells(self, x, shape=None, *, details=True):
+        return xla_cells(x, details=details)
 
     def to_affine(self, x):
         return x.to_affine()
