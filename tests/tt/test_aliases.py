@@ -21,7 +21,7 @@ MOVED = {
         "to_tiles")},
     "unilayout.tt.collapse": {n: "unilayout.tt.metal.collapse" for n in (
         "normalize_intervals", "collapse_groups", "collapse_map")},
-    "unilayout.tt.ttnn": {n: "unilayout.tt.ttnn.view" for n in (
+    "unilayout.tt.ttnn": {n: "unilayout.tt.ttnn_view" for n in (
         "CoreRange", "ShardSpec", "TTNNLayout", "to_ttnn", "core_ranges")},
     "unilayout.tt.ttnn_attrs": {"TTNNTensorLayout": "unilayout.tt.ttnn.layout",
                                 "MemoryConfig": "unilayout.tt.ttnn.memory_config",

@@ -97,7 +97,7 @@ from .ttnn.layout import TTNNTensorLayout
 from .ttnn.memory_config import MemoryConfig, create_sharded_memory_config
 from .ttnn.nd import TTNNNDTensorLayout
 from .ttnn.ndshard import NdShardSpec, block_sharded, height_sharded, sharded_across_dims, width_sharded
-from .ttnn.view import CoreRange, ShardSpec, TTNNLayout
+from .ttnn_view import CoreRange, ShardSpec, TTNNLayout
 
 __all__ = [
     "Address",

@@ -16,6 +16,9 @@ from ..affine import AffineMap  # noqa: F401  (used by the examples)
 from ..affine.expr import Binary, Constant, Dim
 from ..errors import LayoutError
 
+#: The tile element types of tt-mlir (``!tt.tile<32x32, bf16>``), as its texts spell them.
+TILE_DTYPES = ("f32", "f16", "bf16", "bfp_f8", "bfp_bf8", "bfp_f4", "bfp_bf4", "bfp_f2", "bfp_bf2", "u32", "u16", "u8", "si32")
+
 
 def xs(shape) -> str:
     """``(2, 3)`` as MLIR writes it: ``2x3``.

@@ -18,7 +18,7 @@ from .._ints import as_int
 from .._text import Scanner, check_text
 from ..affine.text import read_map
 from ..errors import ParseError
-from .metal.metal import TILE_DTYPES
+from ._mlir import TILE_DTYPES
 
 __all__ = ["Reader", "DIALECTS"]
 

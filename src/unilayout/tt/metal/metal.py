@@ -41,8 +41,8 @@ from ..._ints import as_int, as_items, ceil_div
 from ...affine import AffineMap
 from ...affine.expr import Constant
 from ...errors import LayoutError, NotRepresentableError
-from .._mlir import linear_flat, replaced, xs
-from ..ttnn.view import to_ttnn
+from .._mlir import TILE_DTYPES, linear_flat, replaced, xs
+from ..ttnn_view import to_ttnn
 from . import shard as _shard
 from .collapse import collapse_map
 
@@ -50,7 +50,6 @@ __all__ = ["MetalLayout", "MEMORY_SPACES", "OOB_VALS", "TILE_DTYPES", "is_scalar
 
 MEMORY_SPACES = ("system", "mmio", "dram", "l1")
 OOB_VALS = ("undef", "zero", "one", "inf", "neginf")
-TILE_DTYPES = ("f32", "f16", "bf16", "bfp_f8", "bfp_bf8", "bfp_f4", "bfp_bf4", "bfp_f2", "bfp_bf2", "u32", "u16", "u8", "si32")
 _SCALAR_RE = re.compile(r"(f16|bf16|f32|f64|(?:si|ui|i)[1-9][0-9]*)")
 _TILE_FROM_SCALAR = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i32": "si32", "si32": "si32", "ui32": "u32", "ui16": "u16", "ui8": "u8"}
 # A bound on numpy work done by checks that enumerate a box.
@@ -647,7 +646,7 @@ class MetalLayout:
         return _shard.index_map(self)
 
     def to_ttnn(self, orientation="row_major", worker_grid=None, device=None):
-        """The TTNN view of this layout (see ``unilayout.tt.ttnn.view``); a worker grid is checked only when given.
+        """The TTNN view of this layout (see ``unilayout.tt.ttnn_view``); a worker grid is checked only when given.
 
         >>> MetalLayout.from_collapse((2, 3, 64, 128), (2, 4)).to_ttnn().shard_shape
         (192, 32)

@@ -19,7 +19,7 @@ module              holds
 
 ``unilayout.tt.ttnn`` was the view's module; it keeps answering for the names
 imported from it (``CoreRange``, ``ShardSpec``, ``TTNNLayout``, ``to_ttnn``,
-``core_ranges``), which now live in ``ttnn.view``.
+``core_ranges``), which now live in ``tt.ttnn_view``.
 
 >>> from unilayout.tt import MetalLayout
 >>> MetalLayout.from_collapse((128, 1024), (4, 16)).to_ttnn().memory_layout
@@ -30,6 +30,6 @@ imported from it (``CoreRange``, ``ShardSpec``, ``TTNNLayout``, ``to_ttnn``,
 
 from __future__ import annotations
 
-from .view import CoreRange, ShardSpec, TTNNLayout, core_ranges, to_ttnn
+from ..ttnn_view import CoreRange, ShardSpec, TTNNLayout, core_ranges, to_ttnn
 
 __all__ = ["CoreRange", "ShardSpec", "TTNNLayout", "to_ttnn", "core_ranges"]

@@ -24,7 +24,7 @@ from ..metal.metal import MetalLayout
 from .ndshard import NdShardSpec, block_sharded, height_sharded, width_sharded
 from .placement import _SHARDED, TTNN_MEMORY_LAYOUTS, check_buffer_type, check_core_ranges, core_range_text
 from .placement import to_metal as placement_to_metal
-from .view import ShardSpec
+from ..ttnn_view import ShardSpec
 
 __all__ = ["MemoryConfig", "create_sharded_memory_config"]
 
@@ -122,7 +122,7 @@ class MemoryConfig:
 
         >>> MemoryConfig("dram", "interleaved").to_metal((64, 64)).attribute()
         '#tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, memref<64x64xf32, #tt.memory_space<dram>>>'
-        >>> from unilayout.tt.ttnn.view import CoreRange
+        >>> from unilayout.tt.ttnn_view import CoreRange
         >>> c = MemoryConfig("l1", "height_sharded", ShardSpec((CoreRange((0, 0), (7, 0)),), (30, 64), "ROW_MAJOR"))
         >>> c.to_metal((256, 64))
         Traceback (most recent call last):

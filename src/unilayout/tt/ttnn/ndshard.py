@@ -52,7 +52,7 @@ from ..._ints import as_int, as_items
 from ...errors import LayoutError, NotRepresentableError
 from .placement import check_buffer_type
 from .placement import to_metal as placement_to_metal
-from .view import CoreRange
+from ..ttnn_view import CoreRange
 
 __all__ = ["NdShardSpec", "ROUND_ROBIN_1D", "GRID_2D", "corerange_to_cores", "height_sharded", "width_sharded",
            "block_sharded", "sharded_across_dims"]

@@ -21,7 +21,7 @@ An ND spec is exact as a grid split in two cases (``legacy_spec``): GRID_2D
 with a 2-D shard is block sharding; ROUND_ROBIN_1D with at most one shard per
 core and full-width (full-height) shards is height (width) sharding.
 
->>> from unilayout.tt.ttnn.view import CoreRange, ShardSpec
+>>> from unilayout.tt.ttnn_view import CoreRange, ShardSpec
 >>> spec = ShardSpec((CoreRange((0, 0), (3, 1)),), (32, 64), "ROW_MAJOR")
 >>> print(to_metal("l1", "block_sharded", spec, (64, 256)).attribute())
 #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <2x4>, memref<32x64xf32, #tt.memory_space<l1>>>
@@ -36,7 +36,7 @@ from ...errors import LayoutError, NotRepresentableError
 from .._mlir import xs
 from ..metal.collapse import collapse_map
 from ..metal.metal import MetalLayout
-from .view import CoreRange, ShardSpec
+from ..ttnn_view import CoreRange, ShardSpec
 
 __all__ = ["BUFFER_TYPES", "TTNN_MEMORY_LAYOUTS", "check_buffer_type", "core_range_text", "check_core_ranges",
            "to_metal", "legacy_spec"]

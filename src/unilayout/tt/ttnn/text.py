@@ -41,7 +41,7 @@ from .memory_config import MemoryConfig
 from .nd import TTNNNDTensorLayout
 from .ndshard import NdShardSpec
 from .placement import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS
-from .view import CoreRange, ShardSpec
+from ..ttnn_view import CoreRange, ShardSpec
 
 __all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_memory_config", "read_nd_shard_spec"]
 

@@ -1,10 +1,10 @@
-"""tt.ttnn.view, the TTNN view of a metal layout: fields, memory layouts, shard specs, what TTNN cannot express."""
+"""tt.ttnn_view, the TTNN view of a metal layout: fields, memory layouts, shard specs, what TTNN cannot express."""
 
 import pytest
 
 from unilayout import LayoutError, NotRepresentableError, tt
 from unilayout.tt import CoreRange, MetalLayout, ShardSpec, TTNNLayout
-from unilayout.tt.ttnn.view import core_ranges
+from unilayout.tt.ttnn_view import core_ranges
 
 ML = MetalLayout
 

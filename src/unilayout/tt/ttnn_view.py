@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...errors import LayoutError, NotRepresentableError
-from .._mlir import _linear_terms, xs
+from ..errors import LayoutError, NotRepresentableError
+from ._mlir import _linear_terms, xs
 
 __all__ = ["CoreRange", "ShardSpec", "TTNNLayout", "to_ttnn", "core_ranges"]
 
