@@ -116,11 +116,12 @@ def test_only_parsing_and_rendering_run(server, monkeypatch, tmp_path):
     The one ``exec`` allowed is unilayout.affine's evaluator running the code it
     generates from a parsed map (file names ``<affine-map-...>``).
     """
-    ok = [("/api/view", {"text": "8:1"}), ("/api/metal", {"shape": "53x63", "grid": "3x2"}),
+    ok = [("/api/view", {"text": "8:1"}), ("/api/view", {"text": "{devices=[2]<=[2]}", "shape": [4]}),
+          ("/api/metal", {"shape": "53x63", "grid": "3x2"}),
           ("/api/algebra", {"a": "4:1", "b": "2:1", "op": "composition"}),
           ("/api/encodings", {"shape": [16, 16], "a": {"kind": "blocked", "params": {
               "size_per_thread": [1, 1], "threads_per_warp": [4, 8], "warps_per_cta": [1, 1], "order": [1, 0]}}})]
-    for path, body in ok:  # warm up: lazy imports run module code through exec, legitimately
+    for path, body in ok:  # warm up: lazy imports (a family's first text) run module code through exec, legitimately
         assert post(server, path, body)[0] == 200, path
     calls = []
     real_exec = builtins.exec

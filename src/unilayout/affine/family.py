@@ -22,7 +22,7 @@ from .._measures import MAX_TABULATE, vector_width
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .map import AffineMap
-from .picture import affine_scene
+from .picture import affine_cells, affine_scene
 from .text import parse
 
 __all__ = ["AFFINE", "AffineFamily"]
@@ -78,6 +78,9 @@ class AffineFamily(Family):
     def picture(self, m, *, shape=None, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return affine_scene(m, shape, max_cells=max_cells, labels=labels is not False)
+
+    def cells(self, m, shape=None, *, details=True):
+        return affine_cells(m, shape, details=details)
 
     def default_shape(self, m):
         """8 points per dim for up to 2 dims, else 4 (a notebook's picture of a map).

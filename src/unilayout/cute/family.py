@@ -29,7 +29,7 @@ from ..errors import LayoutError, ParseError
 from .evaluate import index_map as _cute_index_map
 from .inttuple import product_each
 from .layout import Layout, size
-from .picture import layout_scene, swizzle_layout, tv_scene
+from .picture import layout_cells, layout_scene, swizzle_layout, tiled_cells, tv_scene
 from .picture_tiled import MAX_MMA_CELLS, tiled_copy_scene, tiled_mma_scene
 from .printing import layout_table
 from .swizzle import ComposedLayout, Swizzle
@@ -111,6 +111,9 @@ class CuteFamily(Family):
             return tv_scene(x, tuple(tv), max_cells=max_cells)
         return layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels is not False)
 
+    def cells(self, x, shape=None, *, details=True):
+        return layout_cells(x, details=details)
+
     def size(self, x, shape=None):
         if isinstance(x, Swizzle):
             return x.size
@@ -167,6 +170,11 @@ class TiledFamily(Family):
         only_options(self.name, rest)
         scene = tiled_copy_scene if isinstance(x, TiledCopy) else tiled_mma_scene  # source | destination
         return scene(x, max_cells=max(max_cells, MAX_MMA_CELLS))
+
+    canvas = False  # the explorer draws every operand cell with its holders
+
+    def cells(self, x, shape=None, *, details=True):
+        return tiled_cells(x)
 
     def rank(self, x):
         return 2

@@ -21,20 +21,36 @@ access, so bank conflicts show.
 >>> t = tv_scene(cute.Layout((2, 2), (2, 1)), (2, 2))
 >>> t.labels[0, 1]
 'T1\\nV0'
+
+What a cell is in the explorer (``layout_cells``, ``tiled_cells``: the
+records' ``cells`` hooks): for a layout, a cell of ``print_layout``'s grid
+(mode 0 down, the other modes across; a bare ``Sw<B,M,S>``: its block,
+``swizzle_layout``), ``data-index`` its 1-D coordinate, its details the index,
+coordinate, offset and shared-memory bank; for a TiledMMA/TiledCopy, an
+element of an operand tile (A, B, C; source, destination), its details the
+operand coordinate and every (thread, value) holding it.
+
+>>> c = layout_cells(cute.Layout((2, 3), (3, 1)))
+>>> c.columns["offset"].tolist(), c.groups["row"].tolist()
+([0, 3, 1, 4, 2, 5], [0, 1, 0, 1, 0, 1])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import LayoutError
 from .. import cute
-from .swizzle import swizzle_layout
+from .._family import Cells
+from ..draw.cells import MAX_CELLS, block, crd_strs, fmts, same, strs
 from ..draw.colors import categorical, distinct, gradient
 from ..draw.grid import crop as _crop
 from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
+from ..errors import LayoutError
+from .picture_tiled import tiled_copy_scene, tiled_mma_scene
+from .swizzle import swizzle_layout
 
-__all__ = ["layout_scene", "tv_scene", "offset_bank_conflicts", "swizzle_layout", "COLOR_MODES"]
+__all__ = ["layout_scene", "tv_scene", "offset_bank_conflicts", "swizzle_layout", "layout_cells", "tiled_cells",
+           "COLOR_MODES"]
 
 COLOR_MODES = ("index", "swizzle", "thread", "bank")
 
@@ -259,3 +275,107 @@ def tv_scene(tv, tiler, *, max_cells=DEFAULT_MAX_CELLS):
     if note:
         scene.notes.append(note)
     return scene
+
+
+def layout_cells(value, *, details=True) -> Cells:
+    """The explorer's cells of a CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``print_layout``'s grid, cropped.
+
+    Rows are the drawn cells by 1-D coordinate; ``keys`` ``index`` and
+    ``offset`` tie them to the cells of another layout (the algebra panel).
+    """
+    L = swizzle_layout(value) if isinstance(value, cute.Swizzle) else value  # a bare swizzle: drawn as its block
+    composed = isinstance(L, cute.ComposedLayout)
+    shape_layout = L.inner if composed else L
+    size = cute.size(shape_layout)
+    c = Cells(value, title=f"CuTe {L}", text=str(L), summary=f"CuTe layout {L}", total=size)
+    if not details:
+        return c
+    nrows = 1 if shape_layout.rank <= 1 else cute.size(shape_layout[0])
+    r, cols, c.note = block(nrows, size // nrows, f"CuTe layout {L}")
+    idx = (np.arange(r, dtype=np.int64)[:, None] + nrows * np.arange(cols, dtype=np.int64)[None, :]).reshape(-1)
+    idx.sort()
+    n = idx.size
+    if composed:
+        inner = cute.evaluate(L.inner, idx) + L.offset
+        outer = L.outer
+        offs = outer(inner) if isinstance(outer, cute.Swizzle) else cute.evaluate(outer, inner)  # both vectorised
+    else:
+        offs = cute.evaluate(L, idx)
+    row, col = idx % nrows, idx // nrows
+    bank = offs % 32
+    c.index = idx
+    c.columns = {"index": idx, "coordinate": crd_strs(idx, shape_layout.shape),
+                 "(row, col) = (thread, value) of a TV layout": fmts((row, col), n), "offset": offs,
+                 "bank (4-byte words, 32 banks)": bank}
+    if composed:
+        c.columns["offset before the swizzle"] = inner
+    c.groups = {"offset": same(offs), "row": row, "column": col, "bank": bank}
+    c.keys = {"index": idx, "offset": offs}
+    return c
+
+
+def _holders(tv, rows):
+    """For each element ``m + rows*n`` of a TV layout's tile: its (thread, value) holders, thread-major."""
+    nt, nv = tv[0].size, tv[1].size
+    pos = cute.index_map(tv).reshape(nv, nt).T.reshape(-1)  # thread-major, as the tiled scenes label cells
+    order = np.argsort(pos, kind="stable")
+    out = {}
+    for j in order.tolist():
+        out.setdefault(int(pos[j]), []).append((j // nv, j % nv))
+    return out
+
+
+def tiled_cells(tiled, *, details=True) -> Cells:
+    """The explorer's cells of a ``cute.TiledMMA`` (C, A left, B above) or ``cute.TiledCopy`` (source | destination).
+
+    Every drawn cell (row-major) is a row: its operand, its coordinate in
+    that operand, its first (thread, value) and every (thread, value) that
+    holds it. The first group is ``thread``; ``extras["thread_cells"][t]``
+    lists every row thread t holds, also where another thread is the cell's
+    first owner (an A element shared by the warps along N). The cells are
+    always given (``details`` is ignored: the tiles are small).
+
+    >>> c = tiled_cells(cute.make_tiled_mma("SM80_16x8x8_F16F16F16F16_TN"))
+    >>> c.family, c.rows, list(c.groups)[0], list(c.columns)[:3]
+    ('cute.TiledMMA', 320, 'thread', ['operand', 'coordinate', 'thread'])
+    """
+    if isinstance(tiled, cute.TiledMMA):
+        sc = tiled_mma_scene(tiled, max_cells=MAX_CELLS)
+        m, n, k = tiled.tile_size_mnk()
+        ops = [("A", "(m, k)", tiled.get_layoutA_TV(), m, False), ("B", "(n, k)", tiled.get_layoutB_TV(), n, True),
+               ("C", "(m, n)", tiled.get_layoutC_TV(), m, False)]
+        family = "cute.TiledMMA"
+        summary = f"TiledMMA {tiled.atom.name}: {tiled.size} threads, tile {m}x{n}x{k}"
+    elif isinstance(tiled, cute.TiledCopy):
+        sc = tiled_copy_scene(tiled, max_cells=MAX_CELLS)
+        m = tiled.tiler_mn[0]
+        ops = [("source", "(m, n)", tiled.get_layoutS_TV(), m, False),
+               ("destination", "(m, n)", tiled.get_layoutD_TV(), m, False)]
+        family = "cute.TiledCopy"
+        summary = f"TiledCopy {tiled.atom.name} ({tiled.atom.element_bits}-bit): {tiled.size} threads, tile " + \
+            "x".join(map(str, tiled.tiler_mn))
+    else:
+        raise LayoutError(f"tiled_cells: expected a cute.TiledMMA or cute.TiledCopy, got {type(tiled).__name__}")
+    drawn = sc.drawn
+    a = sc.attrs
+    holders = [_holders(tv, rows) for _, _, tv, rows, _ in ops]
+    operand, coordinate, held_by, thread_cells = [], [], [], [[] for _ in range(tiled.size)]
+    for r, col in np.argwhere(drawn).tolist():  # row-major, the order of the rows
+        o = int(a["operand"][r, col])
+        name, axes, _, rows, transposed = ops[o]
+        i, j = int(a["row"][r, col]), int(a["col"][r, col])
+        crd = (j, i) if transposed else (i, j)  # B is drawn k x n
+        who = holders[o].get(crd[0] + rows * crd[1], [])
+        for t in sorted({t for t, _ in who}):
+            thread_cells[t].append(len(operand))
+        more = f" (+{len(who) - 8} more)" if len(who) > 8 else ""
+        operand.append(name)
+        coordinate.append(f"{axes} = ({crd[0]}, {crd[1]})")
+        held_by.append(", ".join(f"T{t}V{v}" for t, v in who[:8]) + more)
+    facts = [["atom", tiled.atom.name], ["threads", str(tiled.size)]]
+    facts += [[f"layout{o[0][0].upper()}_TV", str(o[2])] for o in ops]  # A/B/C, S(ource)/D(estination)
+    return Cells(tiled, match="drawn", scene=sc, title=sc.title, text=str(tiled), summary=summary, family=family,
+                 facts=facts, extras={"thread_cells": thread_cells},
+                 columns={"operand": operand, "coordinate": coordinate, "thread": a["thread"][drawn],
+                          "value": a["value"][drawn], "held by (thread, value)": held_by},
+                 groups={"thread": a["thread"][drawn], "operand": a["operand"][drawn], "value": a["value"][drawn]})

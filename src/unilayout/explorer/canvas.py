@@ -16,7 +16,7 @@ consecutive values, which compress far better for positions and indices; the
 page decompresses with the browser's ``DecompressionStream`` and sums them).
 
 >>> from unilayout import tt
->>> from unilayout.viz.tt import metal_scene
+>>> from unilayout.tt.picture import metal_scene
 >>> p = payload(metal_scene(tt.MetalLayout.from_collapse((300, 300), (4, 4)), max_cells=1 << 20))
 >>> p["rows"], p["cols"], p["palette"][0], sorted(p["arrays"])[:4]
 (300, 300, '#ffffff', ['color', 'core', 'index', 'padding'])
@@ -31,7 +31,7 @@ import zlib
 
 import numpy as np
 
-from ..viz.colors import hex_color
+from ..draw.colors import hex_color
 
 __all__ = ["payload", "decode", "encode", "SVG_CELLS", "MAX_LABELS", "MAX_SHAPES"]
 
@@ -115,7 +115,7 @@ def _labels_source(scene):
 def payload(scene) -> dict:
     """The JSON-ready canvas picture of ``scene`` (see the module docstring).
 
-    >>> from unilayout.viz.picture import grid_scene
+    >>> from unilayout.draw.scene import grid_scene
     >>> p = payload(grid_scene("t", 2, 3))
     >>> p["rows"], p["cols"], decode(p["arrays"]["color"]).tolist()
     (2, 3, [1, 1, 1, 1, 1, 1])

@@ -18,7 +18,7 @@ import math
 from .._family import Family, only_options
 from ..errors import LayoutError
 from .layout import LinearLayout
-from .picture import hardware_view, linear_scene, shared_hardware_view, shared_tensor_view, tensor_view
+from .picture import hardware_view, linear_cells, linear_scene, shared_hardware_view, shared_tensor_view, tensor_view
 from .text import parse as _parse_linear
 from .ttgir import layout as _parse_ttgir
 
@@ -86,6 +86,9 @@ class LinearFamily(Family):
     def picture(self, L, *, color=None, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return linear_scene(L, color or "thread", max_cells=max_cells, labels=labels is not False)
+
+    def cells(self, L, shape=None, *, details=True):
+        return linear_cells(L, details=details)
 
     def size(self, L, shape=None):
         return math.prod(L.out_dim_size(d) for d in L.out_dim_names)

@@ -25,20 +25,33 @@ Warp0:
 >>> s = linear_scene(L)
 >>> s.labels.tolist(), s.index.tolist()
 ([['T0:0', 'T1:0'], ['T0:1', 'T1:1']], [[0, 2], [1, 3]])
+
+What a cell is in the explorer (``linear_cells``, the record's ``cells``
+hook): one element of the tensor (out-dims; last dim across), ``data-index``
+its first holder's input, its details the tensor coordinate, the input's
+digits (register, lane, warp, block) and, for distributed layouts, the
+thread and every holder; ``keys["element"]`` is the element's row-major
+position, which ties it to the same element in another encoding's view.
+
+>>> c = linear_cells(L)
+>>> c.columns["tensor coordinate"], c.columns["holders"]
+(['(0, 0)', '(0, 1)', '(1, 0)', '(1, 1)'], ['T0:0 T2:0', 'T1:0 T3:0', 'T0:1 T2:1', 'T1:1 T3:1'])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import LayoutError
-from .layout import LinearLayout
+from .._family import Cells
+from ..draw.cells import MAX_CANVAS_CELLS, check_count, fmt
 from ..draw.colors import distinct, gradient
 from ..draw.grid import crop as _crop
 from ..draw.scene import CHAR_W, DEFAULT_MAX_CELLS, LINE_H, band_width, grid_scene, wrap_bands
+from ..errors import LayoutError
+from .layout import LinearLayout
 
 __all__ = ["linear_scene", "warp_summary_scene", "tensor_view", "hardware_view", "shared_tensor_view", "shared_hardware_view", "owners",
-           "COLOR_MODES"]
+           "linear_cells", "COLOR_MODES"]
 
 COLOR_MODES = ("thread", "warp", "register", "block", "index")
 #: Largest number of hardware inputs a picture tabulates (every holder of every element is found).
@@ -465,3 +478,86 @@ def warp_summary_scene(layout):
     scene.notes = [f"summary: {int(np.prod([layout.out_dim_size(o) for o in out_names])):,} elements; each cell: the "
                    f"ranges of each out-dim the {group_dim}'s inputs reach (first two runs) and how many elements"]
     return scene
+
+
+def linear_cells(L, *, details=True) -> Cells:
+    """The explorer's cells of a linear layout: one per tensor element that some input reaches (first holder first).
+
+    Without ``details`` (a canvas picture), a distributed layout of more than
+    ``MAX_CANVAS_CELLS`` elements is drawn per warp (``warp_summary_scene``).
+    """
+    in_names = list(L.in_dim_names)
+    in_sizes = [L.in_dim_size(d) for d in in_names]
+    out_names = list(L.out_dim_names)
+    out_sizes = [L.out_dim_size(d) for d in out_names]
+    n_out = int(np.prod(out_sizes, dtype=np.int64))
+    n_in = int(np.prod(in_sizes, dtype=np.int64))
+    try:
+        text = L.to_attr()
+    except LayoutError:  # shared layouts (offset, block) have no #ttg.linear text
+        text = None
+    c = Cells(L, text=text, title="linear layout " + " x ".join(f"{d}:{s}" for d, s in zip(out_names, out_sizes, strict=True)),
+              summary=f"linear layout: {', '.join(f'{d} {s}' for d, s in zip(in_names, in_sizes, strict=True))} -> "
+                      f"{' x '.join(str(s) for s in out_sizes)}")
+    if not details:
+        if n_out > MAX_CANVAS_CELLS and "lane" in in_names and int(L.total_in_dim_size) <= MAX_INPUTS:
+            c.scene = warp_summary_scene(L)  # a distributed layout too big to draw: per warp
+        return c
+    check_count(n_out, "linear layout")
+    if n_in > 1 << 22:
+        raise LayoutError(f"linear layout has {n_in} inputs; the explorer enumerates at most {1 << 22}")
+    im = L.index_map().reshape(n_in, len(out_names))
+    flat_out = np.ravel_multi_index(tuple(im[:, j] for j in range(len(out_names))), out_sizes) if out_names \
+        else np.zeros(n_in, np.int64)
+    # Holders of each tensor element, first (smallest input) first.
+    order = np.argsort(flat_out, kind="stable")
+    first = np.full(n_out, -1, dtype=np.int64)
+    seen = np.zeros(n_out, dtype=bool)
+    for i in order.tolist():
+        f = int(flat_out[i])
+        if not seen[f]:
+            seen[f] = True
+            first[f] = i
+    holders = [[] for _ in range(n_out)]
+    for i in order.tolist():
+        holders[int(flat_out[i])].append(i)
+    # In-dim digits (first in-dim least significant).
+    digits = {}
+    rem = np.arange(n_in, dtype=np.int64)
+    for name, size in zip(in_names, in_sizes, strict=True):
+        digits[name] = rem % size
+        rem //= size
+    lanes = L.in_dim_size("lane") if "lane" in in_names else 1
+    distributed = "lane" in in_names
+    cells = np.nonzero(first >= 0)[0]
+    ocrd = np.unravel_index(cells, out_sizes) if out_names else ()
+    idx = first[cells]
+
+    def thread(i):
+        t = int(digits["lane"][i])
+        if "warp" in digits:
+            t += int(digits["warp"][i]) * lanes
+        return t
+
+    columns = {"tensor coordinate": [], "input index": [], **{d: [] for d in in_names}}
+    if distributed:
+        columns["thread"], columns["holders"] = [], []
+    for k, f in enumerate(cells.tolist()):
+        i = int(first[f])
+        columns["tensor coordinate"].append(fmt(int(x[k]) for x in ocrd) if out_names else "()")
+        columns["input index"].append(str(i))
+        for d in in_names:
+            columns[d].append(str(int(digits[d][i])))
+        if distributed:
+            hs = ["T%d:%d" % (thread(j), int(digits["register"][j]) if "register" in digits else 0)
+                  for j in holders[f]]
+            columns["thread"].append(str(thread(i)))
+            columns["holders"].append(" ".join(hs[:16]) + (" ..." if len(hs) > 16 else ""))
+    groups = {}
+    if distributed:
+        groups["thread"] = np.array([thread(int(i)) for i in idx], dtype=np.int64) if idx.size \
+            else np.zeros(0, np.int64)
+    for name in in_names:
+        groups[name] = digits[name][idx]
+    c.index, c.columns, c.groups, c.keys = idx, columns, groups, {"element": cells}
+    return c

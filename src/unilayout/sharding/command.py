@@ -220,13 +220,12 @@ def scene(text, shape=None, mesh=None, mesh_shape=None, max_cells=None):
 
 
 def view(text, shape=None, mesh=None, mesh_shape=None) -> dict:
-    """The explorer's view (``explorer.views`` keys) of a sharding text or an XLA layout text.
+    """The explorer's view of a sharding or XLA layout text: ``unilayout.explorer.text_view`` (kept as a delegate).
 
-    A sharding is drawn by ``viz.sharding.sharding_scene``: one cell per
-    block, its details the block's ranges and holders, grouped by lowest
-    holder and by number of holders; its facts are the conversions ``show``
-    prints. An XLA layout is drawn as its buffer offsets over its dims (the
-    affine view of ``to_affine()``) with the XLA layout's own facts.
+    The cells moved to ``sharding.picture.sharding_cells`` (the family's
+    ``cells`` hook) and the view to the explorer; this name stays for one
+    release (remove by 2027-06-01). The conversions among the facts are
+    printed on the sharding's own mesh.
 
     >>> v = view("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6))
     >>> v["family"], v["count"], v["details"][1], v["svg"].count('class="cell"')
@@ -234,53 +233,9 @@ def view(text, shape=None, mesh=None, mesh_shape=None) -> dict:
     >>> view("f32[3,5]{1,0:T(2,2)}")["details"][2]
     ['2', '(0, 2)', '4']
     """
-    import numpy as np
+    from ..explorer.views import text_view  # lazy: deprecated delegate to the face above (remove by 2027-06-01)
 
-    from .. import facts as F
-    from ..viz.svg import to_svg
-    kind, value = read(text, shape, mesh, mesh_shape)
-    if kind == "xla":
-        from ..explorer.views import layout_view
-        d = F.describe(value)
-        v = layout_view(value.to_affine(), value.dims)
-        v.update({"family": "xla", "text": str(value), "title": f"XLA layout {value}: buffer offset of each element",
-                  "facts": [[k, t] for k, t in F.fact_lines(d)], "summary": f"xla layout; {F.summary(d)}"})
-        if v["columns"][2:] == ["results"]:
-            v["columns"] = ["index", "element " + v["columns"][1], "buffer offset"]
-            v["details"] = [[i, e, o.strip("()")] for i, e, o in v["details"]]
-        return v
-    from ..explorer.views import MAX_CELLS
-    from ..viz.sharding import block_holders, sharding_scene
-    if value.num_devices > MAX_CELLS:
-        raise LayoutError(f"{value.num_devices} devices: the explorer draws shardings of at most {MAX_CELLS}")
-    sc = sharding_scene(value, max_cells=MAX_CELLS)
-    drawn = sc.drawn
-    n = int(np.count_nonzero(drawn))
-    cell = np.full(drawn.shape, -1, dtype=np.int64)
-    cell[drawn] = np.arange(n)
-    sc.attrs["cell"] = cell
-    cuts, holders = block_holders(value, MAX_CELLS)
-    partial, details = value.partial, []
-    flat = holders.reshape(-1) if value.rank else [holders.item()]
-    for k in np.flatnonzero(drawn.reshape(-1)):  # the scene's cells are the blocks, row-major
-        crd = np.unravel_index(int(k), holders.shape) if value.rank else ()
-        who = flat[int(k)]
-        details.append(["[" + ", ".join(f"{cuts[i][j]}:{cuts[i][j + 1]}" for i, j in enumerate(crd)) + "]",
-                        ", ".join(map(str, who)), "yes" if any(partial[d] for d in who) else "no"])
-    conv = _conversions(value, mesh_shape)
-    facts = [["shape", "x".join(map(str, value.shape)) or "scalar"], ["devices", str(value.num_devices)],
-             ["replicated", "yes" if any(value.replicated.values()) else "no"],
-             ["partial sums", "no" if not value.has_partial else "yes, added up within " + ", ".join(
-                 "{" + ", ".join(map(str, g)) + "}" for g in value.sum_groups)],
-             ["covers the tensor", "yes" if value.covers() else "no"]]
-    facts += [[k, t] for k, t in conv.items()]
-    name = "x".join(map(str, value.shape)) or "scalar"
-    return {"note": "", "total": n, "keys": {}, "family": "sharding", "title": sc.title, "text": text.strip(),
-            "count": n, "summary": f"sharding of {name} over {value.num_devices} devices, {n} blocks",
-            "facts": facts, "columns": ["block", "devices", "partial sums"], "details": details,
-            "groups": {"lowest holder": [int(x) for x in sc.attrs["device"][drawn]],
-                       "holders": [int(x) for x in sc.attrs["holders"][drawn]]},
-            "padding": 0, "svg": to_svg(sc)}
+    return text_view(text, shape, mesh=mesh, mesh_shape=mesh_shape)
 
 
 def is_sharding_text(text) -> bool:

@@ -84,7 +84,9 @@ class ShardingFamily(Family):
     canvas = False  # the explorer draws every block with its holders
 
     def cells(self, s, shape=None, *, details=True):
-        return sharding_cells(s)
+        c = sharding_cells(s)
+        c.facts += [[k, t] for k, t in conversions(s, None).items()]  # its text in every other vocabulary
+        return c
 
     def rank(self, s):
         return s.rank

@@ -17,18 +17,30 @@ Any vocabulary draws the same way once it is a ``Sharding``:
 >>> sc = sharding_scene(s)
 >>> sc.shape, sc.labels[1, 0], sc.attrs["holders"].tolist()
 ((2, 1), '2-3', [[2], [2]])
+
+What a cell is in the explorer (``sharding_cells``, the record's ``cells``
+hook): a block of the tensor, its details the block's ranges, its holders and
+whether they hold partial sums; grouped by lowest holder and by number of
+holders. Its facts are the sharding's (the record adds its text in every
+other vocabulary, as ``unilayout sharding`` prints them).
+
+>>> c = sharding_cells(s)
+>>> c.columns["block"], c.columns["devices"], dict(c.facts)["covers the tensor"]
+(['[0:4, 0:6]', '[4:8, 0:6]'], ['0, 1', '2, 3'], 'yes')
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import LayoutError
-from .value import Sharding
+from .._family import Cells
+from ..draw.cells import MAX_CELLS
 from ..draw.colors import EMPTY, categorical
 from ..draw.scene import DEFAULT_MAX_CELLS, grid_scene
+from ..errors import LayoutError
+from .value import Sharding
 
-__all__ = ["sharding_scene", "holders_text", "block_holders", "MAX_PAIRS"]
+__all__ = ["sharding_scene", "holders_text", "block_holders", "sharding_cells", "MAX_PAIRS"]
 
 
 def holders_text(devices, partial=False) -> str:
@@ -147,3 +159,35 @@ def sharding_scene(s, title=None, max_cells=DEFAULT_MAX_CELLS):
                     "(a-b: a run of ids, p: partial sums, | between groups that sum separately); "
                     "colour = the lowest holder")
     return sc
+
+
+def sharding_cells(s) -> Cells:
+    """The explorer's cells of a sharding: every block (row-major), who holds it; the sharding's facts.
+
+    Always every block (the blocks are few); more than ``MAX_CELLS`` devices
+    is a ``LayoutError``.
+    """
+    if s.num_devices > MAX_CELLS:
+        raise LayoutError(f"{s.num_devices} devices: the explorer draws shardings of at most {MAX_CELLS}")
+    sc = sharding_scene(s, max_cells=MAX_CELLS)
+    drawn = sc.drawn
+    n = int(np.count_nonzero(drawn))
+    cuts, holders = block_holders(s, MAX_CELLS)
+    partial, block, devices, sums = s.partial, [], [], []
+    flat = holders.reshape(-1) if s.rank else [holders.item()]
+    for k in np.flatnonzero(drawn.reshape(-1)):  # the scene's cells are the blocks, row-major
+        crd = np.unravel_index(int(k), holders.shape) if s.rank else ()
+        who = flat[int(k)]
+        block.append("[" + ", ".join(f"{cuts[i][j]}:{cuts[i][j + 1]}" for i, j in enumerate(crd)) + "]")
+        devices.append(", ".join(map(str, who)))
+        sums.append("yes" if any(partial[d] for d in who) else "no")
+    facts = [["shape", "x".join(map(str, s.shape)) or "scalar"], ["devices", str(s.num_devices)],
+             ["replicated", "yes" if any(s.replicated.values()) else "no"],
+             ["partial sums", "no" if not s.has_partial else "yes, added up within " + ", ".join(
+                 "{" + ", ".join(map(str, g)) + "}" for g in s.sum_groups)],
+             ["covers the tensor", "yes" if s.covers() else "no"]]
+    name = "x".join(map(str, s.shape)) or "scalar"
+    return Cells(s, match="drawn", scene=sc, title=sc.title, facts=facts,
+                 summary=f"sharding of {name} over {s.num_devices} devices, {n} blocks",
+                 columns={"block": block, "devices": devices, "partial sums": sums},
+                 groups={"lowest holder": sc.attrs["device"][drawn], "holders": sc.attrs["holders"][drawn]})

@@ -20,7 +20,7 @@ from .._measures import MAX_TABULATE, longest_run, vector_width
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .layout import TiledStridedLayout
-from .picture import tsl_scene
+from .picture import tsl_cells, tsl_scene
 from .text import parse
 
 __all__ = ["TSL", "TslFamily"]
@@ -78,6 +78,9 @@ class TslFamily(Family):
     def picture(self, t, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
         return tsl_scene(t, max_cells=max_cells, labels=labels is not False)
+
+    def cells(self, t, shape=None, *, details=True):
+        return tsl_cells(t, details=details)
 
     def size(self, t, shape=None):
         return 0 if t.is_dynamic else math.prod(math.prod(ts.bounds) for ts in t.tstrides)
