@@ -40,6 +40,7 @@ from .._ints import check_table, product
 from ..affine import identity
 from ..errors import NotRepresentableError
 from ..sharding.value import Sharding, _canonical
+from ..tt.blocks import _check, plan
 
 __all__ = ["from_metal", "owners_to_sharding", "physical_sharding"]
 
@@ -88,8 +89,6 @@ def from_metal(metal_layout, device) -> Sharding:
       [0:256, 0:512]  device 0
       [0:256, 512:1024]  device 1
     """
-    from ..distributed._plan import _check  # lazy: distributed (a floor above) imports this module at its top
-
     _check(metal_layout, device)  # a tt.MetalLayout and a tt.Device, as unilayout.distributed asks
     ml = metal_layout
     fast = _from_plan(ml, device)  # (the plan places the layout itself)
@@ -132,8 +131,6 @@ def _from_plan(ml, device):
     """
     if ml.linear != identity(ml.rank) or len(ml.grid) != ml.rank:
         return None
-    from ..distributed._plan import plan  # lazy: distributed (a floor above) imports this module at its top
-
     try:
         p = plan(ml, device)
     except NotRepresentableError:
@@ -147,7 +144,7 @@ def physical_sharding(p, relabel=None) -> Sharding:
     ``relabel`` maps chip ids to other device ids (e.g. JAX device ids).
 
     >>> from unilayout import tt
-    >>> from unilayout.distributed._plan import plan
+    >>> from unilayout.tt.blocks import plan
     >>> dev = tt.Device.from_mesh(tt.SystemDesc(num_chips=2), (1, 2))
     >>> p = plan(tt.MetalLayout.from_collapse((256, 1024), (4, 16)), dev)
     >>> physical_sharding(p, {0: 7, 1: 3}).device_boxes
