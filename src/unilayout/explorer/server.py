@@ -39,9 +39,11 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
+from xml.sax.saxutils import escape
 
 from ..errors import LayoutError
 from .api import MAX_REQUEST_BYTES, handle
@@ -242,8 +244,6 @@ class _Server(ThreadingHTTPServer):
             self._slots.release()
 
     def handle_error(self, request, client_address):
-        import sys
-
         exc = sys.exc_info()[1]
         if isinstance(exc, _DROPPED):  # the client closed, reset or went silent: nothing to report
             _log.debug("connection from %s dropped: %s", client_address, exc)
@@ -357,8 +357,6 @@ def render_html(text, shape=None) -> str:
     )
     page = page.replace('<script src="plan.js"></script>\n', "")  # the planner panel needs the server
     # The picture is in the file itself, so it shows even before the script runs.
-    from xml.sax.saxutils import escape
-
     page = page.replace('<div id="layout-view"></div>', f'<div id="layout-view">{view["svg"]}</div>')
     page = page.replace('id="layout-input" value=""', f'id="layout-input" value="{escape(text, {chr(34): "&quot;"})}"')
     return page
