@@ -11,8 +11,6 @@ import os
 import pathlib
 import urllib.parse
 
-import pytest
-
 import unilayout
 from unilayout import cute, linear, tt
 from unilayout.explorer import render_html, text_view
@@ -282,6 +280,7 @@ def test_linear_layout_of_2_to_the_20_cells(browser, server):
 def test_triton_encoding_built_from_the_form(browser, server):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
+
     from unilayout.linear import encodings as E
 
     browser.get(server.url + "?panel=encodings")
@@ -438,7 +437,8 @@ def test_algebra_panel_side_by_side(browser, server):
 
 
 def test_encodings_panel_conversion_levels(browser, server):
-    from unilayout.linear import analysis, encodings as E
+    from unilayout.linear import analysis
+    from unilayout.linear import encodings as E
 
     a = {"size_per_thread": [1, 2], "threads_per_warp": [8, 4], "warps_per_cta": [2, 1], "order": [1, 0]}
     b = {"version": [2, 0], "warps_per_cta": [2, 1], "instr_shape": [16, 8]}
@@ -481,7 +481,7 @@ def test_every_example_button_draws_its_layout(browser, server):
     examples = js(browser, "return Array.from(document.querySelectorAll('#examples button'))"
                            ".map(function (b) { return [b.textContent, b.getAttribute('data-example')]; })")
     assert {"TiledMMA", "TiledCopy", "Triton", "metal v2", "XLA"} <= {name for name, _ in examples}
-    for k, (name, text) in enumerate(examples):
+    for k, (name, _text) in enumerate(examples):
         js(browser, "document.getElementById('layout-error').textContent = 'pending';"
                     "document.getElementById('layout-summary').textContent = '';"
                     "document.querySelectorAll('#examples button')[arguments[0]].click();", k)

@@ -10,9 +10,6 @@ A, B and C, and #cell-details names operand and coordinate.
 
 import json
 
-import numpy as np
-import pytest
-
 from unilayout import cute
 from unilayout.cute.tiled_copy import parse_tiled_copy
 from unilayout.explorer.api import handle

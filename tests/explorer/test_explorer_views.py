@@ -10,7 +10,7 @@ import pytest
 import unilayout
 from unilayout import LayoutError, ParseError, cute, linear, tt
 from unilayout.explorer import handle, layout_view, render_html, text_view
-from unilayout.explorer.views import CROP_CELLS, LABELLED_CELLS, MAX_CELLS, MAX_DOMAIN
+from unilayout.explorer.views import LABELLED_CELLS, MAX_CELLS
 
 SEED_53x63 = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
               "memref<18x32xf32, #tt.memory_space<l1>>>>")
@@ -170,7 +170,7 @@ def test_seed_53x63_padding_per_core(text, padding):
 def test_tiled_metal_details_give_tile_coordinates():
     ml = tt.MetalLayout.from_collapse((40, 70), (1, 2), tile=(32, 32))
     view = layout_view(ml)
-    for cls, i, k in cells(view)[::13]:
+    for _cls, _i, k in cells(view)[::13]:
         d = details(view, k)
         q = tuple(int(v) for v in d["shard coordinate"].strip("()").split(", "))
         assert d["tile coordinate"] == str((q[0] // 32, q[1] // 32))
@@ -353,7 +353,8 @@ def test_algebra_request_matches_cute():
 
 
 def test_encodings_request_gives_conversion_levels():
-    from unilayout.linear import analysis, encodings as E
+    from unilayout.linear import analysis
+    from unilayout.linear import encodings as E
 
     a = {"kind": "blocked", "params": {"size_per_thread": [1, 2], "threads_per_warp": [8, 4], "warps_per_cta": [2, 1],
                                        "order": [1, 0]}}
@@ -390,7 +391,6 @@ def test_render_html_is_self_contained():
 def test_cell_data_in_the_svg_is_the_scene_s_data(name):
     """data-index and data-cell of every drawn cell are the scene's index and the explorer's cell numbers."""
     from unilayout.explorer.adapter import picture
-    from unilayout.explorer.views import _cell_numbers
 
     value = unilayout.parse(TEXTS[name])
     view = layout_view(value)

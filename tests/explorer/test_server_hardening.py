@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from unilayout.explorer import server as server_mod
 from unilayout.explorer import serve
+from unilayout.explorer import server as server_mod
 from unilayout.explorer.api import MAX_RANK
 
 
@@ -48,7 +48,7 @@ def test_the_loopback_names_with_the_right_port_are_served(srv):
         assert send(srv, "GET", "/", headers={"Host": host})[0] == 200, host
 
 
-@pytest.mark.parametrize("origin", ["http://evil.example", "null", f"https://127.0.0.1", "http://localhost:1"])
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "https://127.0.0.1", "http://localhost:1"])
 def test_a_foreign_origin_cannot_use_the_api(srv, origin):
     status, _, data = send(srv, "POST", "/api/view", b'{"text": "8:1"}', {**JSON, "Origin": origin})
     assert status == 403 and "may not use this explorer" in json.loads(data)["error"]["message"]

@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from .._family import Cells
-from ..draw.cells import box_block, fmts, same, strs
+from ..draw.cells import box_block, fmts, same
 from ..draw.grid import box_scene
 from ..draw.scene import DEFAULT_MAX_CELLS
 from ..errors import LayoutError

@@ -41,7 +41,7 @@ import numpy as np
 
 from .. import cute
 from .._family import Cells
-from ..draw.cells import MAX_CELLS, block, crd_strs, fmts, same, strs
+from ..draw.cells import MAX_CELLS, block, crd_strs, fmts, same
 from ..draw.colors import categorical, distinct, gradient
 from ..draw.grid import crop as _crop
 from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
