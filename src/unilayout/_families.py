@@ -95,7 +95,7 @@ WINGS = [
     Wing("device", "unilayout.tt.family", r"#tt\.device|#ttcore\.device"),
     Wing("metal", "unilayout.tt.family", r"tensor ?<|#tt\.|#ttcore\.|#ttnn\."),
     Wing("ttnn", "unilayout.tt.family"),
-    Wing("tiled", "unilayout.cute.family", r"SM\d+_|make_tiled_(?:mma|copy)\s*\(|MMA_Atom<|Copy_Atom<"),
+    Wing("tiled", "unilayout.cute.family", r"SM\d+_|make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom<|Copy_Atom<"),
     Wing("xla", "unilayout.xla.family", r"[A-Za-z_][A-Za-z0-9_]*\["),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),
     Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW"),

@@ -142,10 +142,10 @@ def test_cli_shows_and_renders_a_tiled_copy(tmp_path, capsys):
     tc = make_tiled_copy(copy_atom("SM75_U32x4_LDSM_N", 16), Layout((32, 1)), Layout((1, 8)))
     assert main(["show", text]) == 0
     out = capsys.readouterr().out
-    assert f"LayoutS_TV:     {tc.get_layoutS_TV()}" in out and f"LayoutD_TV:     {tc.get_layoutD_TV()}" in out
+    assert f"layoutS_TV:     {tc.get_layoutS_TV()}" in out and f"layoutD_TV:     {tc.get_layoutD_TV()}" in out
     assert main(["show", text, "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
-    assert got["family"] == "cute.TiledCopy" and got["tiler_mn"] == [32, 8] and got["threads"] == 32
+    assert got["family"] == "tiled" and got["kind"] == "TiledCopy" and got["tiler_mn"] == [32, 8] and got["threads"] == 32
     path = tmp_path / "copy.svg"
     assert main(["render", text, "-o", str(path)]) == 0
     svg = path.read_text()

@@ -13,8 +13,10 @@ thread-value layout (C for an MMA, the copy's ``layout_tv``).
 >>> CUTE.facts(cute.Layout((2, 4), (4, 1)), None)["contiguity"]
 1
 >>> mma = TILED.parse("SM80_16x8x16_F32F16F16F32_TN (2,2,1)")
->>> TILED.facts(mma, None)["tile_mnk"], TILED.box(mma)
-([32, 16, 16], (128, 4))
+>>> TILED.facts(mma, None)["tile_mnk"], TILED.box(mma), TILED.canonical(mma)
+([32, 16, 16], (128, 4), 'make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN, (2,2,1):(1,2,0), (_,_,_))')
+>>> TILED.parse(TILED.canonical(mma)) == mma
+True
 """
 
 from __future__ import annotations
@@ -138,6 +140,14 @@ class TiledFamily(Family):
             raise ParseError("expected a TiledMMA ('SM80_16x8x16_F32F16F16F32_TN (2,2,1)', 'make_tiled_mma(...)') "
                              "or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)')", text, at)
         return value
+
+    def canonical(self, x):
+        """CUTLASS's description that ``parse`` reads back: ``make_tiled_mma(ATOM, layout, perm)`` or
+        ``make_tiled_copy_impl(Copy_Atom<OP, BITS>, layout_tv, tiler)``."""
+        if isinstance(x, TiledCopy):
+            tiler = "(" + ",".join(map(str, x.tiler_mn)) + ")"
+            return f"make_tiled_copy_impl(Copy_Atom<{x.atom.name}, {x.atom.element_bits}>, {x.layout_tv}, {tiler})"
+        return f"make_tiled_mma({x.atom.name}, {x.atom_layout_mnk}, {x._perm_str()})"
 
     @staticmethod
     def _tv(x):

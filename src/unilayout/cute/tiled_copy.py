@@ -251,6 +251,23 @@ ELEMENT_TYPES = {
 }
 
 
+def _parse_impl(s):
+    """``make_tiled_copy_impl(Copy_Atom<OP, TYPE>, layout_tv, tiler)`` at the scanner: the TiledCopy it names."""
+    start = s.pos
+    s.expect("make_tiled_copy_impl(")
+    atom = _read_atom(s)
+    s.expect(",")
+    layout_tv = _read_layout(s, True, "a (thread, value) layout")
+    s.expect(",")
+    tiler = _read_layout(s, True, "a tiler (M,N)")
+    s.expect(")")
+    s.expect_end()
+    try:
+        return TiledCopy(atom, layout_tv, tuple(tiler.shape) if isinstance(tiler.shape, tuple) else (tiler.shape,))
+    except LayoutError as e:
+        s.fail(str(e), start)
+
+
 def _read_atom(s):
     """``Copy_Atom<OP, TYPE>`` at the scanner: the CopyAtom (TYPE a C++ type name or a number of bits)."""
     s.skip()
@@ -304,6 +321,7 @@ def parse_tiled_copy(text: str):
 
         text ::= 'make_tiled_copy(' atom ',' thr [',' val] ')' | atom thr [val]
                | 'make_tiled_copy_' ('A'|'B'|'C') '(' atom ',' mma ')'
+               | 'make_tiled_copy_impl(' atom ',' layout_tv ',' tiler ')'   (C++'s, what TILED.canonical prints)
         atom ::= 'Copy_Atom<' OP ',' TYPE '>'     OP as cute.copy_atoms() names it, TYPE e.g. half_t or 16
         mma  ::= a TiledMMA description (``cute.tiled.parse_tiled_mma``)
 
@@ -312,6 +330,9 @@ def parse_tiled_copy(text: str):
     ((32, 8), '((8,4),(8,1)):((32,8),(1,0))')
     >>> parse_tiled_copy("make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, SM80_16x8x16_F32F16F16F32_TN (2,2,1))").tiler_mn
     (32, 16)
+    >>> parse_tiled_copy("make_tiled_copy_impl(Copy_Atom<SM75_U32x4_LDSM_N, 16>, (32,8):(1,32), (32,8))") == \\
+    ...     parse_tiled_copy("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, (32,1), (1,8))")
+    True
     >>> parse_tiled_copy("(4,2):(2,1)") is None
     True
     >>> parse_tiled_copy("Copy_Atom<SM75_U32x4_LDSM_N, half> (32,1)")
@@ -327,6 +348,8 @@ def parse_tiled_copy(text: str):
     for w in ("A", "B", "C"):
         if s.at(f"make_tiled_copy_{w}("):
             which = w
+    if s.at("make_tiled_copy_impl("):
+        return _parse_impl(s)
     call = s.at("make_tiled_copy(") or which is not None
     if not call and not s.at("Copy_Atom<"):
         return None
