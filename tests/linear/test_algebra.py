@@ -247,7 +247,7 @@ def _invertible(rng):
         bits = [1 << c for c in cols]
         names = L.in_dim_names
         sizes = [0] * len(names)
-        for k in range(n):
+        for _ in range(n):
             sizes[rng.randrange(len(names))] += 1
         bases = []
         i = 0

@@ -7,8 +7,8 @@ import pytest
 from linear_helpers import _p2, _split
 
 from unilayout import LayoutError, NotRepresentableError
-from unilayout.linear import analysis as A
 from unilayout.linear import LinearLayout, divide_left, identity_1d
+from unilayout.linear import analysis as A
 from unilayout.linear import encodings as E
 from unilayout.linear.analysis import (
     bank_conflicts,

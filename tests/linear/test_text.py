@@ -135,9 +135,10 @@ def test_printed_attributes_match_tritons_own_printer():
 
 
 # --- str(L) is Triton's toString, and it reads back ---------------------------------------------------
-import unilayout  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
+import unilayout  # noqa: E402
 
 _names = st.one_of(st.sampled_from(["register", "lane", "warp", "block", "dim0", "where", "is", "size", "o"]),
                    st.text(max_size=6))

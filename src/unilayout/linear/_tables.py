@@ -133,7 +133,7 @@ def evaluate(layout, ins: Mapping[str, Any]) -> dict[str, np.ndarray]:
     for cols in groups:
         acc = np.zeros(shape, dtype=np.int64)
         c = 0
-        for (name, vecs), a in zip(layout._bases, arrays):
+        for (_, vecs), a in zip(layout._bases, arrays):
             k = len(vecs)
             for lo in range(0, k, _TABLE_BITS):
                 hi = min(k, lo + _TABLE_BITS)

@@ -21,11 +21,11 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple, Sequence
 
+from .._ints import as_pow2
 from ..errors import LayoutError, NotRepresentableError
 from . import gf2
 from .algebra import divide_left
 from .encodings import PaddedShared, SwizzledShared, _Encoding
-from .._ints import as_pow2
 from .layout import LinearLayout
 
 __all__ = [

@@ -171,7 +171,7 @@ def invert_and_compose(layout: LinearLayout, outer: LinearLayout) -> LinearLayou
     nb = len(segments)
     bidx = {name: k for k, (name, _, _) in enumerate(segments)}
     new_bases = []
-    for name, vecs in layout._bases:
+    for name, _ in layout._bases:
         c0, k = a_segments[name]
         if name in identity:
             j = bidx[name]
