@@ -21,7 +21,8 @@ hook                answers                                                     
 ``checks``          ``unilayout check``'s rows after ``parses``                 injective/surjective
 ``tables``          ``[(title, text)]`` under the facts                         ``index_map`` over ``box``
 ``picture``         the ``draw.Scene`` of ``v`` (options refused if unknown)    ``draw.box_scene`` over ``box``
-``cells``           the explorer's ``Cells``: per-cell columns, groups, keys       index, coordinate, value over ``box``
+``cells``           the explorer's ``Cells``: per-cell columns, groups, keys    index, coordinate, value
+                    (``canvas``: False draws it cell by cell at any size)       over ``box``; ``canvas`` True
 ``default_shape``   the box to draw a value with none of its own               None
 ``size``/``rank``   cells of its picture / numbers per cell                     ``prod(box)`` / ``len(box)``
 ``to_affine``       the exact ``affine.AffineMap`` (the conversion hub)         NotRepresentableError
