@@ -102,7 +102,7 @@ def test_parse_round_trips_printed_forms():
         ("", 0),
         ("   ", 3),
         ("hello", 0),
-        ("  {1, 2}", 2),
+        ("  {1, 2}", 3),
         ("#foo<1>", 0),
         ("#ttg.blocked<{sizePerThread = [1, 1]}>", 37),  # Triton's text: the missing field, at the closing '>'
         ("(2,3):(1,", 9),

@@ -27,6 +27,11 @@ hook                answers                                                     
 ``size``/``rank``   cells of its picture / numbers per cell                     ``prod(box)`` / ``len(box)``
 ``to_affine``       the exact ``affine.AffineMap`` (the conversion hub)         NotRepresentableError
 ``bits``            images of the input bits when the value is GF(2)-linear     None
+``same``            two values of the family equal by its own exact test        None (compare tables)
+``box_rank``        how many sizes a box of the value has                      ``len(box)``
+``values_as``       the table rewritten with ``k`` values per point             None (cannot)
+``index_order``     ``index_map``'s rows over the box: ``"C"`` or ``"F"``       ``"C"`` (row-major)
+``flat_domain``     the domain is ``[0, N)``, the box only a factorisation      False
 ``concrete``        the value ``v`` stands for when drawn or converted           ``v``
 ``forms``/``form``  its own text forms ``convert --to`` offers; ``form(v, name)``  ``()``
 ``conversions``     families ``show`` lists the value converted to              ``()``
@@ -162,6 +167,11 @@ class Family:
     forms = ()
     #: Families whose form of a value ``show`` lists after its facts (``convert`` computes them, or says why not).
     conversions = ()
+    #: The order of ``index_map``'s rows over the box: ``"C"`` (row-major, last dim fastest) or ``"F"`` (first fastest).
+    index_order = "C"
+    #: True when the domain is ``[0, N)`` and the box only a factorisation of it (CuTe's 1-D coordinate, a linear
+    #: layout's flattened input): ``equivalent`` compares such domains by their size, not their box.
+    flat_domain = False
 
     def __repr__(self):
         return f"<family {self.name!r}>"
@@ -305,4 +315,18 @@ class Family:
 
     def bits(self, value):
         """The images of the input bits when ``value`` is a GF(2)-linear map of a power-of-two domain, else None."""
+        return None
+
+    def same(self, a, b, shape):
+        """Whether ``a`` and ``b`` (both of this family, ``a != b``) are one function by the family's own exact test,
+        or None to compare their tables (``unilayout.equivalent``)."""
+        return None
+
+    def box_rank(self, value):
+        """How many sizes a box of ``value`` has (a value without a box of its own: how many it takes)."""
+        box = self.box(value)
+        return None if box is None else len(box)
+
+    def values_as(self, value, table, k):
+        """``table`` (``index_map``'s values, one row per point) with ``k`` values per point, or None if it cannot."""
         return None

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
 from .fold import fold
-from .quasi_affine import LinearPart, expr_periods, linear_part
+from .quasi_affine import LinearPart, affine_maps_equal, expr_periods, linear_part
 from .map import AffineMap, constant_map, identity, permutation
 from .text import parse_expr
 
@@ -75,6 +75,7 @@ __all__ = [
     "identity",
     "LinearPart",
     "linear_part",
+    "affine_maps_equal",
     "parse",
     "parse_expr",
     "permutation",

@@ -23,6 +23,7 @@ from ..draw.table import grid_text
 from ..errors import LayoutError
 from .map import AffineMap
 from .picture import affine_cells, affine_scene
+from .quasi_affine import affine_maps_equal
 from .text import parse
 
 __all__ = ["AFFINE", "AffineFamily"]
@@ -99,6 +100,15 @@ class AffineFamily(Family):
 
     def to_affine(self, m):
         return m
+
+    def same(self, a, b, shape):
+        """Without a box, exactly over all integers (``affine_maps_equal``); on a box, by the tables."""
+        return affine_maps_equal(a, b) if shape is None else None
+
+    def box_rank(self, m):
+        if m.num_symbols:
+            raise LayoutError(f"equivalent: {m} has symbols: substitute them first")
+        return m.num_dims
 
 
 AFFINE = AffineFamily()

@@ -36,12 +36,14 @@ import math
 from fractions import Fraction
 from typing import NamedTuple
 
-from .._ints import as_nonneg
+import numpy as np
+
+from .._ints import MAX_TABLE, as_nonneg
 from ..errors import LayoutError
 from .expr import CEILDIV, FLOORDIV, MOD, MUL, AffineExpr, Binary, Constant, Dim, Symbol
 from .map import AffineMap
 
-__all__ = ["LinearPart", "linear_part", "expr_periods"]
+__all__ = ["LinearPart", "linear_part", "expr_periods", "affine_maps_equal"]
 
 
 class LinearPart(NamedTuple):
@@ -152,3 +154,45 @@ def linear_part(m: AffineMap) -> LinearPart:
     periods = tuple(math.lcm(1, *(pr[i][0] for pr in per_result)) for i in range(n))
     coefficients = tuple(tuple(Fraction(d, p) for p, d in pr) for pr in per_result)
     return LinearPart(periods, coefficients)
+
+
+def affine_maps_equal(a: AffineMap, b: AffineMap, max_points: int = MAX_TABLE) -> bool:
+    """True iff the affine maps ``a`` and ``b`` are the same function on all integer dims and symbols.
+
+    Same numbers of dims, symbols and results; the same exact linear part
+    (``affine.linear_part``); and the same values on one common period box
+    ``[0, P_i)`` (``P_i`` the lcm of both maps' periods), evaluated
+    vectorised with the symbols as extra dims. The difference of two maps
+    with equal linear parts is periodic, so agreeing on one period box is
+    agreeing everywhere.
+
+    **Pre-conditions** (else ``LayoutError``): no symbol as a factor or a
+    divisor; the period box has at most ``max_points`` points (the message
+    names it: compare on a box with ``equivalent(.., shape=)`` instead).
+
+    >>> from unilayout import affine
+    >>> affine_maps_equal(affine.parse("(d0) -> ((d0 floordiv 2) floordiv 2)"), affine.parse("(d0) -> (d0 floordiv 4)"))
+    True
+    >>> affine_maps_equal(affine.parse("(d0)[s0] -> (d0 + s0)"), affine.parse("(d0)[s0] -> (s0 + d0 + 1)"))
+    False
+    """
+    if (a.num_dims, a.num_symbols, a.num_results) != (b.num_dims, b.num_symbols, b.num_results):
+        return False
+    la, lb = linear_part(a), linear_part(b)
+    if la.coefficients != lb.coefficients:
+        return False
+    periods = tuple(math.lcm(p, q) for p, q in zip(la.periods, lb.periods))
+    n = math.prod(periods)
+    if n * max(a.num_results, 1) > max_points:
+        raise LayoutError(
+            f"equivalent: the period box {periods} of {a} and {b} has {n} points, more than {max_points} to "
+            "compare: pass shape= to compare them on a box"
+        )
+    nv = a.num_dims + a.num_symbols
+    as_dims = [Dim(a.num_dims + j) for j in range(a.num_symbols)]
+
+    def table(m):
+        m = m.replace(symbols=as_dims, num_dims=nv, num_symbols=0) if m.num_symbols else m
+        return m.index_map(periods)
+
+    return bool(np.array_equal(table(a), table(b)))

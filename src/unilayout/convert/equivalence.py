@@ -29,28 +29,15 @@ import math
 import numpy as np
 
 from .._families import record
-from .._ints import MAX_TABLE, as_shape, is_pow2, product
-from ..affine import AffineMap, Dim, linear_part
+from .._ints import as_shape, product
+from ..affine.quasi_affine import affine_maps_equal
 from ..errors import LayoutError, NotRepresentableError
-from .cute_linear import cute_to_linear
+from . import convert_to
 
-__all__ = ["equivalent", "affine_maps_equal"]
+__all__ = ["equivalent", "affine_maps_equal"]  # affine_maps_equal: moved to affine.quasi_affine
 
 #: Default cap on the points ``equivalent`` tabulates on each side (``unilayout.MAX_COMPARE_POINTS``).
 MAX_POINTS = 1 << 24
-
-
-def _linear_equivalent(a, b) -> bool:
-    """Same in-dims (names, sizes), same out-dim names, same image of every input bit (orders ignored)."""
-    if dict(a.in_dims) != dict(b.in_dims) or set(a.out_dim_names) != set(b.out_dim_names):
-        return False
-    bb = dict(b.bases)
-    bo = b.out_dim_names
-    for name, vecs in a.bases:
-        for va, vb in zip(vecs, bb[name]):
-            if dict(zip(a.out_dim_names, va)) != dict(zip(bo, vb)):
-                return False
-    return True
 
 
 def _fit_box(box, ndims):
@@ -70,158 +57,89 @@ def _colex(table, shape):
 
 
 def _view(x, fam, box, max_points):
-    """The function tabulated over its box: (N, k) int64 values, first extent fastest (colexicographic)."""
+    """The function tabulated over ``box``: (N, k) int64 values, first extent fastest (colexicographic)."""
     n = product(box)
     if n > max_points:
         raise LayoutError(f"equivalent: {n} points are more than {max_points} to compare one by one")
-    if fam == "cute":
-        return record(x).index_map(x, None).reshape(-1, 1)  # a bare swizzle on [0, size)
-    if fam == "linear":
-        return x.index_map()
-    if fam == "tsl":
-        if x.is_dynamic:
-            x = x.resolve(box)
-        return _colex(x.index_map(), x.shape)
-    if fam == "affine":
-        return _colex(x.index_map(box), box)
-    if fam == "metal":
-        return _colex(x.index_map(), x.logical_shape)
-    if fam == "xla":  # XLA's linear index over the dims
-        return _colex(x.offsets().reshape(-1, 1), x.dims)
-    return _colex(x.physical_cores().reshape(-1, 3), x.grid_shape)  # device
+    if fam.box(x) is None:  # a value that takes its box (an affine map, a TSL with '?')
+        x = fam.with_shape(x, box)
+    table = fam.index_map(x, box if fam.box(x) is None else None)
+    table = table.reshape(table.shape[0], -1)
+    return _colex(table, box) if fam.index_order == "C" else table
 
 
-def _bit_images(x, fam):
-    """The flattened image of each input bit (1-D order) if ``x`` is GF(2)-linear there, else None."""
-    if fam == "cute":
-        if not is_pow2(x.size):
-            return None
+def _bits(x, fam):
+    """The flattened image of each input bit (1-D order) if ``x`` is GF(2)-linear there, else None: the family's
+    own ``bits``, or those of its exact linear layout."""
+    bits = fam.bits(x)
+    if bits is None and fam.name != "linear":
         try:
-            x = cute_to_linear(x, in_dims="i")
-        except NotRepresentableError:
+            lin = convert_to(x, "linear")
+        except LayoutError:  # not GF(2)-linear, or no pair to linear: compare by the tables
             return None
-    return [v for _, vals in x.flat_bases() for v in vals]
-
-
-def _flatten_outs(values, sizes):
-    out = np.zeros(values.shape[0], dtype=np.int64)
-    shift = 0
-    for j, s in enumerate(sizes):
-        out |= values[:, j] << shift
-        shift += s.bit_length() - 1
-    return out.reshape(-1, 1)
-
-
-def affine_maps_equal(a: AffineMap, b: AffineMap, max_points: int = MAX_TABLE) -> bool:
-    """True iff the affine maps ``a`` and ``b`` are the same function on all integer dims and symbols.
-
-    Same numbers of dims, symbols and results; the same exact linear part
-    (``affine.linear_part``); and the same values on one common period box
-    ``[0, P_i)`` (``P_i`` the lcm of both maps' periods), evaluated
-    vectorised with the symbols as extra dims. The difference of two maps
-    with equal linear parts is periodic, so agreeing on one period box is
-    agreeing everywhere.
-
-    **Pre-conditions** (else ``LayoutError``): no symbol as a factor or a
-    divisor; the period box has at most ``max_points`` points (the message
-    names it: compare on a box with ``equivalent(.., shape=)`` instead).
-
-    >>> from unilayout import affine
-    >>> affine_maps_equal(affine.parse("(d0) -> ((d0 floordiv 2) floordiv 2)"), affine.parse("(d0) -> (d0 floordiv 4)"))
-    True
-    >>> affine_maps_equal(affine.parse("(d0)[s0] -> (d0 + s0)"), affine.parse("(d0)[s0] -> (s0 + d0 + 1)"))
-    False
-    """
-    if (a.num_dims, a.num_symbols, a.num_results) != (b.num_dims, b.num_symbols, b.num_results):
-        return False
-    la, lb = linear_part(a), linear_part(b)
-    if la.coefficients != lb.coefficients:
-        return False
-    periods = tuple(math.lcm(p, q) for p, q in zip(la.periods, lb.periods))
-    n = product(periods)
-    if n * max(a.num_results, 1) > max_points:
-        raise LayoutError(
-            f"equivalent: the period box {periods} of {a} and {b} has {n} points, more than {max_points} to "
-            "compare: pass shape= to compare them on a box"
-        )
-    nv = a.num_dims + a.num_symbols
-    as_dims = [Dim(a.num_dims + j) for j in range(a.num_symbols)]
-
-    def table(m):
-        m = m.replace(symbols=as_dims, num_dims=nv, num_symbols=0) if m.num_symbols else m
-        return m.index_map(periods)
-
-    return bool(np.array_equal(table(a), table(b)))
+        bits = record(lin).bits(lin)
+    return bits
 
 
 def equivalent(a, b, shape=None, *, max_points=MAX_POINTS) -> bool:
     """The implementation of ``unilayout.equivalent`` (see there), tabulating at most ``max_points`` per side.
 
+    Written once over the family records: ``same`` (a family's own exact test), ``box`` / ``box_rank`` /
+    ``with_shape`` (the domains), ``index_map`` and ``index_order`` (the tables), ``flat_domain`` and ``bits``
+    (1-D domains compared by the images of their input bits) and ``values_as`` (several values per point against
+    one).
+
     >>> from unilayout import cute
     >>> equivalent(cute.parse("(2,4):(1,2)"), cute.parse("8:1"))
     True
     """
-    fa, fb = record(a).name, record(b).name
+    fa, fb = record(a), record(b)
     if shape is not None:
         shape = as_shape(shape, "equivalent: shape")
-    if fa == fb:
+    if fa is fb:
         if a == b:
             return True
-        if fa == "linear":
-            return _linear_equivalent(a, b)
-        if fa in ("metal", "device"):
-            return a.equivalent(b)
-        if fa == "affine" and shape is None:
-            return affine_maps_equal(a, b, max_points)
-    own_a, own_b = record(a).box(a), record(b).box(b)
+        same = fa.same(a, b, shape)
+        if same is not None:
+            return bool(same)
+    own_a, own_b = fa.box(a), fb.box(b)
     box_a = own_a or shape or own_b
     box_b = own_b or shape or own_a
     if box_a is None or box_b is None:
-        if "affine" in (fa, fb):
-            raise LayoutError("equivalent: an affine map is compared with a value without a box: pass shape=")
         raise NotRepresentableError(
-            f"equivalent: {a} and {b} have '?' values and no box to resolve them: pass shape=, or compare with =="
+            f"equivalent: {a} and {b} have no box of their own to resolve them on (an affine map, '?' values): "
+            "pass shape=, or compare with =="
         )
-    for fam, x, which in ((fa, a, "a"), (fb, b, "b")):
-        box = box_a if which == "a" else box_b
-        if fam == "affine":
-            if x.num_symbols:
-                raise LayoutError(f"equivalent: {x} has symbols: substitute them first")
-            box = _fit_box(box, x.num_dims)
-        elif fam == "tsl" and x.is_dynamic:
-            box = _fit_box(box, x.rank)
+    boxes = []
+    for fam, x, box, own in ((fa, a, box_a, own_a), (fb, b, box_b, own_b)):
+        if own is None:  # the value takes the box it is compared on
+            box = _fit_box(box, fam.box_rank(x))
             if box is not None:
                 try:
-                    x.resolve(box)
+                    fam.with_shape(x, box)
                 except LayoutError:
                     box = None
-        if box is None:
-            return False
-        if which == "a":
-            box_a = box
-        else:
-            box_b = box
-    if {fa, fb} <= {"cute", "linear"}:
+            if box is None:
+                return False
+        boxes.append(box)
+    box_a, box_b = boxes
+    if fa.flat_domain and fb.flat_domain:
         if product(box_a) != product(box_b):
             return False
         # on a power-of-two 1-D domain, compare the images of the input bits (no tabulation)
-        ba, bb = _bit_images(a, fa), _bit_images(b, fb)
+        ba, bb = _bits(a, fa), _bits(b, fb)
         if ba is not None or bb is not None:
             return ba == bb
     elif tuple(v for v in box_a if v != 1) != tuple(v for v in box_b if v != 1):
         return False
     va = _view(a, fa, box_a, max_points)
     vb = _view(b, fb, box_b, max_points)
-    if va.shape[1] != vb.shape[1]:
-        # one offset against a linear layout's several out-dims: flatten them, first least significant
-        if fa == "linear" and vb.shape[1] == 1:
-            va = _flatten_outs(va, [s for _, s in a.out_dims])
-        elif fb == "linear" and va.shape[1] == 1:
-            vb = _flatten_outs(vb, [s for _, s in b.out_dims])
-        elif fa == "metal" and vb.shape[1] == len(a.shards_shape):
-            va = np.stack(np.unravel_index(va[:, 0], a.shards_shape), axis=1).astype(np.int64)
-        elif fb == "metal" and va.shape[1] == len(b.shards_shape):
-            vb = np.stack(np.unravel_index(vb[:, 0], b.shards_shape), axis=1).astype(np.int64)
+    if va.shape[1] != vb.shape[1]:  # e.g. one offset against a linear layout's several out-dims
+        wa, wb = fa.values_as(a, va, vb.shape[1]), fb.values_as(b, vb, va.shape[1])
+        if wa is not None:
+            va = wa
+        elif wb is not None:
+            vb = wb
         else:
             return False
     return bool(np.array_equal(va, vb))

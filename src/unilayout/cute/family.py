@@ -50,6 +50,7 @@ class CuteFamily(Family):
     """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``."""
 
     name, types = "cute", (Layout, ComposedLayout, Swizzle)
+    index_order, flat_domain = "F", True  # the 1-D coordinate, mode 0 fastest
 
     def parse(self, text, **given):
         return parse(text)
@@ -130,6 +131,7 @@ class TiledFamily(Family):
     """``TiledMMA``/``TiledCopy`` as CUTLASS names them; the table is the thread-value layout (C, or the copy's)."""
 
     name, types = "tiled", (TiledMMA, TiledCopy)
+    index_order, flat_domain = "F", True  # the TV layout's 1-D coordinate
 
     def parse(self, text, **given):
         value = parse_tiled_mma(text)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .._family import Family, only_options
 from ..errors import LayoutError
 from .layout import LinearLayout
@@ -32,6 +34,7 @@ class LinearFamily(Family):
     """``LinearLayout`` values from ``#ttg.linear``, ``toString`` and every Triton encoding on a tensor type."""
 
     name, types = "linear", (LinearLayout,)
+    index_order, flat_domain = "F", True  # the flattened input, first in-dim least significant
 
     def parse(self, text, **given):
         body = text.lstrip()
@@ -89,6 +92,27 @@ class LinearFamily(Family):
 
     def cells(self, L, shape=None, *, details=True):
         return linear_cells(L, details=details)
+
+    def bits(self, L):
+        return [v for _, vals in L.flat_bases() for v in vals]
+
+    def same(self, a, b, shape):
+        """Same in-dims (names, sizes), same out-dim names, same image of every input bit (orders ignored)."""
+        if dict(a.in_dims) != dict(b.in_dims) or set(a.out_dim_names) != set(b.out_dim_names):
+            return False
+        bb, bo = dict(b.bases), b.out_dim_names
+        return all(dict(zip(a.out_dim_names, va)) == dict(zip(bo, vb))
+                   for name, vecs in a.bases for va, vb in zip(vecs, bb[name]))
+
+    def values_as(self, L, table, k):
+        """Several out-dims as one offset (``k == 1``): first out-dim least significant."""
+        if k != 1:
+            return None
+        out, shift = np.zeros(table.shape[0], dtype=np.int64), 0
+        for j, (_, size) in enumerate(L.out_dims):
+            out |= table[:, j] << shift
+            shift += size.bit_length() - 1
+        return out.reshape(-1, 1)
 
     def size(self, L, shape=None):
         return math.prod(L.out_dim_size(d) for d in L.out_dim_names)

@@ -18,6 +18,7 @@ import re
 from .._text import check_text
 from ..errors import LayoutError
 from .dtensor import from_dtensor
+from .hlo import _parse as _parse_hlo_syntax
 from .hlo import parse_hlo
 from .shardy import parse_shardy
 from .ttnn import from_ttnn
@@ -55,6 +56,8 @@ def parse(text, shape=None, mesh=None, mesh_shape=None) -> Sharding:
     check_text(text, "a sharding text")
     body = text.strip()
     if shape is None:
+        if body.startswith(("{", "sharding")):
+            _parse_hlo_syntax(text)  # a ParseError at its position, before asking for the shape
         raise LayoutError("a sharding text needs the tensor's shape: give --shape, e.g. --shape 8x6 (the explorer: "
                           "the shape field)")
     if body.startswith("{") or body.startswith("sharding"):

@@ -88,6 +88,9 @@ class TslFamily(Family):
     def rank(self, t):
         return sum(len(ts.strides) for ts in t.tstrides)
 
+    def box_rank(self, t):
+        return t.rank
+
     def to_affine(self, t):
         return t.to_affine()
 

@@ -109,6 +109,15 @@ class MetalFamily(Family):
         d["longest_run"] = longest_run(flat)
         return d
 
+    def same(self, a, b, shape):
+        return a.equivalent(b)
+
+    def values_as(self, ml, table, k):
+        """A flat position in ``shard()``'s output as its coordinates there (``k`` = its rank)."""
+        if k != len(ml.shards_shape):
+            return None
+        return np.stack(np.unravel_index(table[:, 0], ml.shards_shape), axis=1).astype(np.int64)
+
     def checks(self, ml, facts):
         out = [{"check": "memref matches map and grid", "ok": True, "detail": str(ml.memref_shape)}]
         if "injective" in facts:
@@ -163,6 +172,9 @@ class DeviceFamily(Family):
             d["valid"] = False
             d["reason"] = str(e)
         return d
+
+    def same(self, a, b, shape):
+        return a.equivalent(b)
 
     def checks(self, dev, facts):
         return [{"check": "valid worker grid (chips exist, cores distinct)", "ok": facts["valid"],
