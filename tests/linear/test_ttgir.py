@@ -59,7 +59,7 @@ def test_tensor_memory_layouts_match_triton():
     cases = [(k, c, e) for k, c, e in _cases(7, H.per_kind(40)) if k in ("tmem", "tmem_scales")]
     got = H.triton_text_oracle([c for _, c, _ in cases])
     checked = 0
-    for (kind, case, enc), want in zip(cases, got):
+    for (_, case, enc), want in zip(cases, got):
         if "error" in want:
             continue
         L = enc.to_linear(case["shape"])

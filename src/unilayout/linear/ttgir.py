@@ -13,7 +13,7 @@ as an attribute, usually through an alias line at the top of the module::
 ``DotOperand``, ``AmdMfma``, ``AmdWmma``, ``LinearEncoding``,
 ``SwizzledShared``, ``NvmmaShared``, ``PaddedShared``, ``SharedLinear``,
 ``TensorMemory``, ``TensorMemoryScales``); ``str(enc)`` (:func:`to_text`) is
-Triton's printed attribute. ``parse_module(text)`` reads the ``#name = ...``
+Triton's printed attribute (printed by each class from its ``FIELDS``). ``parse_module(text)`` reads the ``#name = ...``
 lines of a dump (memory-space and location aliases are skipped) and
 ``layout(text)`` turns ``tensor<SHAPExT, #enc>`` (the encoding inline or an
 alias defined by lines above it) into its :class:`LinearLayout`.
@@ -42,6 +42,8 @@ import re
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError, ParseError
 from . import encodings as E
+from .encodings._base import KINDS as _KINDS
+from .encodings._base import to_text
 from .layout import LinearLayout
 
 __all__ = ["parse", "parse_module", "to_text", "layout", "parse_type"]
@@ -49,96 +51,6 @@ __all__ = ["parse", "parse_module", "to_text", "layout", "parse_type"]
 _DIALECTS = ("#ttg.", "#triton_gpu.", "#ttng.")
 _ALIAS = re.compile(r"\s*#([A-Za-z_][\w$.-]*)\s*=")
 _PARSED: dict = {}  # text -> encoding, for texts without aliases (bounded)
-
-
-# ------------------------------------------------------------------------------------ printing
-def _list(v) -> str:
-    return "[" + ", ".join(_list(x) if isinstance(x, (list, tuple)) else _scalar(x) for x in v) + "]"
-
-
-def _scalar(x) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    return str(x)
-
-
-def _cga(enc) -> str:
-    return f", CGALayout = {_list(enc.cga_layout)}" if enc.cga_layout else ""
-
-
-def to_text(enc) -> str:
-    """Triton's printed attribute of an encoding value (``str(enc)``).
-
-    >>> to_text(E.NvidiaMma(2, [4, 1], [16, 8]))
-    '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>'
-    """
-    if isinstance(enc, E.Blocked):
-        return (f"#ttg.blocked<{{sizePerThread = {_list(enc.size_per_thread)}, threadsPerWarp = "
-                f"{_list(enc.threads_per_warp)}, warpsPerCTA = {_list(enc.warps_per_cta)}, order = "
-                f"{_list(enc.order)}{_cga(enc)}}}>")
-    if isinstance(enc, E.Slice):
-        return f"#ttg.slice<{{dim = {enc.dim}, parent = {to_text(enc.parent)}}}>"
-    if isinstance(enc, E.NvidiaMma):
-        major, minor = enc.version if isinstance(enc.version, tuple) else (enc.version, 0)
-        return (f"#ttg.nvidia_mma<{{versionMajor = {major}, versionMinor = {minor}, warpsPerCTA = "
-                f"{_list(enc.warps_per_cta)}{_cga(enc)}, instrShape = {_list(enc.instr_shape)}}}>")
-    if isinstance(enc, E.DotOperand):
-        kw = f", kWidth = {enc.k_width}" if enc.k_width else ""
-        return f"#ttg.dot_op<{{opIdx = {enc.operand_index}, parent = {to_text(enc.parent)}{kw}}}>"
-    if isinstance(enc, E.AmdMfma):
-        tpw = enc.tiles_per_warp
-        out = (f"#ttg.amd_mfma<{{version = {enc.version}, warpsPerCTA = {_list(enc.warps_per_cta)}, instrShape = "
-               f"{_list(enc.instr_shape)}, isTransposed = {_scalar(enc.is_transposed)}{_cga(enc)}")
-        if tpw and any(t != 1 for t in tpw):
-            out += f", tilesPerWarp = {_list(tpw)}"
-        if enc.element_bitwidth not in (None, 32):
-            out += f", elementBitWidth = {enc.element_bitwidth}"
-        return out + "}>"
-    if isinstance(enc, E.AmdWmma):
-        parts = []
-        if enc.reg_bases:
-            parts.append(f"register = {_list(enc.reg_bases)}")
-        if enc.warp_bases:
-            parts.append(f"warp = {_list(enc.warp_bases)}")
-        out = (f"#ttg.amd_wmma<{{version = {enc.version}, isTranspose = {_scalar(enc.is_transposed)}, "
-               f"ctaLayout = {{{', '.join(parts)}}}{_cga(enc)}")
-        if enc.instr_shape is not None and tuple(enc.instr_shape) != (16, 16, 16):
-            out += f", instrShape = {_list(enc.instr_shape)}"
-        return out + "}>"
-    if isinstance(enc, E.LinearEncoding):
-        return enc.layout.to_attr()
-    if isinstance(enc, E.SwizzledShared):
-        return (f"#ttg.swizzled_shared<{{vec = {enc.vec}, perPhase = {enc.per_phase}, maxPhase = {enc.max_phase}, "
-                f"order = {_list(enc.order)}{_cga(enc)}}}>")
-    if isinstance(enc, E.NvmmaShared):
-        fp4 = ", fp4Padded = true" if enc.fp4_padded is True else ""
-        rank = f", rank = {enc.rank}" if enc.rank is not None else ""
-        return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {enc.swizzle_byte_width}, transposed = "
-                f"{_scalar(enc.transposed)}, elementBitWidth = {enc.element_bitwidth}{fp4}{_cga(enc)}{rank}}}>")
-    if isinstance(enc, E.PaddedShared):
-        pairs = ", ".join(f"{i}:+{p}" for i, p in enc.interval_paddings)
-        if enc.offset_bases is None and not enc.block_bases:
-            body = f"order = {_list(enc.order)}, shape = {_list(enc.shape)}"
-        elif enc.offset_bases is not None:
-            body = f"offset = {_list(enc.offset_bases)}, block = {_list(enc.block_bases or ())}"
-        else:
-            L = enc.offset_layout()
-            body = f"offset = {_list(L.bases[0][1])}, block = {_list(L.bases[1][1])}"
-        return f"#ttg.padded_shared<[{pairs}] {{{body}}}>"
-    if isinstance(enc, E.SharedLinear):
-        block = f", block = {_list(enc.block_bases)}" if enc.block_bases else ""
-        return f"#ttg.shared_linear<{{offset = {_list(enc.offset_bases)}{block}}}, alignment = {enc.alignment}>"
-    if isinstance(enc, E.TensorMemory):
-        out = (f"#ttng.tensor_memory_encoding<blockM = {enc.block_m}, blockN = {enc.block_n}, colStride = "
-               f"{enc.col_stride}{_cga(enc)}")
-        if enc.two_ctas is True:
-            out += ", twoCTAs = true"
-        if enc.fp4_padded is True:
-            out += ", fp4Padded = true"
-        return out + ">"
-    if isinstance(enc, E.TensorMemoryScales):
-        return f"#ttng.tensor_memory_scales_encoding<{_cga(enc)[2:]}>"
-    raise LayoutError(f"to_text: expected an encoding value, got {type(enc).__name__}")
 
 
 # ------------------------------------------------------------------------------------- reading
@@ -201,7 +113,7 @@ class _Fields:
             self.s.fail(f"the bases of field {name!r} of #{self.kind} have different lengths", pos)
         return v
 
-    def enc(self, name):
+    def enc(self, name, required=True, default=None):
         v, pos = self._take(name, True)
         if not isinstance(v, E._Encoding):
             self.s.fail(f"field {name!r} of #{self.kind} must be an encoding attribute", pos)
@@ -312,16 +224,16 @@ def _attr(s: Scanner, aliases):
             s.fail(f"unknown alias #{name}: define it on a line '#{name} = ...' above", start)
         if isinstance(aliases[name], _Unread):
             s.fail(f"#{name} is {aliases[name].kind}, an encoding unilayout does not read: unilayout reads "
-                   f"{', '.join('#' + k for k in _KINDS)}", start)
+                   f"{', '.join('#' + k for k in sorted(_KINDS))}", start)
         return aliases[name]
     s.pos += len(dialect)
     kpos = s.pos
     kind = s.identifier("an encoding name")
     full = dialect + kind
     key = ("ttng." if dialect == "ttng." else "ttg.") + kind
-    builder = _KINDS.get(key)
-    if key not in _KINDS:
-        s.fail(f"unknown encoding #{full}: unilayout reads {', '.join('#' + k for k in _KINDS)}", kpos)
+    cls = _KINDS.get(key)
+    if cls is None:
+        s.fail(f"unknown encoding #{full}: unilayout reads {', '.join('#' + k for k in sorted(_KINDS))}", kpos)
     if kind == "linear":
         from .text import _attr as linear_attr
 
@@ -353,94 +265,9 @@ def _attr(s: Scanner, aliases):
                 continue  # padded_shared: '[pairs] {fields}' has no comma
             s.expected("',' or '>'")
     fields.end = s.expect(">", "'>' to close the attribute")
-    enc = builder(fields)
+    enc = cls._read(fields)
     fields.done()
     return enc
-
-
-# --- one builder per kind: which fields, of which type, in which value field ------------------
-def _blocked(f):
-    return E.Blocked(f.ints("sizePerThread"), f.ints("threadsPerWarp"), f.ints("warpsPerCTA"), f.ints("order"),
-                     f.bases("CGALayout", False))
-
-
-def _slice(f):
-    return E.Slice(f.int("dim"), f.enc("parent"))
-
-
-def _nvidia_mma(f):
-    return E.NvidiaMma((f.int("versionMajor"), f.int("versionMinor")), f.ints("warpsPerCTA"), f.ints("instrShape"),
-                       f.bases("CGALayout", False))
-
-
-def _dot_op(f):
-    return E.DotOperand(f.int("opIdx"), f.enc("parent"), f.int("kWidth", False, 0))
-
-
-def _amd_mfma(f):
-    return E.AmdMfma(f.int("version"), f.ints("instrShape"), f.bool("isTransposed"), f.ints("warpsPerCTA"),
-                     f.int("elementBitWidth", False), f.ints("tilesPerWarp", False), f.bases("CGALayout", False))
-
-
-def _amd_wmma(f):
-    version, transposed = f.int("version"), f.bool("isTranspose")
-    cta, pos = f.dict("ctaLayout", False)
-    for key in cta:
-        if key not in ("register", "warp"):
-            f.s.fail(f"unknown key {key!r} in ctaLayout: it takes register and warp", cta[key][1])
-    sub = _Fields(f.s, f.kind + " ctaLayout", pos or f.end)
-    sub.items = dict(cta)
-    reg, warp = sub.bases("register", False, []), sub.bases("warp", False, [])
-    return E.AmdWmma(version, transposed, warp, reg, f.ints("instrShape", False), f.bases("CGALayout", False))
-
-
-def _swizzled_shared(f):
-    return E.SwizzledShared(f.int("vec"), f.int("perPhase"), f.int("maxPhase"), f.ints("order"),
-                            f.bases("CGALayout", False))
-
-
-def _nvmma_shared(f):
-    return E.NvmmaShared(f.int("swizzlingByteWidth"), f.int("elementBitWidth"), f.bool("transposed", False),
-                         f.bool("fp4Padded", False), f.bases("CGALayout", False), f.int("rank", False))
-
-
-def _padded_shared(f):
-    if f.pairs is None:
-        f.s.fail("#ttg.padded_shared needs its [interval:+padding, ...] list", f.end)
-    pairs, f.pairs = f.pairs[0], None
-    if "offset" in f.items:
-        return E.PaddedShared(pairs, offset_bases=f.bases("offset"), block_bases=f.bases("block", False, []))
-    return E.PaddedShared(pairs, f.ints("order"), f.ints("shape"))
-
-
-def _shared_linear(f):
-    return E.SharedLinear(f.bases("offset"), f.bases("block", False, []), f.int("alignment", False, 16))
-
-
-def _tmem(f):
-    return E.TensorMemory(f.int("blockM"), f.int("blockN"), f.int("colStride", False, 1), f.bases("CGALayout", False),
-                          f.bool("twoCTAs", False), f.bool("fp4Padded", False))
-
-
-def _tmem_scales(f):
-    return E.TensorMemoryScales(f.bases("CGALayout", False))
-
-
-_KINDS = {
-    "ttg.blocked": _blocked,
-    "ttg.slice": _slice,
-    "ttg.nvidia_mma": _nvidia_mma,
-    "ttg.dot_op": _dot_op,
-    "ttg.amd_mfma": _amd_mfma,
-    "ttg.amd_wmma": _amd_wmma,
-    "ttg.linear": None,  # read by linear.text (see _attr)
-    "ttg.swizzled_shared": _swizzled_shared,
-    "ttg.nvmma_shared": _nvmma_shared,
-    "ttg.padded_shared": _padded_shared,
-    "ttg.shared_linear": _shared_linear,
-    "ttng.tensor_memory_encoding": _tmem,
-    "ttng.tensor_memory_scales_encoding": _tmem_scales,
-}
 
 
 # --- the fast reader: one regex pass into tokens, then the same grammar over them ---------------
@@ -524,7 +351,8 @@ def _fast_attr(toks, i, aliases):
         return got, i + 1
     kind = head[len(dialect):]
     key = ("ttng." if dialect == "ttng." else "ttg.") + kind
-    if key not in _KINDS or toks[i + 1] != "<":
+    cls = _KINDS.get(key)
+    if cls is None or toks[i + 1] != "<":
         raise _Slow
     i += 2
     items, pairs = {}, None
@@ -587,7 +415,7 @@ def _fast_attr(toks, i, aliases):
             raise _Slow
     fields = _Fields(_GIVE_UP, dialect + kind, 0)
     fields.items, fields.pairs = items, pairs
-    enc = _KINDS[key](fields)
+    enc = cls._read(fields)
     fields.done()
     return enc, i + 1
 
