@@ -181,7 +181,7 @@ def equivalent(a, b, shape=None) -> bool:
     >>> equivalent(parse("(d0) -> ((d0 floordiv 2) floordiv 2)"), parse("(d0) -> (d0 floordiv 4)"))
     True
     """
-    from .convert.equivalence import equivalent as _equivalent
+    from .convert.equivalence import equivalent as _equivalent  # lazy: the bridge loads every family
 
     return _equivalent(a, b, shape, max_points=MAX_COMPARE_POINTS)
 
@@ -190,7 +190,7 @@ def __getattr__(name):
     # Families are imported on first use so `import unilayout` stays cheap.
     if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "convert", "viz", "distributed", "plan",
                 "draw", "facts"):
-        import importlib
+        import importlib  # lazy: a folder loads on its first use (import unilayout stays cheap)
 
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'unilayout' has no attribute {name!r}")

@@ -147,7 +147,7 @@ def _widget_class():
     if _WIDGET_CLASS is None:
         try:
             import anywidget  # lazy: optional dependency
-            import traitlets
+            import traitlets  # lazy: optional dependency (comes with anywidget)
         except ImportError:
             raise LayoutError("the explorer widget needs anywidget: pip install 'unilayout[widget]'") from None
 

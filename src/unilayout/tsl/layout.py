@@ -528,7 +528,7 @@ class TiledStridedLayout(_Frozen):
         >>> TiledStridedLayout.parse("[2, 4] -> (32, 4), [2, 4] -> (16, 1)").is_dense()
         True
         """
-        from .analysis import is_dense
+        from .analysis import is_dense  # lazy: the analysis imports this value (the value <-> analysis pair)
 
         return is_dense(self)
 
@@ -538,7 +538,7 @@ class TiledStridedLayout(_Frozen):
         >>> TiledStridedLayout.parse("[2, 4] -> (16, 4), [2, 4] -> (16, 1)").self_overlaps()
         True
         """
-        from .analysis import self_overlaps
+        from .analysis import self_overlaps  # lazy: the analysis imports this value (the value <-> analysis pair)
 
         return self_overlaps(self)
 
@@ -550,7 +550,7 @@ class TiledStridedLayout(_Frozen):
         >>> [str(s) for s in a.largest_common_contiguous_block(b)]
         ['4 -> 1', '4 -> 4']
         """
-        from .analysis import largest_common_contiguous_block
+        from .analysis import largest_common_contiguous_block  # lazy: the analysis imports this value (the value <-> analysis pair)
 
         return largest_common_contiguous_block(self, other, starting_stride)
 
@@ -560,7 +560,7 @@ class TiledStridedLayout(_Frozen):
         >>> TiledStridedLayout.parse("[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5").allocation_bytes("f32")
         276
         """
-        from .analysis import allocation_bytes
+        from .analysis import allocation_bytes  # lazy: the analysis imports this value (the value <-> analysis pair)
 
         return allocation_bytes(self, element)
 
@@ -571,7 +571,7 @@ class TiledStridedLayout(_Frozen):
         >>> src.dma_plan(TiledStridedLayout.parse("[2, 4] -> (16, 1), [2, 4] -> (32, 4)")).unit_bytes
         16
         """
-        from .analysis import dma_plan
+        from .analysis import dma_plan  # lazy: the analysis imports this value (the value <-> analysis pair)
 
         return dma_plan(self, destination, element)
 
