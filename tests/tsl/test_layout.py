@@ -35,31 +35,9 @@ def test_offset_is_included_in_addresses_and_index_map():
     assert t.index_map().dtype == np.int64 and t.index_map().shape == (64,)
 
 
-def test_stride_and_tiled_stride_rules():
-    assert Stride(4, 0).all_values() == [0, 0, 0, 0]
-    assert str(Stride(None, None)) == "? -> ?"
-    with pytest.raises(LayoutError, match="bound must be >= 1"):
-        Stride(0, 1)
-    with pytest.raises(LayoutError, match="must be an integer"):
-        Stride(2.5, 1)
-    with pytest.raises(LayoutError, match="must be an integer"):
-        Stride(True, 1)
-    with pytest.raises(LayoutError, match="only the outermost bound"):
-        TiledStride([Stride(4, 4), Stride(None, 1)])
-    with pytest.raises(LayoutError, match="at least one level"):
-        TiledStride([])
+def test_layout_rules_and_from_strides():
     with pytest.raises(LayoutError, match="at least one dimension"):
         TiledStridedLayout([])
-    with pytest.raises(LayoutError, match="dynamic"):
-        Stride(None, 2).all_values()
-    assert TiledStride([(2, 32), (4, 4)]) == TiledStride([Stride(2, 32), Stride(4, 4)])
-
-
-def test_from_stride_builds_dense_tiles_and_propagates_unknowns():
-    assert TiledStride.from_stride(24, [2, 6, 4]).steps == (576, 96, 24)
-    assert TiledStride.from_stride(0, [2, 3]).steps == (0, 0)
-    assert TiledStride.from_stride(1, [None, 4, 8]).steps == (32, 8, 1)
-    assert TiledStride.from_stride(None, [2, 4]).steps == (None, None)
     t = TiledStridedLayout.from_strides([4, 1], [[2, 4], [2, 4]], offset=3)
     assert str(t) == "#tsl.tsl<[2, 4] -> (16, 4), [2, 4] -> (4, 1), offset: 3>"
 
