@@ -32,12 +32,12 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
-
-from unilayout import tt  # noqa: E402
-from unilayout.distributed import distribute, gather, to_named_sharding  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P
 
 from _timing import best_time as best  # noqa: E402  (bench/ is on sys.path)
+from unilayout import tt  # noqa: E402
+from unilayout.distributed import distribute, gather, to_named_sharding  # noqa: E402
 
 
 def best_fresh(make, fn, reps):

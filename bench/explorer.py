@@ -121,7 +121,8 @@ def load_svg(d, path, n):
 
 def main():
     from unilayout.explorer import render_html, serve
-    from unilayout.linear import encodings as E, to_attr
+    from unilayout.linear import encodings as E
+    from unilayout.linear import to_attr
 
     linear_1m = to_attr(E.blocked([1024, 1024], [1, 4], [8, 4], [2, 2], [1, 0]))
     d = browser()

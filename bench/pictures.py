@@ -20,12 +20,11 @@ import platform
 
 import numpy as np
 
+from _timing import best  # bench/ is on sys.path
 from unilayout import _families, cute, viz
 from unilayout._tour import TOUR
 from unilayout.viz.png import rasterise, to_png
 from unilayout.viz.svg import to_svg
-
-from _timing import best  # bench/ is on sys.path
 
 
 def tour_scenes():

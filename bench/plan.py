@@ -27,9 +27,8 @@ import platform
 
 import numpy as np
 
-from unilayout import plan, tt
-
 from _timing import best  # bench/ is on sys.path
+from unilayout import plan, tt
 
 
 def baseline(src, dst, src_dev, dst_dev, eb, rows=512):
@@ -85,7 +84,7 @@ def main(argv=None):
         ("blocks -> 4x16 virtual grid", blocks, virt.layout, {"dst_device": virt.device}, virt.device),
     ]
     print(f"  {'reshard_cost':44}{'time':>9}  {'x copyto':>8}  {'baseline':>9}  {'speed-up':>8}  result")
-    for name, s, d, kw, ddev in cases:
+    for name, s, d, kw, _ddev in cases:
         plan.reshard_cost(s, d, dev, **kw)  # compile the maps once
         t, c = best(lambda: plan.reshard_cost(s, d, dev, **kw), reps)
         used = c.dst_device

@@ -32,10 +32,9 @@ import platform
 
 import numpy as np
 
+from _timing import best_time as best  # bench/ is on sys.path
 from unilayout import tt
 from unilayout.tt import MetalLayout, MetalLayoutV2
-
-from _timing import best_time as best  # bench/ is on sys.path
 
 
 def _round_trip(layout, x, reps):

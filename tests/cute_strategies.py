@@ -23,7 +23,7 @@ def _strides_like(shape, draw, stride):
 
 
 @st.composite
-def layouts(draw, max_depth=2, max_rank=3, sizes=SIZES, stride=st.integers(0, 24)):
+def layouts(draw, max_depth=2, max_rank=3, sizes=SIZES, stride=st.integers(0, 24)):  # noqa: B008 (a strategy, built once)
     """Random layouts with arbitrary non-negative strides."""
     shape = draw(shapes(max_depth, max_rank, sizes).filter(lambda s: product(s) <= 4096))
     return Layout(shape, _strides_like(shape, draw, stride))

@@ -8,9 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import unilayout
-from unilayout import LayoutError, ParseError, affine, cute, linear, tsl, tt
-
 from seed_texts import SEED_DEVICE, SEED_LINEAR, SEED_TENSOR, SEED_TILED
+from unilayout import LayoutError, ParseError, affine, cute, linear, tsl, tt
 
 
 @pytest.mark.parametrize(
@@ -196,6 +195,6 @@ def test_lazy_family_imports_and_exports():
     assert unilayout.cute.Layout is cute.Layout
     assert unilayout.convert.convert_to
     with pytest.raises(AttributeError):
-        unilayout.nope
+        unilayout.nope  # noqa: B018 (the attribute access is the test)
     for name in unilayout.__all__:
         assert hasattr(unilayout, name)

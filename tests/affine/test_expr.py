@@ -120,7 +120,7 @@ def test_raw_right_nested_sum_keeps_structure_in_repr_until_folded():
 def test_deep_trees_raise_layout_error_not_recursion_error():
     e = d0
     with pytest.raises(LayoutError, match="nested deeper"):
-        for i in range(MAX_DEPTH + 5):
+        for _ in range(MAX_DEPTH + 5):
             e = e.floordiv(s0)
     assert e.depth == MAX_DEPTH
 

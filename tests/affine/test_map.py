@@ -1,5 +1,7 @@
 """AffineMap: value semantics, constructors, compose, index_map, inverse entry points."""
 
+import importlib.util
+import pathlib
 import pickle
 
 import numpy as np
@@ -7,12 +9,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import importlib.util
-import pathlib
-
 from unilayout import LayoutError, ParseError
 from unilayout import index_map as top_index_map
-from unilayout.affine import AffineMap, Binary, Constant, Dim, Symbol, constant_map, dim, identity, parse, permutation, symbol
+from unilayout.affine import (
+    AffineMap,
+    Binary,
+    Constant,
+    Dim,
+    Symbol,
+    constant_map,
+    dim,
+    identity,
+    parse,
+    permutation,
+    symbol,
+)
 
 _spec = importlib.util.spec_from_file_location("affine_strategies", pathlib.Path(__file__).with_name("strategies.py"))
 strategies = importlib.util.module_from_spec(_spec)

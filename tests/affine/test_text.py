@@ -1,5 +1,7 @@
 """The MLIR text form: printing identical to mlir-opt, parsing, errors with positions, fuzzing."""
 
+import importlib.util
+import pathlib
 import random
 import re
 import time
@@ -11,9 +13,6 @@ import unilayout
 from unilayout import LayoutError, ParseError
 from unilayout.affine import AffineMap, Binary, Constant, Dim, Symbol, parse, parse_expr
 from unilayout.affine.expr import MAX_DEPTH
-
-import importlib.util
-import pathlib
 
 _spec = importlib.util.spec_from_file_location("affine_strategies", pathlib.Path(__file__).with_name("strategies.py"))
 strategies = importlib.util.module_from_spec(_spec)

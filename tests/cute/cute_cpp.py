@@ -348,9 +348,7 @@ def _accepts(name, bits):
 
 def main():
     sys.path.insert(0, str(HERE.parents[1] / "src"))
-    from unilayout.cute import mma_atoms
-
-    from unilayout.cute import copy_atoms
+    from unilayout.cute import copy_atoms, mma_atoms
 
     names = mma_atoms()
     catoms = [(n, b) for n in copy_atoms() if not n.startswith("SM90_TMA") for b in (8, 16, 32, 64)

@@ -1,19 +1,42 @@
-import pytest
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from cute_strategies import POW2, compact_layouts, layouts
 from unilayout import LayoutError, cute
 from unilayout.cute import (
-    ComposedLayout, Layout, Swizzle, blocked_product, coalesce, complement, composition, downcast, filter,
-    flat_divide, flat_product, index_map, left_inverse, logical_divide, logical_product, make_layout,
-    raked_product, recast_layout, right_inverse, tile_to_shape, tiled_divide, tiled_product, upcast,
-    evaluate, zipped_divide, zipped_product,
+    ComposedLayout,
+    Layout,
+    Swizzle,
+    algebra,
+    blocked_product,
+    coalesce,
+    complement,
+    compose,
+    composition,
+    divide,
+    downcast,
+    evaluate,
+    filter,
+    flat_divide,
+    flat_product,
+    index_map,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    make_layout,
+    raked_product,
+    recast_layout,
+    right_inverse,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    upcast,
+    zipped_divide,
+    zipped_product,
 )
-from unilayout.cute import algebra, compose, divide
 from unilayout.cute.inttuple import idx2crd, leaves, product_each
-
-from cute_strategies import POW2, compact_layouts, layouts
 
 SETTINGS = settings(max_examples=150, deadline=None)
 

@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 
-from unilayout import LayoutError, index_map as top_index_map
-from unilayout.cute import Layout, evaluate, index_map
-
 from cute_strategies import layouts
+from unilayout import LayoutError
+from unilayout import index_map as top_index_map
+from unilayout.cute import Layout, evaluate, index_map
 
 
 @given(layouts(max_depth=3))

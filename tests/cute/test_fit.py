@@ -5,9 +5,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unilayout import LayoutError, NotRepresentableError, cute
-
 from cute_strategies import layouts
+from unilayout import LayoutError, NotRepresentableError, cute
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

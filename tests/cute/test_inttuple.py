@@ -3,13 +3,25 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cute_strategies import shapes
 from unilayout import LayoutError
 from unilayout.cute.inttuple import (
-    ceil_div, congruent, crd2idx, depth, flatten, idx2crd, int_tuple_str, normalize, prefix_product, product,
-    product_each, rank, shape_div, shape_mod, suffix_product,
+    ceil_div,
+    congruent,
+    crd2idx,
+    depth,
+    flatten,
+    idx2crd,
+    int_tuple_str,
+    normalize,
+    prefix_product,
+    product,
+    product_each,
+    rank,
+    shape_div,
+    shape_mod,
+    suffix_product,
 )
-
-from cute_strategies import shapes
 
 
 def test_product_rank_depth_of_ints_and_tuples():

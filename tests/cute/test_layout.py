@@ -2,13 +2,21 @@ import numpy as np
 import pytest
 from hypothesis import given
 
+from cute_strategies import layouts
 from unilayout import LayoutError
 from unilayout.cute import (
-    Layout, column_major, cosize, group, make_layout, make_layout_like, make_ordered_layout, row_major, select,
-    size, slice_and_offset,
+    Layout,
+    column_major,
+    cosize,
+    group,
+    make_layout,
+    make_layout_like,
+    make_ordered_layout,
+    row_major,
+    select,
+    size,
+    slice_and_offset,
 )
-
-from cute_strategies import layouts
 
 
 def test_seed_row_major_4x2():

@@ -10,8 +10,7 @@ import random
 
 import pytest
 
-from unilayout import LayoutError
-from unilayout import cute
+from unilayout import LayoutError, cute
 from unilayout.cute import Layout, index_map
 from unilayout.cute.inttuple import leaves
 

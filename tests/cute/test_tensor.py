@@ -3,7 +3,14 @@ import pytest
 
 from unilayout import LayoutError
 from unilayout.cute import (
-    ComposedLayout, Layout, Swizzle, Tensor, blocked_product, local_partition, local_tile, zipped_divide,
+    ComposedLayout,
+    Layout,
+    Swizzle,
+    Tensor,
+    blocked_product,
+    local_partition,
+    local_tile,
+    zipped_divide,
 )
 
 

@@ -1,10 +1,9 @@
 import pytest
 from hypothesis import given
 
+from cute_strategies import layouts
 from unilayout import LayoutError, ParseError
 from unilayout.cute import ComposedLayout, Layout, Swizzle, parse
-
-from cute_strategies import layouts
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -70,8 +69,9 @@ def test_parse_rejects_non_text():
 
 
 # --- the text round trip through the family parser and unilayout.parse -------------------------------
-import unilayout  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+
+import unilayout  # noqa: E402
 
 _swizzles = st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(-6, 6)).filter(
     lambda t: abs(t[2]) >= t[0]).map(lambda t: Swizzle(*t))

@@ -5,8 +5,15 @@ import pytest
 
 from unilayout import cute
 from unilayout.cute import (
-    Layout, Tensor, copy_atom, make_identity_tensor, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B,
-    make_tiled_copy_C, make_tiled_mma,
+    Layout,
+    Tensor,
+    copy_atom,
+    make_identity_tensor,
+    make_tiled_copy,
+    make_tiled_copy_A,
+    make_tiled_copy_B,
+    make_tiled_copy_C,
+    make_tiled_mma,
 )
 from unilayout.errors import LayoutError
 

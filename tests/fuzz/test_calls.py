@@ -1,9 +1,9 @@
 """Public functions given arguments of the wrong type or range answer a LayoutError naming the argument, never a bare exception."""
 
+import fuzzlib as F
 import numpy as np
 import pytest
 
-import fuzzlib as F
 import unilayout
 from unilayout import LayoutError, affine, cute, linear, tt
 

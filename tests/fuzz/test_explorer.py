@@ -3,10 +3,10 @@
 import json
 import random
 
+import fuzzlib as F
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fuzzlib as F
 from unilayout.explorer.api import handle
 
 ROUTES = ["/api/view", "/api/metal", "/api/algebra", "/api/encodings"]

@@ -3,10 +3,10 @@
 A refusal (LayoutError) is right only where some exact answer is past int64.
 """
 
+import fuzzlib as F
 import numpy as np
 import pytest
 
-import fuzzlib as F
 from unilayout import LayoutError, cute
 
 

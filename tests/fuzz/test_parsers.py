@@ -7,11 +7,10 @@ grammar's alphabet.
 
 import os
 
+import fuzzlib as F
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import fuzzlib as F
 
 FUZZ_TEXTS = int(os.environ.get("UNILAYOUT_FUZZ_TEXTS", "10000"))
 

@@ -4,8 +4,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from unilayout import plan, tt
 from unilayout.cli import main
 

@@ -64,11 +64,20 @@ import re  # noqa: E402
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-
 from test_pairs import REASONS, random_sharding  # noqa: E402
+
 from unilayout import NotRepresentableError  # noqa: E402
-from unilayout.sharding import (from_dtensor, from_ttnn, parse_hlo, parse_shardy, parse_xla_layout,  # noqa: E402
-                                to_dtensor, to_hlo, to_shardy, to_ttnn)
+from unilayout.sharding import (  # noqa: E402
+    from_dtensor,
+    from_ttnn,
+    parse_hlo,
+    parse_shardy,
+    parse_xla_layout,
+    to_dtensor,
+    to_hlo,
+    to_shardy,
+    to_ttnn,
+)
 from unilayout.sharding.command import jax_text  # noqa: E402
 
 

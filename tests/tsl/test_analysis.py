@@ -148,6 +148,6 @@ def test_element_bytes_and_allocation():
 
 def test_dma_plan_value_types_are_frozen():
     p = DmaPlan(16, None, ())
-    with pytest.raises(Exception):
+    with pytest.raises(AttributeError):
         p.unit_bytes = 3
     assert str(p) == "unit 16 B"

@@ -4,8 +4,8 @@ import itertools
 
 import numpy as np
 import pytest
-
 from svgcheck import cells, label_text, parse_svg, texts
+
 from unilayout import LayoutError, cute
 from unilayout.viz import to_png, to_svg
 from unilayout.viz.cute import layout_scene, offset_bank_conflicts, tv_scene

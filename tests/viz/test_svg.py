@@ -1,8 +1,8 @@
 """unilayout.viz.svg: well-formed SVG with the explorer's hooks."""
 
 import numpy as np
-
 from svgcheck import NS, cells, classes, label_text, parse_svg, texts
+
 from unilayout.viz.picture import grid_scene
 from unilayout.viz.svg import to_svg
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-
 from svgcheck import cells, label_text, parse_svg
+
 from unilayout import LayoutError, tt
 from unilayout.viz import to_png, to_svg
 from unilayout.viz.tt import device_scene, metal_scene, shard_grid, shard_table
@@ -169,11 +169,11 @@ def test_metal_picture_names_logical_rows_columns_and_core_extents():
     rows = [t for t in s.texts if t[6] == "axis" and t[4] == "end"]
     cols = [t for t in s.texts if t[6] == "axis" and t[4] != "end"]
     assert sorted(int(t[2]) for t in rows) == list(range(11)) and sorted(int(t[2]) for t in cols) == list(range(10))
-    for x, y, text, *_ in rows:
+    for _x, y, text, *_ in rows:
         r = int(np.argmin(np.abs(s.row_y + s.cell_h / 2 - y)))
         data = s.index[r][s.index[r] >= 0]
         assert (data // 10 == int(text)).all()
-    for x, y, text, *_ in cols:
+    for x, _y, text, *_ in cols:
         c = int(np.argmin(np.abs(s.col_x + s.cell_w / 2 - x)))
         data = s.index[:, c][s.index[:, c] >= 0]
         assert (data % 10 == int(text)).all()

@@ -56,8 +56,8 @@ from __future__ import annotations
 
 from .expr import AffineExpr, Binary, Constant, Dim, Symbol, constant, dim, symbol
 from .fold import fold
-from .quasi_affine import LinearPart, affine_maps_equal, expr_periods, linear_part
 from .map import AffineMap, constant_map, identity, permutation
+from .quasi_affine import LinearPart, affine_maps_equal, expr_periods, linear_part
 from .text import parse_expr
 
 __all__ = [

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import LayoutError
 from .._ints import check_table
+from ..errors import LayoutError
 from . import analysis as _analysis
 from .evaluate import compile_numpy, compile_scalar
 from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, print_expr

@@ -24,8 +24,6 @@ False
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._families import record

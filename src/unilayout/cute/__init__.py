@@ -39,9 +39,26 @@ plus an offset; a metal-layout shard is a CuTe layout.
 """
 
 from .algebra import (
-    blocked_product, coalesce, complement, composition, downcast, filter, flat_divide, flat_product,
-    left_inverse, logical_divide, logical_product, raked_product, recast_layout, right_inverse,
-    tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
+    blocked_product,
+    coalesce,
+    complement,
+    composition,
+    downcast,
+    filter,
+    flat_divide,
+    flat_product,
+    left_inverse,
+    logical_divide,
+    logical_product,
+    raked_product,
+    recast_layout,
+    right_inverse,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    upcast,
+    zipped_divide,
+    zipped_product,
 )
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .atoms_mma import MMAAtom, mma_atom, mma_atoms
@@ -50,15 +67,32 @@ from .evaluate import evaluate, index_map
 from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
 from .identity import CoordTensor, make_identity_layout, make_identity_tensor
 from .inttuple import (
-    ceil_div, congruent, crd2idx, idx2crd, prefix_product, product, product_each, shape_div, shape_mod,
+    ceil_div,
+    congruent,
+    crd2idx,
+    idx2crd,
+    prefix_product,
+    product,
+    product_each,
+    shape_div,
+    shape_mod,
 )
 from .inttuple import flatten as _flatten_tuple
 from .layout import (
-    Layout, column_major, cosize, make_layout, make_layout_like, make_ordered_layout, rank, row_major,
-    select, size, slice_and_offset,
+    Layout,
+    column_major,
+    cosize,
+    flatten_layout,
+    make_layout,
+    make_layout_like,
+    make_ordered_layout,
+    rank,
+    row_major,
+    select,
+    size,
+    slice_and_offset,
 )
 from .layout import depth_of as depth
-from .layout import flatten_layout
 from .layout import group as group
 from .printing import layout_table, print_layout
 from .swizzle import ComposedLayout, Swizzle, swizzle_layout

@@ -31,8 +31,20 @@ from __future__ import annotations
 
 from .compose import coalesce, complement, composition, filter, left_inverse, right_inverse
 from .divide import (
-    blocked_product, downcast, flat_divide, flat_product, logical_divide, logical_product, raked_product,
-    recast_layout, tile_to_shape, tiled_divide, tiled_product, upcast, zipped_divide, zipped_product,
+    blocked_product,
+    downcast,
+    flat_divide,
+    flat_product,
+    logical_divide,
+    logical_product,
+    raked_product,
+    recast_layout,
+    tile_to_shape,
+    tiled_divide,
+    tiled_product,
+    upcast,
+    zipped_divide,
+    zipped_product,
 )
 
 __all__ = [

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _flat
 from .._ints import check_int64
 from ..errors import LayoutError
+from . import _flat
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 

@@ -23,8 +23,17 @@ from ..errors import LayoutError
 from ._flat import table
 from .basis import as_coord, has_basis, normalize_stride
 from .inttuple import (
-    congruent, crd2idx, depth, flatten, int_tuple_str, leaves, normalize, prefix_product,
-    product, suffix_product, unflatten,
+    congruent,
+    crd2idx,
+    depth,
+    flatten,
+    int_tuple_str,
+    leaves,
+    normalize,
+    prefix_product,
+    product,
+    suffix_product,
+    unflatten,
 )
 
 __all__ = [

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import LayoutError
 from .. import cute
 from ..draw.colors import distinct
 from ..draw.scene import Scene, grid_scene
+from ..errors import LayoutError
 
 __all__ = ["tiled_mma_scene", "tiled_copy_scene", "MAX_MMA_CELLS"]
 

@@ -47,8 +47,8 @@ from __future__ import annotations
 from .._ints import as_int
 from .._text import MAX_INT, Scanner, check_text
 from ..errors import LayoutError
-from .inttuple import congruent, int_tuple_str
 from .basis import ScaledBasis
+from .inttuple import congruent, int_tuple_str
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 

@@ -184,8 +184,8 @@ def chain(layout_choices_per_op, device, *, chip_weight=1, reinterpret=True, ele
         A, B = states[j], states[j + 1]
         M = np.zeros((len(A), len(B)))
         P = {}
-        for a, (ka, _, la, da) in enumerate(A):
-            for b, (kb, lab, lb, db) in enumerate(B):
+        for a, (_ka, _, la, da) in enumerate(A):
+            for b, (_kb, lab, lb, db) in enumerate(B):
                 key = (la, lb)
                 if key not in tables:
                     tables[key] = transfer_table(la, lb)

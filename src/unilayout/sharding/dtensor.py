@@ -303,7 +303,7 @@ def _search(s, sizes, ids, vocabulary, allow_partial, allow_strided, fmt=None, c
     keep = ("P",) if partial else ("R",)
     other = [("R",)] if partial else []  # Partial or Replicate on a mesh dim that moves nothing: the sums decide
     options = []
-    for j, k in enumerate(sizes):
+    for j, _k in enumerate(sizes):
         moved, emptied = [], False
         for i in range(r):
             a = np.moveaxis(grid[i], j, 0)

@@ -1,16 +1,16 @@
 """Moved to ``unilayout.draw.colors``; kept as an alias (one release)."""
 
 from ..draw.colors import (  # noqa: F401
-    PALETTE,
-    PADDING,
-    EMPTY,
-    _RAMP,
-    _ramp_table,
     _LUT,
+    _RAMP,
+    EMPTY,
+    PADDING,
+    PALETTE,
+    _hsl_to_rgb,
+    _ramp_table,
     categorical,
     distinct,
-    _hsl_to_rgb,
     gradient,
-    text_color,
     hex_color,
+    text_color,
 )

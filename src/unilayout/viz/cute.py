@@ -2,14 +2,14 @@
 
 from ..cute.picture import (  # noqa: F401
     COLOR_MODES,
-    swizzle_layout,
-    _is_cute,
-    _values,
-    _grid_shape,
-    _first_leaf_group,
-    offset_bank_conflicts,
-    _swizzle_of,
     _axes,
+    _first_leaf_group,
+    _grid_shape,
+    _is_cute,
+    _swizzle_of,
+    _values,
     layout_scene,
+    offset_bank_conflicts,
+    swizzle_layout,
     tv_scene,
 )

@@ -1,15 +1,15 @@
 """Moved to ``unilayout.draw.png``; kept as an alias (one release)."""
 
 from ..draw.png import (  # noqa: F401
-    PNG_SIGNATURE,
     MAX_PIXELS,
     MAX_SCALE,
-    font,
+    PNG_SIGNATURE,
     _axis_lookup,
     _check_scale,
-    rasterise,
     _labels,
     encode_png,
-    to_png,
+    font,
     png_size,
+    rasterise,
+    to_png,
 )

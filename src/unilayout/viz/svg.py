@@ -2,11 +2,11 @@
 
 from ..draw.svg import (  # noqa: F401
     _FONT,
-    _num,
-    _text,
-    _nums,
-    _hexes,
     _cells,
+    _hexes,
     _multiline,
+    _num,
+    _nums,
+    _text,
     to_svg,
 )

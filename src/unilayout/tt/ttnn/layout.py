@@ -41,10 +41,10 @@ from ...affine import AffineMap
 from ...errors import LayoutError, NotRepresentableError
 from .._mlir import replaced, xs
 from ..metal.metal import MetalLayout
+from ..ttnn_view import CoreRange, ShardSpec, TTNNLayout, core_ranges
 from .memory_config import MemoryConfig
 from .pages import Pages, page_shard_shape
 from .placement import _SHARDED, _SPACE, BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, check_core_ranges, core_range_text
-from ..ttnn_view import CoreRange, ShardSpec, TTNNLayout, core_ranges
 
 __all__ = ["TTNNTensorLayout"]
 

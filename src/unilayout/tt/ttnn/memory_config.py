@@ -21,10 +21,10 @@ from __future__ import annotations
 from ...errors import LayoutError
 from .._mlir import xs
 from ..metal.metal import MetalLayout
+from ..ttnn_view import ShardSpec
 from .ndshard import NdShardSpec, block_sharded, height_sharded, width_sharded
 from .placement import _SHARDED, TTNN_MEMORY_LAYOUTS, check_buffer_type, check_core_ranges, core_range_text
 from .placement import to_metal as placement_to_metal
-from ..ttnn_view import ShardSpec
 
 __all__ = ["MemoryConfig", "create_sharded_memory_config"]
 

@@ -50,9 +50,9 @@ import numpy as np
 
 from ..._ints import as_int, as_items
 from ...errors import LayoutError, NotRepresentableError
+from ..ttnn_view import CoreRange
 from .placement import check_buffer_type
 from .placement import to_metal as placement_to_metal
-from ..ttnn_view import CoreRange
 
 __all__ = ["NdShardSpec", "ROUND_ROBIN_1D", "GRID_2D", "corerange_to_cores", "height_sharded", "width_sharded",
            "block_sharded", "sharded_across_dims"]

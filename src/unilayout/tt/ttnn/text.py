@@ -36,12 +36,12 @@ from __future__ import annotations
 from ...errors import LayoutError
 from .._mlir import xs
 from ..metal.metal import is_scalar_type
+from ..ttnn_view import CoreRange, ShardSpec
 from .layout import TTNNTensorLayout
 from .memory_config import MemoryConfig
 from .nd import TTNNNDTensorLayout
 from .ndshard import NdShardSpec
 from .placement import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS
-from ..ttnn_view import CoreRange, ShardSpec
 
 __all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_memory_config", "read_nd_shard_spec"]
 
