@@ -96,7 +96,7 @@ def svg_page(text, path):
     from unilayout.explorer.adapter import parse_any
 
     value = parse_any(text)
-    view = views._VIEWS[views.family_of(value)](value, None)  # the per-cell SVG view, any size
+    view = views.svg_view(value)  # the per-cell SVG view, any size
     html = render_html("8:1")  # the page shell with script and style; swap its data for the big view
     start = html.index('<script id="embedded-view" type="application/json">') + len(
         '<script id="embedded-view" type="application/json">')
