@@ -1,4 +1,5 @@
-"""linear/ttgir.py: Triton's printed encoding attributes, read and printed back, against Triton 3.9.0.
+"""linear/text/ (the readers, also as linear.ttgir): Triton's printed encoding attributes, read and printed back,
+against Triton 3.9.0.
 
 Triton prints the types (its MLIR printer, reached through Gluon's builder in a
 subprocess); unilayout must print the same attribute byte for byte, read
@@ -14,6 +15,8 @@ import pytest
 from unilayout import LayoutError, NotRepresentableError, ParseError
 from unilayout.linear import encodings as E
 from unilayout.linear import ttgir as T
+from unilayout.linear.text import attr as TA
+from unilayout.linear.text import fast as TF
 
 _ELEM = {"tmem": "f32", "tmem_scales": "i8"}
 
@@ -239,7 +242,7 @@ def _positioned(text, aliases=None):
 
     s = Scanner(text)
     try:
-        enc = T._attr(s, aliases)
+        enc = TA._attr(s, aliases)
         s.expect_end()
     except LayoutError as e:
         return e
@@ -257,17 +260,17 @@ def test_fast_reader_agrees_with_the_positioned_reader():
             _, enc, _ = H.random_case(rng, kind)
             text = str(enc)
             valid.append(text)
-            assert T._fast_parse(text, None) == _positioned(text) == enc, text
+            assert TF._fast_parse(text, None) == _positioned(text) == enc, text
     mma = E.NvidiaMma(2, [2, 2], [16, 8])
     aliased = "#ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>"
-    assert T._fast_parse(aliased, {"mma": mma}) == _positioned(aliased, {"mma": mma}) == E.DotOperand(1, mma, 2)
-    assert T._fast_parse(aliased, None) is None  # unknown alias: the positioned reader reports it
-    assert T._fast_parse("  " + valid[0] + "\n", None) == _positioned(valid[0])
+    assert TF._fast_parse(aliased, {"mma": mma}) == _positioned(aliased, {"mma": mma}) == E.DotOperand(1, mma, 2)
+    assert TF._fast_parse(aliased, None) is None  # unknown alias: the positioned reader reports it
+    assert TF._fast_parse("  " + valid[0] + "\n", None) == _positioned(valid[0])
     for text in ("#ttg.blocked<{sizePerThread = [-1]}>", "#ttg.slice<{dim = 99999999999, parent = #p}>",
                  "#ttg.blocked<{sizePerThread = [1, 4294967296], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
                  "order = [1, 0]}>", "#ttg.blocked<{sizePerThread = [1,, 4]}>",
                  "#ttg.blocked<{order = [1, 0], order = [1, 0]}>", "#ttg.unknown<{}>", valid[0] + " x"):
-        assert T._fast_parse(text, None) is None
+        assert TF._fast_parse(text, None) is None
     alphabet = "[]{}<>,=:+-#x0123456789 abcdefgtrue"
     for text in valid:
         for _ in range(30):
@@ -276,7 +279,7 @@ def test_fast_reader_agrees_with_the_positioned_reader():
                 i = rng.randrange(len(t))
                 t[i] = rng.choice(alphabet) if rng.random() < 0.5 else ""
             mangled = "".join(t)
-            fast = T._fast_parse(mangled, None)
+            fast = TF._fast_parse(mangled, None)
             if fast is not None:
                 assert fast == _positioned(mangled), mangled
 

@@ -3,14 +3,17 @@
 - :class:`LinearLayout` (``layout.py``): the value, its constructors
   (``empty, identity_1d, zeros_1d, strided_1d, from_bases,
   identity_standard_nd``) and queries; the module docstring teaches the model.
-- ``algebra.py``: ``*``, compose, invert_and_compose, (pseudo)invert,
+  ``_bases.py`` holds the constructor's checks.
+- ``algebra/``: ``*``, compose, invert_and_compose, (pseudo)invert,
   ``divide_left/right``, quotient, sublayout, reshapes, masks.
-- ``text.py``: ``parse`` / ``to_attr`` for ``#ttg.linear<{...}>``.
+- ``text/``: Triton's texts, read: ``parse`` / ``to_attr`` for ``#ttg.linear<{...}>``
+  and ``toString``, the encoding attributes, TTGIR alias lines and tensor types.
 - ``evaluate.py``: vectorised ``evaluate`` and ``index_map``.
-- ``encodings.py``: Triton's layouts (blocked, slice, MMA, MFMA, WMMA, their dot
-  operands, swizzled/NVMMA/padded/linear shared, Blackwell tensor memory).
-- ``ttgir.py``: those encodings as Triton prints them (``encodings.parse``,
-  ``parse_module``, ``str(enc)``) and tensor types (``tensor<..., #enc>``).
+- ``encodings/``: Triton's layouts (blocked, slice, MMA, MFMA, WMMA, their dot
+  operands, swizzled/NVMMA/padded/linear shared, Blackwell tensor memory), printed
+  as Triton prints them (``str(enc)``; ``encodings.parse``, ``parse_module``), and
+  the layout of a tensor type (``encodings.types.layout``, ``tensor<..., #enc>``).
+- ``ttgir.py``: the old name of those readers (an alias).
 - ``analysis.py``: vectorisation, conversion levels, bank conflicts, swizzling.
 - ``gf2.py``: the GF(2) engine (rank, RREF, solve).
 
@@ -28,6 +31,9 @@ where out dims are: [o (size 4)]
 
 from __future__ import annotations
 
+from . import algebra, analysis, encodings, gf2
+from .algebra import *  # noqa: F401,F403  (the algebra's public functions, listed in algebra.__all__)
+from .evaluate import evaluate, index_map
 from .layout import (
     LinearLayout,
     empty,
@@ -37,11 +43,7 @@ from .layout import (
     strided_1d,
     zeros_1d,
 )
-from . import algebra
-from .algebra import *  # noqa: F401,F403  (the algebra's public functions, listed in algebra.__all__)
-from .evaluate import evaluate, index_map
 from .text import parse, to_attr
-from . import analysis, encodings, gf2
 
 __all__ = [
     "LinearLayout",

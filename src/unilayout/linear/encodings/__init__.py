@@ -48,7 +48,7 @@ complete Triton 3.9.0's set. ``PaddedShared`` is not linear over GF(2)
 (``to_linear`` raises ``NotRepresentableError``): its padded addresses are
 affine (``to_affine``, ``address_map``) and ``analysis.bank_conflicts``
 counts them. ``parse(text)`` / ``str(enc)`` read and print Triton's
-attributes (:mod:`unilayout.linear.ttgir`); encodings are frozen, hashable
+attributes (:mod:`unilayout.linear.text`); encodings are frozen, hashable
 values, and computed layouts are kept per (encoding, shape).
 
 One module per family of encodings: ``blocked`` (``Blocked``, ``Slice``,
@@ -57,11 +57,14 @@ One module per family of encodings: ``blocked`` (``Blocked``, ``Slice``,
 ``NvmmaShared``, ``SharedLinear``), ``padded`` (``PaddedShared``), ``tmem``
 (``TensorMemory``, ``TensorMemoryScales``); ``_base`` holds the base class
 (frozen fields, the layout cache, ``str()`` from each class's ``MNEMONIC`` and
-``FIELDS``), ``_fit`` the fitting of a CTA layout to a shape.
+``FIELDS``), ``_fit`` the fitting of a CTA layout to a shape, ``types`` the
+layout of a ``tensor<...>`` / ``!ttg.memdesc<...>`` type.
 """
 
 from __future__ import annotations
 
+from ..text import module as _text
+from . import types  # noqa: F401  (encodings.types.layout: a tensor type's layout)
 from ._base import DISTRIBUTED_IN_DIMS, Field, _Encoding  # noqa: F401  (the base of every encoding and its field record)
 from ._base import clear_caches as _clear_layouts
 from ._fit import fit_to_shape
@@ -109,21 +112,17 @@ def clear_caches() -> None:
     >>> clear_caches()
     """
     _clear_layouts()
-    from .. import ttgir  # lazy: linear.ttgir (the readers) imports this package
-
-    ttgir._PARSED.clear()
+    _text.clear_caches()
 
 
 def parse(text: str, aliases: dict | None = None):
-    """Triton's printed encoding attribute -> its encoding value (see :mod:`unilayout.linear.ttgir`).
+    """Triton's printed encoding attribute -> its encoding value (see :mod:`unilayout.linear.text`).
 
     >>> enc = parse("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>")
     >>> enc, str(enc) == "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 4, order = [1, 0]}>"
     (SwizzledShared(vec=1, per_phase=1, max_phase=4, order=(1, 0), cga_layout=()), True)
     """
-    from ..ttgir import parse as _parse  # lazy: linear.ttgir (the readers) imports this package
-
-    return _parse(text, aliases)
+    return _text.parse(text, aliases)
 
 
 def parse_module(text: str) -> dict:
@@ -132,6 +131,4 @@ def parse_module(text: str) -> dict:
     >>> parse_module("#s = #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>")
     {'s': NvmmaShared(swizzle_byte_width=64, element_bitwidth=16, transposed=False, fp4_padded=False, cga_layout=(), rank=None)}
     """
-    from ..ttgir import parse_module as _parse_module  # lazy: linear.ttgir (the readers) imports this package
-
-    return _parse_module(text)
+    return _text.parse_module(text)

@@ -5,7 +5,7 @@ dataclass deriving from :class:`_Encoding` and declaring, besides its fields
 and ``to_linear(shape)``:
 
 - ``MNEMONIC``: the attribute's name, e.g. ``"ttg.blocked"``; the class is then
-  registered in :data:`KINDS`, the table the readers build from;
+  registered in ``linear.text.attr.KINDS``, the table the readers build from;
 - ``FIELDS``: its :class:`Field` s in the order Triton prints them, each with
   Triton's (camelCase) name, the value field it fills, its type in the text,
   whether the text must give it (and the value when it does not), and when it
@@ -42,6 +42,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..._ints import as_int, as_pow2
 from ...errors import LayoutError
+from ..text.attr import KINDS
 
 _INT_TYPES = {int}
 _SEQ_TYPES = {list, tuple}
@@ -220,10 +221,6 @@ def _is_true(value) -> bool:
 
 #: The optional ``CGALayout`` field most encodings end with (printed when it has bases).
 _CGA = Field("CGALayout", "cga_layout", "bases", False, show=bool)
-
-#: The encoding classes the readers build, by kind (``"ttg.blocked"`` -> ``Blocked``), in the order they
-#: were defined: each encoding class registers itself here.
-KINDS: dict = {}
 
 class _Encoding:
     """Base of the encoding values: each implements ``to_linear(shape)``; ``str()`` is Triton's attribute.

@@ -1,5 +1,8 @@
 """Triton's two texts of a linear layout, read with the shared scanner: the attribute and ``toString``.
 
+``linear.parse`` (:mod:`unilayout.linear.text`) reads either; this module holds their readers
+(``_attr``, ``_tostring``) and :func:`to_attr`.
+
 1. The ``#ttg.linear<{...}>`` attribute (``L.to_attr()``): the bases of the
    four hardware in-dims, always ``register, lane, warp, block``; out-dims are
    ``dim0 .. dim{r-1}`` with sizes inferred from the bases (Triton's rule), so
@@ -26,6 +29,7 @@
    Departure from Triton (which only prints): a name that is not an
    identifier prints in double quotes, so every layout's text reads back.
 
+>>> from unilayout.linear import parse
 >>> L = parse("#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0]], warp = [], block = []}>")
 >>> L.out_dims
 [('dim0', 4), ('dim1', 2)]
@@ -37,18 +41,24 @@ True
 
 from __future__ import annotations
 
-from .._ints import as_int, as_pow2
-from .._text import Scanner, check_text
-from ..errors import LayoutError
-from .layout import ATTR_IN_DIMS as IN_DIMS
-from .layout import LinearLayout
+from ..._ints import as_int, as_pow2
+from ..._text import Scanner
+from ...errors import LayoutError
+from ..layout import ATTR_IN_DIMS as IN_DIMS
+from ..layout import LinearLayout
 
-__all__ = ["parse", "to_attr", "IN_DIMS"]
+__all__ = ["to_attr", "IN_DIMS"]
+
+
 
 _PREFIX = "#ttg.linear"
+
+
 #: The bound on numbers in a layout's text: sizes and indices print as 2**k, so the reader takes what str()
 #: writes for any layout (2**64 lanes included), and still refuses 5,000-digit numbers as it reads them.
 _LARGE = 1 << 1024
+
+
 _WHERE = "where out dims are:"
 
 
@@ -214,34 +224,3 @@ def _tostring(s: Scanner) -> LinearLayout:
         return LinearLayout(bases, outs, require_surjective=False)
     except LayoutError as e:
         s.fail(str(e), start)
-
-
-def parse(text: str) -> LinearLayout:
-    """Parse ``#ttg.linear<{...}>``, ``#ttg.shared_linear<...>`` (the ``offset`` in-dim) or Triton's
-    ``toString`` (``str(L)``); ``parse(str(L)) == L`` for every ``L``.
-
-    The ``#ttg.linear`` prefix may be left off (``<{...}>`` or ``{...}``); all
-    four in-dims are required and the layout must be surjective. The
-    ``toString`` form carries any in-dims and out-dim sizes.
-
-    >>> parse("{register = [[1]], lane = [], warp = [], block = []}").bases
-    [('register', [[1]]), ('lane', []), ('warp', []), ('block', [])]
-    >>> parse(" - i=1 -> (0)\\n   i=2 -> (2)\\nwhere out dims are: [o (size 4)]").is_surjective()
-    False
-    >>> parse("#ttg.shared_linear<{offset = [[0, 1], [1, 0]]}, alignment = 16>").bases[0]
-    ('offset', [[0, 1], [1, 0]])
-    >>> parse("#ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>")
-    Traceback (most recent call last):
-    ...
-    unilayout.errors.ParseError: basis lane=1 has 2 entries but earlier bases have 1: every basis needs one entry per tensor dim at position 39
-      #ttg.linear<{register = [[1]], lane = [[1, 0]], warp = [], block = []}>
-                                             ^
-    """
-    s = Scanner(check_text(text, "linear layout text"))
-    if s.at("-") or s.at("where") or s.at("(empty layout"):
-        return _tostring(s)
-    if s.at("#ttg.shared_linear"):
-        from .ttgir import parse as parse_encoding
-
-        return parse_encoding(text).to_linear()
-    return _attr(s)

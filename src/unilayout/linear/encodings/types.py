@@ -1,0 +1,113 @@
+"""The layout of a Triton tensor or memory-descriptor type: ``tensor<SHAPExT, #enc>`` -> ``LinearLayout``.
+
+``layout(text)`` reads the alias lines above the type (``linear.text``) and
+asks the encoding for its layout at the type's shape: distributed encodings
+give ``register, lane, warp, block`` -> tensor, shared ones ``offset, block``
+(a multi-buffered memdesc stacks its buffers above one buffer's offsets),
+tensor memory ``row, col, block``; ``padded_shared`` gives the affine map of
+each element's padded address (padding is not linear over GF(2)). This is
+what ``unilayout.parse`` does for such text.
+
+>>> L = layout("!ttg.memdesc<2x4x8xf16, #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, #smem>")
+>>> L.out_dims
+[('dim0', 2), ('dim1', 4), ('dim2', 8)]
+"""
+
+from __future__ import annotations
+
+from ..._text import Scanner
+from ...errors import LayoutError, NotRepresentableError, ParseError
+from ..layout import LinearLayout
+from ..text.module import _ALIAS, _DIALECTS, _TYPE, _module, parse, parse_type
+from .blocked import LinearEncoding
+from .padded import PaddedShared
+from .shared import NvmmaShared, SharedLinear, SwizzledShared
+
+__all__ = ["layout"]
+
+
+def layout(text: str) -> LinearLayout:
+    """A tensor type (inline encoding, or an alias defined by lines above it) -> its LinearLayout.
+
+    What ``unilayout.parse`` does for such text. Shared layouts give
+    ``offset, block`` -> tensor (a multi-buffered ``!ttg.memdesc<NxSHAPE, ..>`` whose
+    encoding is written for SHAPE: N buffers one after another, the buffer index
+    the highest offset bits); tensor memory ``row, col, block``;
+    ``padded_shared`` gives the affine map of each element's padded address
+    (``PaddedShared.address_map``; padding is not linear over GF(2)).
+
+    >>> L = layout('''#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+    ... tensor<64xf32, #b>''')
+    >>> L.bases[2]
+    ('warp', [[32]])
+    """
+    if not isinstance(text, str):
+        raise LayoutError(f"layout: expected text, got {type(text).__name__}")
+    lines = text.splitlines(keepends=True)
+    head = 0
+    for i, line in enumerate(lines):
+        if _TYPE.match(line):
+            head = i
+            break
+        if line.strip() and not _ALIAS.match(line) and not line.strip().startswith("//"):
+            s = Scanner(text, sum(len(x) for x in lines[:i]))
+            if line.lstrip().startswith(_DIALECTS):
+                start = sum(len(x) for x in lines[:i])
+                aliases = _module(text[:start]) if i else {}
+                try:
+                    enc = parse(text[start:], aliases)
+                except ParseError as e:
+                    raise ParseError(e.message, text, e.position + start) from None
+                if isinstance(enc, (SharedLinear, LinearEncoding)):
+                    return enc.to_linear()  # the bases fix the shape
+                s.skip()
+                kind = line.strip().split("<", 1)[0]
+                s.fail(f"{kind} needs a tensor shape: write tensor<SHAPExT, {kind}<...>>")
+            s.skip()
+            s.expected("tensor<...> or an alias line '#name = ...'")
+    else:
+        s = Scanner(text, len(text))
+        s.expected("a tensor type tensor<SHAPExT, #encoding> after the alias lines")
+    offset = sum(len(x) for x in lines[:head])
+    aliases = _module(text[:offset]) if head else {}
+    try:
+        shape, _, enc = parse_type(text[offset:], aliases)
+    except ParseError as e:
+        raise ParseError(e.message, text, e.position + offset) from None
+    buffers, rank = None, _shared_rank(enc)
+    if rank is not None and len(shape) == rank + 1:
+        # a multi-buffered !ttg.memdesc<NxSHAPE, ...>: N buffers of SHAPE, one after another in memory
+        buffers, shape = shape[0], shape[1:]
+    if isinstance(enc, PaddedShared):
+        if buffers is not None:
+            raise NotRepresentableError(f"a {buffers}-buffer padded_shared memdesc: the address of one buffer is "
+                                        f"PaddedShared.address_map({list(shape)}); the buffers' spacing is not "
+                                        "in the type")
+        return enc.address_map(shape)  # padding is affine, not linear: the affine family carries it
+    L = enc.to_linear(shape)
+    if buffers is None:
+        return L
+    if buffers & (buffers - 1):
+        raise NotRepresentableError(f"a {buffers}-buffer memdesc: the buffer index is not a power of two, so offset -> "
+                                    f"element is not linear over GF(2); one buffer's layout is "
+                                    f"{type(enc).__name__}.to_linear({list(shape)})")
+    rename = {f"dim{i}": f"dim{i + 1}" for i in range(len(shape))}
+    per = LinearLayout._make(tuple((n, v) for n, v in L._bases if n == "offset"),
+                             tuple((rename[n], sz) for n, sz in L._outs))
+    stacked = per * LinearLayout.identity_1d(buffers, "offset", "dim0")  # out-dims dim1.., dim0
+    blocks = tuple((n, tuple(tuple(x) + (0,) for x in v)) for n, v in L._bases if n != "offset")
+    out = LinearLayout._make(stacked._bases + blocks, stacked._outs)
+    return out.transpose_outs([f"dim{i}" for i in range(len(shape) + 1)])
+
+
+def _shared_rank(enc):
+    """The tensor rank a shared encoding is written for, or None when any rank fits."""
+    if isinstance(enc, SwizzledShared):
+        return len(enc.order)
+    if isinstance(enc, NvmmaShared):
+        return enc.rank or (len(enc.cga_layout[0]) if enc.cga_layout else 2)
+    if isinstance(enc, PaddedShared):
+        return len(enc.shape) if enc.shape is not None else len(enc.offset_bases[0]) if enc.offset_bases else None
+    if isinstance(enc, SharedLinear):
+        return len(enc.offset_bases[0]) if enc.offset_bases else None
+    return None
