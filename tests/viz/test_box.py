@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from svgcheck import cells, label_text, parse_svg
 
+from svgcheck import cells, label_text, parse_svg
 from unilayout import LayoutError, affine, tsl
 from unilayout.viz import to_svg
 from unilayout.viz.box import affine_scene, box_scene, tsl_scene

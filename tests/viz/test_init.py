@@ -1,8 +1,8 @@
 """unilayout.viz: dispatch by family and writing files."""
 
 import pytest
-from svgcheck import cells, decode_png, parse_svg
 
+from svgcheck import cells, decode_png, parse_svg
 from unilayout import LayoutError, affine, cute, linear, tsl, tt, viz
 
 VALUES = [

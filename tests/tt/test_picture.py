@@ -1,12 +1,12 @@
-"""unilayout.viz.tt: metal layouts (shards, padding, tiles) and devices as pictures."""
+"""unilayout.tt.picture: metal layouts (shards, padding, tiles) and devices as pictures."""
 
 import numpy as np
 import pytest
-from svgcheck import cells, label_text, parse_svg
 
+from svgcheck import cells, label_text, parse_svg
 from unilayout import LayoutError, tt
+from unilayout.tt.picture import device_scene, metal_scene, shard_grid, shard_table
 from unilayout.viz import to_png, to_svg
-from unilayout.viz.tt import device_scene, metal_scene, shard_grid, shard_table
 
 PADDED = ("tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
           "memref<1x1x!tt.tile<32 x 32, bfp_bf8>, #tt.memory_space<l1>>>>")

@@ -1,8 +1,8 @@
-"""unilayout.viz.colors."""
+"""unilayout.draw.colors."""
 
 import numpy as np
 
-from unilayout.viz.colors import EMPTY, PADDING, PALETTE, categorical, gradient, hex_color, text_color
+from unilayout.draw.colors import EMPTY, PADDING, PALETTE, categorical, gradient, hex_color, text_color
 
 
 def test_categorical_cycles():

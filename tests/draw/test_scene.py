@@ -1,10 +1,10 @@
-"""unilayout.viz.picture: the Scene model and grid layout."""
+"""unilayout.draw.scene: the Scene model and grid layout."""
 
 import numpy as np
 import pytest
 
 from unilayout import LayoutError
-from unilayout.viz.picture import CHAR_W, NOTE_CHARS, Scene, grid_scene, positions
+from unilayout.draw.scene import CHAR_W, NOTE_CHARS, Scene, grid_scene, positions
 
 
 def test_positions_with_groups():

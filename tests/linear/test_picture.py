@@ -1,4 +1,4 @@
-"""unilayout.viz.linear: who holds each element; Triton's tensor and hardware views (Triton oracle)."""
+"""unilayout.linear.picture: who holds each element; Triton's tensor and hardware views (Triton oracle)."""
 
 import importlib.util
 import json
@@ -12,10 +12,15 @@ import pytest
 from svgcheck import cells, label_text, parse_svg, texts
 from unilayout import LayoutError, linear
 from unilayout.linear import encodings as E
-from unilayout.viz import to_svg
-from unilayout.viz.linear import (
-    hardware_view, linear_scene, owners, shared_hardware_view, shared_tensor_view, tensor_view,
+from unilayout.linear.picture import (
+    hardware_view,
+    linear_scene,
+    owners,
+    shared_hardware_view,
+    shared_tensor_view,
+    tensor_view,
 )
+from unilayout.viz import to_svg
 
 MFMA = E.amd_mfma([32, 64], 3, [16, 16, 16], False, [2, 2])
 
@@ -139,7 +144,7 @@ def test_lanes_have_distinct_colours_and_warps_are_outlined():
     lines = [ln for ln in s.lines if ln[6] == "warp"]
     assert lines
     # each warp line separates two cells of different warps
-    for x0, y0, x1, y1, *_ in lines[:200]:
+    for x0, y0, x1, _y1, *_ in lines[:200]:
         if x0 == x1:  # vertical: cells left and right
             r = int(np.searchsorted(s.row_y, y0, side="right") - 1)
             c = int(np.searchsorted(s.col_x, x0))
@@ -204,7 +209,7 @@ def test_too_many_inputs_is_a_clear_error():
 
 
 def test_warp_summary_counts_and_ranges_each_warps_elements():
-    from unilayout.viz.linear import warp_summary_scene
+    from unilayout.linear.picture import warp_summary_scene
 
     L = E.blocked([64, 32], [2, 2], [4, 8], [2, 2], [0, 1])
     s = warp_summary_scene(L)

@@ -1,10 +1,10 @@
-"""unilayout.viz.svg: well-formed SVG with the explorer's hooks."""
+"""unilayout.draw.svg: well-formed SVG with the explorer's hooks."""
 
 import numpy as np
-from svgcheck import NS, cells, classes, label_text, parse_svg, texts
 
-from unilayout.viz.picture import grid_scene
-from unilayout.viz.svg import to_svg
+from svgcheck import NS, cells, classes, label_text, parse_svg, texts
+from unilayout.draw.scene import grid_scene
+from unilayout.draw.svg import to_svg
 
 
 def _scene():

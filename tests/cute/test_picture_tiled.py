@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from unilayout import cute, viz
+from unilayout.cute.picture_tiled import tiled_copy_scene, tiled_mma_scene
+from unilayout.draw.png import png_size
 from unilayout.errors import LayoutError
-from unilayout.viz.cute_mma import tiled_copy_scene, tiled_mma_scene
-from unilayout.viz.png import png_size
 
 
 @pytest.fixture(scope="module")

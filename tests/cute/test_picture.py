@@ -1,14 +1,14 @@
-"""unilayout.viz.cute: CuTe layouts, swizzles, bank colouring and TV layouts as pictures."""
+"""unilayout.cute.picture: CuTe layouts, swizzles, bank colouring and TV layouts as pictures."""
 
 import itertools
 
 import numpy as np
 import pytest
-from svgcheck import cells, label_text, parse_svg, texts
 
+from svgcheck import cells, label_text, parse_svg, texts
 from unilayout import LayoutError, cute
+from unilayout.cute.picture import layout_scene, offset_bank_conflicts, tv_scene
 from unilayout.viz import to_png, to_svg
-from unilayout.viz.cute import layout_scene, offset_bank_conflicts, tv_scene
 
 
 def _grid(L):
@@ -145,8 +145,8 @@ def test_errors():
 
 @pytest.mark.parametrize("bms", [(2, 0, 2), (3, 4, 3), (1, 2, -2), (0, 1, 1)])
 def test_bare_swizzle_is_drawn_as_its_block(bms):
+    from unilayout.cute.picture import swizzle_layout
     from unilayout.viz import scene
-    from unilayout.viz.cute import swizzle_layout
 
     sw = cute.Swizzle(*bms)
     C = swizzle_layout(sw)

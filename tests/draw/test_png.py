@@ -1,13 +1,13 @@
-"""unilayout.viz.png: valid PNGs whose pixels show the scene."""
+"""unilayout.draw.png: valid PNGs whose pixels show the scene."""
 
 import numpy as np
 import pytest
-from svgcheck import decode_png
 
+from svgcheck import decode_png
 from unilayout import LayoutError
 from unilayout.draw import png
-from unilayout.viz.colors import PADDING
-from unilayout.viz.picture import grid_scene
+from unilayout.draw.colors import PADDING
+from unilayout.draw.scene import grid_scene
 
 
 def test_signature_ihdr_and_decoding():

@@ -1,0 +1,32 @@
+"""unilayout.draw.grid: the default picture of a function over a box, cropped to a budget of cells."""
+
+import numpy as np
+import pytest
+
+from unilayout import LayoutError
+from unilayout.draw.grid import box_scene, crop
+
+
+def test_crop_keeps_whole_pictures_and_crops_big_ones_to_about_max_cells():
+    assert crop(4, 8, 32) == (4, 8, None)
+    r, c, note = crop(1000, 1000, 100)
+    assert (r, c) == (10, 10) and r * c <= 100 and note.startswith("showing rows 0..9 and columns 0..9 of 1000x1000")
+    with pytest.raises(LayoutError, match="max_cells must be >= 1"):
+        crop(2, 2, 0)
+
+
+def test_box_scene_labels_each_cell_with_its_values_and_row_major_index():
+    s = box_scene("t", np.arange(6) * 3, (2, 3))
+    assert s.labels.tolist() == [["0", "3", "6"], ["9", "12", "15"]] and s.index.tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert s.notes[0].startswith("rows: 2 (row-major), columns: 3")
+
+
+def test_box_scene_evaluates_only_the_cells_it_draws():
+    seen = []
+
+    def f(i, j):
+        seen.append(i.size)
+        return i * 1000 + j
+
+    s = box_scene("big", f, (1000, 1000), max_cells=16)
+    assert seen == [16] and s.labels[1, 2] == "1002" and any(n.startswith("showing") for n in s.notes)
