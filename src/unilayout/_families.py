@@ -39,8 +39,6 @@ a plug-in outside the package); ``docs/architecture.md`` has the recipe.
 
 from __future__ import annotations
 
-import re
-
 from ._family import Family
 from .errors import LayoutError, ParseError
 
@@ -63,24 +61,30 @@ class Wing:
     True
     """
 
-    __slots__ = ("name", "module", "package", "pattern")
+    __slots__ = ("name", "module", "package", "claims_text", "_pattern")
 
     def __init__(self, name, module, claims=None):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "module", module)
         object.__setattr__(self, "package", module.rsplit(".", 1)[0])
-        object.__setattr__(self, "pattern", None if claims is None else re.compile(claims))
+        object.__setattr__(self, "claims_text", claims)
+        object.__setattr__(self, "_pattern", None)
 
     def __setattr__(self, name, value):
         raise AttributeError("Wing is immutable")
 
     def claims(self, body) -> bool:
         """Whether ``body`` (text without its leading spaces) is this family's."""
-        return self.pattern is not None and self.pattern.match(body) is not None
+        if self.claims_text is None:
+            return False
+        if self._pattern is None:  # compiled on first use: `import re` stays out of `import unilayout`
+            import re  # lazy: import time (re and its compiler cost more than the rest of import unilayout)
+
+            object.__setattr__(self, "_pattern", re.compile(self.claims_text))
+        return self._pattern.match(body) is not None
 
     def __repr__(self):
-        claims = None if self.pattern is None else self.pattern.pattern
-        return f"Wing({self.name!r}, {self.module!r}, {claims!r})"
+        return f"Wing({self.name!r}, {self.module!r}, {self.claims_text!r})"
 
 
 #: The families in detection order.
