@@ -25,9 +25,9 @@ def _local_imports(path):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    first, last = lines[node.lineno - 1], lines[(node.end_lineno or node.lineno) - 1]
-                    if "# lazy:" not in first and "# lazy:" not in last:
-                        yield node.lineno, first.strip()
+                    statement = lines[node.lineno - 1:node.end_lineno or node.lineno]
+                    if not any("# lazy:" in line for line in statement):
+                        yield node.lineno, statement[0].strip()
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
