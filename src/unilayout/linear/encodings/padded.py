@@ -53,7 +53,7 @@ class PaddedShared(_Encoding):
     pairs. Padding is not linear over GF(2), so :meth:`to_linear` refuses;
     :meth:`to_affine` gives the address map (an affine map of ``o``),
     :meth:`address_table` the address of every tensor element, and
-    :func:`unilayout.linear.analysis.padded_bank_conflicts` its bank conflicts.
+    :func:`unilayout.linear.analysis.bank_conflicts` its bank conflicts.
 
     Written either ``PaddedShared([[32, 4]], order=[1, 0], shape=[64, 64])``
     (Triton's identity form) or with ``offset_bases`` / ``block_bases``.
