@@ -213,3 +213,49 @@ def test_nvmma_default_swizzle_matches_gluon():
                 (len(case["cga"][0]) if case["cga"] else 2), enc.transposed, enc.fp4_padded]
         assert mine == want, case
     assert checked > len(cases) // 2
+
+
+def test_a_new_encoding_is_one_class():
+    """The recipe of a new Triton encoding: one class declaring MNEMONIC and FIELDS; str() prints it, both
+    readers (fast and positioned) read it back with positioned errors, and a #ttg.dot_op of it asks it."""
+    from dataclasses import dataclass
+
+    from unilayout import ParseError
+    from unilayout.linear import identity_1d
+    from unilayout.linear.encodings import Field, _Encoding
+    from unilayout.linear.text import attr, fast, module
+
+    @dataclass(frozen=True)
+    class Toy(_Encoding):
+        size: int
+        flip: bool = False
+        MNEMONIC = "ttg.toy_encoding"
+        FIELDS = (Field("size", "size", "int"), Field("flip", "flip", "bool", False, False, show=lambda v: v is True))
+
+        def to_linear(self, shape=None):
+            return identity_1d(self.size, "register", "dim0")
+
+        @staticmethod
+        def _dot_linear(dot, shape):
+            return identity_1d(shape[0], "register", "dim0")
+
+    try:
+        enc = Toy(4, True)
+        assert str(enc) == "#ttg.toy_encoding<{size = 4, flip = true}>" and str(Toy(2)) == "#ttg.toy_encoding<{size = 2}>"
+        assert fast._fast_parse(str(enc), None) == enc == module.parse(str(enc)) == E.parse(str(enc))
+        assert E.parse("#ttg.toy_encoding<{ size = 8 }>").to_linear() == identity_1d(8, "register", "dim0")
+        with pytest.raises(ParseError, match="needs the field 'size' at position 31"):
+            E.parse("#ttg.toy_encoding<{flip = true}>")
+        dot = E.parse("#ttg.dot_op<{opIdx = 0, parent = #ttg.toy_encoding<{size = 2}>}>")
+        assert dot.parent == Toy(2) and dot.to_linear([4]) == identity_1d(4, "register", "dim0")
+    finally:
+        del attr.KINDS["ttg.toy_encoding"]
+        E.clear_caches()
+
+
+def test_every_encoding_is_registered_for_the_readers():
+    from unilayout.linear.text.attr import KINDS
+
+    classes = [getattr(E, n) for n in E.__all__ if isinstance(getattr(E, n), type)]
+    assert sorted(KINDS.values(), key=lambda c: c.__name__) == sorted(classes, key=lambda c: c.__name__)
+    assert all(KINDS[c.MNEMONIC] is c for c in classes)
