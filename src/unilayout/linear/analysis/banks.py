@@ -23,7 +23,6 @@ from .vectorise import largest_vectorisation
 __all__ = ["bank_conflicts", "bank_conflicts_formula"]
 
 
-
 def _shared_cvt(reg: LinearLayout, shared: LinearLayout) -> LinearLayout:
     _check(reg, "bank_conflicts")
     _check(shared, "bank_conflicts")

@@ -14,7 +14,6 @@ from ._common import _check
 __all__ = ["HARDWARE_LEVELS", "minimal_conversion", "conversion_levels", "conversion_level"]
 
 
-
 #: Distributed in-dims from fastest to slowest.
 HARDWARE_LEVELS = ("register", "lane", "warp", "block")
 

@@ -27,7 +27,6 @@ from .vectorise import largest_vectorisation
 __all__ = ["SwizzleChoice", "optimal_swizzle", "optimal_shared_layout"]
 
 
-
 class SwizzleChoice(NamedTuple):
     """Result of :func:`optimal_swizzle`: the shared layout, its swizzled-shared
     parameters, and the bank conflicts of the src and dst accesses.

@@ -24,7 +24,6 @@ from ._common import _bases_of, _check
 __all__ = ["Vectorisation", "register_permutation_for_divide", "largest_vectorisation"]
 
 
-
 def register_permutation_for_divide(layout: LinearLayout, tile: LinearLayout) -> list[int] | None:
     """A permutation of ``layout``'s register bases that puts ``tile``'s register bases first
     (Triton ``regPermForDivide``, left division), or None if some tile basis is missing.

@@ -105,7 +105,6 @@ __all__ = [
 ]
 
 
-
 def clear_caches() -> None:
     """Forget the layouts and parsed texts kept for reuse (for timing cold calls).
 

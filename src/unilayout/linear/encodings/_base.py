@@ -12,8 +12,8 @@ and ``to_linear(shape)``:
   is printed.
 
 From those, ``str(enc)`` prints Triton's attribute and ``_read`` builds a value
-from an attribute's fields (in the dataclass's field order, so a text with
-several faults names the same one first as the value's constructor would).
+from an attribute's fields, taking them in the order the value's constructor
+lists them (so a text with several faults reports the first of those).
 An encoding whose text departs from ``#kind<{name = value, ...}>`` says how:
 ``BRACED`` fields inside the braces (the rest follow them; 0: no braces), or an
 own ``__str__`` / ``_read``.

@@ -364,7 +364,6 @@ class AmdWmma(_Encoding):
         return _fit(bases, outs, sizes, shape, self.cga_layout)
 
 
-
 def amd_wmma(shape, version, is_transposed, warp_bases=None, reg_bases=None, instr_shape=None,
              cga_layout=None, warps_per_cta=None) -> LinearLayout:
     """The linear layout of ``#ttg.amd_wmma`` for ``shape``; see :class:`AmdWmma`.

@@ -40,11 +40,7 @@ from .linear_attr import _attr as linear_attr
 #: were defined: each encoding class registers itself here (``linear.encodings._base``).
 KINDS: dict = {}
 
-
-
 _DIALECTS = ("#ttg.", "#triton_gpu.", "#ttng.")
-
-
 _INT_ONLY = {int}
 
 
@@ -126,17 +122,9 @@ class _Fields:
 
 
 _INT = r"\s*-?\d+\s*"
-
-
 _FLAT = rf"\[(?:{_INT}(?:,{_INT})*)?\]"
-
-
 _LISTS = re.compile(rf"\s*({_FLAT}|\[\s*(?:{_FLAT}\s*(?:,\s*{_FLAT}\s*)*)?\])")
-
-
 _NUMBER = re.compile(r"-?\d+")
-
-
 _U32 = (1 << 32) - 1  # the largest integer an attribute holds (Triton's are int32 / unsigned)
 
 

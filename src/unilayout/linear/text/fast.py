@@ -19,16 +19,10 @@ import re
 from ..layout import LinearLayout
 from .attr import _DIALECTS, _U32, KINDS, _Fields, _Unread
 
-# It gives the same values as the positioned reader above for every text that reader accepts; on
-# anything unusual (an error, a sign, a number past 32 bits, an unknown alias) it gives up
-# (``_Slow``) and the positioned reader runs, so errors and their positions are unchanged.
+# The tokens: a whole list of integers, a name (or #alias / #dialect.kind), a number, ':+', or one character.
 _TOKENS = re.compile(r"[ \t\r\n]*(\[[ \t\r\n]*[0-9]+(?:[ \t\r\n]*,[ \t\r\n]*[0-9]+)*[ \t\r\n]*\]"  # [1, 8]
                      r"|#?[A-Za-z_][A-Za-z0-9_$.]*|[0-9]+|:\+|[^ \t\r\n])")
-
-
 _FAST_DIALECTS = {d[1:] for d in _DIALECTS}
-
-
 _LINEAR_DIMS = ("register", "lane", "warp", "block")  # linear_attr.IN_DIMS, in that order
 
 

@@ -50,15 +50,12 @@ from ..layout import LinearLayout
 __all__ = ["to_attr", "IN_DIMS"]
 
 
-
 _PREFIX = "#ttg.linear"
 
 
 #: The bound on numbers in a layout's text: sizes and indices print as 2**k, so the reader takes what str()
 #: writes for any layout (2**64 lanes included), and still refuses 5,000-digit numbers as it reads them.
 _LARGE = 1 << 1024
-
-
 _WHERE = "where out dims are:"
 
 

@@ -45,7 +45,6 @@ def clear_caches() -> None:
     _PARSED.clear()
 
 
-
 def parse(text: str, aliases: dict | None = None):
     """One encoding attribute (``#ttg.blocked<{...}>``, ...) -> its encoding value.
 
@@ -126,8 +125,6 @@ def _known(body: str) -> bool:
 
 
 _TYPE = re.compile(r"\s*(tensor|!ttg\.memdesc)\s*<")
-
-
 _ELEM = re.compile(r"!?[A-Za-z_][\w.]*")
 
 
