@@ -176,7 +176,8 @@ class TiledFamily(Family):
         return []
 
     def tables(self, x, shape, max_cells):
-        return []
+        """CuTe's own ``print`` of the TiledMMA / TiledCopy (its atom and layouts)."""
+        return [("CuTe's print", str(x))]
 
     def picture(self, x, *, max_cells, **rest):
         only_options(self.name, rest)
