@@ -19,10 +19,10 @@ import numpy as np
 
 from .._family import Family, only_options
 from ..errors import LayoutError
+from .encodings.types import layout as _parse_ttgir
 from .layout import LinearLayout
 from .picture import hardware_view, linear_cells, linear_scene, shared_hardware_view, shared_tensor_view, tensor_view
 from .text import parse as _parse_linear
-from .ttgir import layout as _parse_ttgir
 
 __all__ = ["LINEAR", "LinearFamily"]
 

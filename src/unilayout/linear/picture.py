@@ -357,7 +357,6 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
     else:
         labels = np.where(held, safe.astype(str), "").astype(object)
     z = np.zeros_like(safe)
-    thread = digits.get("lane", z) + digits.get("warp", z) * _size(layout, "lane")
     chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size and want_labels else 1
     width = band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
     bands = c // width
