@@ -176,6 +176,9 @@ def affine_maps_equal(a: AffineMap, b: AffineMap, max_points: int = MAX_TABLE) -
     >>> affine_maps_equal(affine.parse("(d0)[s0] -> (d0 + s0)"), affine.parse("(d0)[s0] -> (s0 + d0 + 1)"))
     False
     """
+    for name, m in (("a", a), ("b", b)):
+        if not isinstance(m, AffineMap):
+            raise LayoutError(f"affine_maps_equal: {name} must be an AffineMap, got {type(m).__name__}")
     if (a.num_dims, a.num_symbols, a.num_results) != (b.num_dims, b.num_symbols, b.num_results):
         return False
     la, lb = linear_part(a), linear_part(b)
