@@ -22,11 +22,17 @@ from .._measures import MAX_TABULATE, vector_width
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .map import AffineMap
-from .picture import affine_cells, affine_scene
 from .quasi_affine import affine_maps_equal
 from .text import parse
 
 __all__ = ["AFFINE", "AffineFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 
@@ -78,10 +84,10 @@ class AffineFamily(Family):
 
     def picture(self, m, *, shape=None, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return affine_scene(m, shape, max_cells=max_cells, labels=labels is not False)
+        return _picture().affine_scene(m, shape, max_cells=max_cells, labels=labels is not False)
 
     def cells(self, m, shape=None, *, details=True):
-        return affine_cells(m, shape, details=details)
+        return _picture().affine_cells(m, shape, details=details)
 
     def default_shape(self, m):
         """8 points per dim for up to 2 dims, else 4 (a notebook's picture of a map).

@@ -31,15 +31,27 @@ from ..errors import LayoutError, ParseError
 from .evaluate import index_map as _cute_index_map
 from .inttuple import product_each
 from .layout import Layout, size
-from .picture import layout_cells, layout_scene, swizzle_layout, tiled_cells, tv_scene
-from .picture_tiled import MAX_MMA_CELLS, tiled_copy_scene, tiled_mma_scene
 from .printing import layout_table
-from .swizzle import ComposedLayout, Swizzle
+from .swizzle import ComposedLayout, Swizzle, swizzle_layout
 from .text import parse
 from .tiled import TiledMMA, parse_tiled_mma
 from .tiled_copy import TiledCopy, parse_tiled_copy
 
 __all__ = ["CUTE", "TILED", "CuteFamily", "TiledFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
+
+def _picture_tiled():
+    """The ``picture_tiled`` module, imported when a TiledMMA is first drawn: reading a text loads no drawing kit."""
+    from . import picture_tiled  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture_tiled
+
 
 
 def _tuple_text(t):
@@ -111,11 +123,12 @@ class CuteFamily(Family):
         if tv is not None:
             if color not in (None, "thread"):
                 raise LayoutError("a thread-value picture is coloured by thread")
-            return tv_scene(x, tuple(tv), max_cells=max_cells)
-        return layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells, labels=labels is not False)
+            return _picture().tv_scene(x, tuple(tv), max_cells=max_cells)
+        return _picture().layout_scene(x, color, element_bytes=element_bytes, max_cells=max_cells,
+                                       labels=labels is not False)
 
     def cells(self, x, shape=None, *, details=True):
-        return layout_cells(x, details=details)
+        return _picture().layout_cells(x, details=details)
 
     def size(self, x, shape=None):
         if isinstance(x, Swizzle):
@@ -181,13 +194,14 @@ class TiledFamily(Family):
 
     def picture(self, x, *, max_cells, **rest):
         only_options(self.name, rest)
-        scene = tiled_copy_scene if isinstance(x, TiledCopy) else tiled_mma_scene  # source | destination
-        return scene(x, max_cells=max(max_cells, MAX_MMA_CELLS))
+        pictures = _picture_tiled()
+        scene = pictures.tiled_copy_scene if isinstance(x, TiledCopy) else pictures.tiled_mma_scene  # source | dest.
+        return scene(x, max_cells=max(max_cells, pictures.MAX_MMA_CELLS))
 
     canvas = False  # the explorer draws every operand cell with its holders
 
     def cells(self, x, shape=None, *, details=True):
-        return tiled_cells(x)
+        return _picture().tiled_cells(x)
 
     def rank(self, x):
         return 2

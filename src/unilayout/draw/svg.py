@@ -20,12 +20,16 @@ once. The picture is the same as with every attribute on every cell.
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
+from functools import partial
+from html import escape as _escape
 
 import numpy as np
 
 from .colors import hex_color, text_color
 from .scene import HEADER_PX, LABEL_PX, LINE_H, NOTE_PX, TITLE_PX
+
+#: Text content escaped for XML (&, <, >): html's escape, since xml.sax.saxutils imports urllib (~35 ms).
+escape = partial(_escape, quote=False)
 
 __all__ = ["to_svg"]
 

@@ -21,13 +21,19 @@ from .._family import Family, only_options
 from ..errors import LayoutError
 from .encodings.types import layout as _parse_ttgir
 from .layout import LinearLayout
-from .picture import hardware_view, linear_cells, linear_scene, shared_hardware_view, shared_tensor_view, tensor_view
 from .text import parse as _parse_linear
 
 __all__ = ["LINEAR", "LinearFamily"]
 
 _LINEAR_TEXTS = ("#ttg.linear", "- ", "where out dims", "(empty layout")
 _HARDWARE = {"register", "lane", "warp", "block"}
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 class LinearFamily(Family):
@@ -69,29 +75,32 @@ class LinearFamily(Family):
     def tables(self, L, shape, max_cells):
         out = [("bases (Triton)", str(L).strip("\n"))]
         n = int(L.total_in_dim_size)
+        views = _picture()
         if set(L.in_dim_names) <= _HARDWARE and "lane" in L.in_dim_names:
             if n > max_cells:
                 out.append(("views", f"(not shown: {n:,} inputs > {max_cells:,}; use --max-cells or render)"))
             else:
-                out.append(("hardware view (Triton get_distributed_view(True))", hardware_view(L).rstrip("\n")))
-                out.append(("tensor view (Triton get_distributed_view(False))", tensor_view(L).rstrip("\n")))
+                out.append(("hardware view (Triton get_distributed_view(True))", views.hardware_view(L).rstrip("\n")))
+                out.append(("tensor view (Triton get_distributed_view(False))", views.tensor_view(L).rstrip("\n")))
         elif "offset" in L.in_dim_names and set(L.in_dim_names) <= {"offset", "block"}:
             if int(L.total_out_dim_size) > max_cells:
                 out.append(("views", f"(not shown: {int(L.total_out_dim_size):,} elements > {max_cells:,})"))
             else:
                 try:
-                    out.append(("hardware view (Triton get_shared_view(True))", shared_hardware_view(L).rstrip("\n")))
-                    out.append(("tensor view (Triton get_shared_view(False))", shared_tensor_view(L).rstrip("\n")))
+                    out.append(("hardware view (Triton get_shared_view(True))",
+                                views.shared_hardware_view(L).rstrip("\n")))
+                    out.append(("tensor view (Triton get_shared_view(False))",
+                                views.shared_tensor_view(L).rstrip("\n")))
                 except LayoutError as e:
                     out.append(("views", f"(not shown: {e})"))
         return out
 
     def picture(self, L, *, color=None, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return linear_scene(L, color or "thread", max_cells=max_cells, labels=labels is not False)
+        return _picture().linear_scene(L, color or "thread", max_cells=max_cells, labels=labels is not False)
 
     def cells(self, L, shape=None, *, details=True):
-        return linear_cells(L, details=details)
+        return _picture().linear_cells(L, details=details)
 
     def bits(self, L):
         return [v for _, vals in L.flat_bases() for v in vals]

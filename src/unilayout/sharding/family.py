@@ -22,11 +22,17 @@ from .._family import Family, only_options
 from .._ints import check_table
 from ..errors import LayoutError, NotRepresentableError
 from .forms import FORMS, conversions, to_text
-from .picture import sharding_cells, sharding_scene
 from .text import parse
 from .value import Sharding
 
 __all__ = ["SHARDING", "ShardingFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 class ShardingFamily(Family):
@@ -79,12 +85,12 @@ class ShardingFamily(Family):
 
     def picture(self, s, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return sharding_scene(s, max_cells=max_cells)
+        return _picture().sharding_scene(s, max_cells=max_cells)
 
     canvas = False  # the explorer draws every block with its holders
 
     def cells(self, s, shape=None, *, details=True):
-        c = sharding_cells(s)
+        c = _picture().sharding_cells(s)
         c.facts += [[k, t] for k, t in conversions(s, None).items()]  # its text in every other vocabulary
         return c
 

@@ -20,10 +20,16 @@ from .._measures import MAX_TABULATE, longest_run, vector_width
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .layout import TiledStridedLayout
-from .picture import tsl_cells, tsl_scene
 from .text import parse
 
 __all__ = ["TSL", "TslFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 class TslFamily(Family):
@@ -77,10 +83,10 @@ class TslFamily(Family):
 
     def picture(self, t, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return tsl_scene(t, max_cells=max_cells, labels=labels is not False)
+        return _picture().tsl_scene(t, max_cells=max_cells, labels=labels is not False)
 
     def cells(self, t, shape=None, *, details=True):
-        return tsl_cells(t, details=details)
+        return _picture().tsl_cells(t, details=details)
 
     def size(self, t, shape=None):
         return 0 if t.is_dynamic else math.prod(math.prod(ts.bounds) for ts in t.tstrides)

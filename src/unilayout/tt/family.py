@@ -33,7 +33,6 @@ from ..errors import LayoutError
 from .device import Device
 from .forms import FORMS, metal_form
 from .metal.metal import MetalLayout
-from .picture import device_cells, device_scene, metal_cells, metal_scene, shard_grid, shard_table
 from .text import parse
 from .ttnn.facts import config_facts
 from .ttnn.memory_config import MemoryConfig
@@ -41,6 +40,13 @@ from .ttnn.nd import TTNNNDTensorLayout
 from .ttnn.ndshard import NdShardSpec
 
 __all__ = ["METAL", "DEVICE", "TTNN", "MetalFamily", "DeviceFamily", "TtnnConfigFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 def _no_shape(name, shape):
@@ -126,15 +132,15 @@ class MetalFamily(Family):
         return out
 
     def tables(self, ml, shape, max_cells):
-        return [("grid of shards (each core: data extent +padding per dim)", shard_grid(ml)),
-                ("per core", shard_table(ml))]
+        return [("grid of shards (each core: data extent +padding per dim)", _picture().shard_grid(ml)),
+                ("per core", _picture().shard_table(ml))]
 
     def picture(self, ml, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return metal_scene(ml, max_cells=max_cells, labels=labels)
+        return _picture().metal_scene(ml, max_cells=max_cells, labels=labels)
 
     def cells(self, ml, shape=None, *, details=True):
-        return metal_cells(ml, details=details)
+        return _picture().metal_cells(ml, details=details)
 
     def size(self, ml, shape=None):
         return math.prod(tuple(ml.grid) + tuple(ml.padded_shard_shape))
@@ -193,10 +199,10 @@ class DeviceFamily(Family):
         if layout is not None and not isinstance(layout, MetalLayout):
             raise LayoutError("a device's picture places a metal layout on it (--place tensor<..., "
                               f"#tt.metal_layout<...>>), got a {type(layout).__name__}")
-        return device_scene(dev, layout, max_cells=max_cells)
+        return _picture().device_scene(dev, layout, max_cells=max_cells)
 
     def cells(self, dev, shape=None, *, details=True):
-        return device_cells(dev, details=details)
+        return _picture().device_cells(dev, details=details)
 
     def rank(self, dev):
         return len(dev.grid_shape) + len(dev.mesh_shape)
@@ -240,10 +246,10 @@ class TtnnConfigFamily(Family):
 
     def picture(self, v, *, max_cells, labels=True, **rest):
         only_options(self.name, rest)
-        return metal_scene(self._metal(v), max_cells=max_cells, labels=labels)
+        return _picture().metal_scene(self._metal(v), max_cells=max_cells, labels=labels)
 
     def cells(self, v, shape=None, *, details=True):  # shown as the metal layout it gives
-        return metal_cells(v.to_metal(shape) if shape is not None else self._metal(v), details=details)
+        return _picture().metal_cells(v.to_metal(shape) if shape is not None else self._metal(v), details=details)
 
     def size(self, v, shape=None):
         return METAL.size(v.to_metal(shape) if shape is not None else self._metal(v))

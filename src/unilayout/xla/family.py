@@ -20,10 +20,16 @@ from ..draw.grid import box_scene
 from ..draw.table import grid_text
 from ..errors import LayoutError
 from .layout import XlaLayout
-from .picture import xla_cells
 from .text import parse_xla_layout
 
 __all__ = ["XLA", "XlaFamily"]
+
+def _picture():
+    """This family's ``picture`` module, imported when a value is first drawn: reading a text loads no drawing kit."""
+    from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture
+
 
 
 class XlaFamily(Family):
@@ -70,7 +76,7 @@ class XlaFamily(Family):
         return scene
 
     def cells(self, x, shape=None, *, details=True):
-        return xla_cells(x, details=details)
+        return _picture().xla_cells(x, details=details)
 
     def to_affine(self, x):
         return x.to_affine()
