@@ -268,10 +268,10 @@ def encodings_section(row):
     gluon = None
     if TLL is not None:
         try:
-            from triton._C.libtriton import gluon_ir, ir
             import triton.experimental.gluon.language._layouts as G
             import triton.experimental.gluon.language.amd._layouts as A
             import triton.experimental.gluon.language.nvidia.blackwell as BW
+            from triton._C.libtriton import gluon_ir, ir
 
             ctx = ir.context()
             ir.load_dialects(ctx)

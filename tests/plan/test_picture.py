@@ -2,8 +2,8 @@
 
 import numpy as np
 import pytest
-from svgcheck import cells, label_text, parse_svg
 
+from svgcheck import cells, label_text, parse_svg
 from unilayout import LayoutError, plan, tt
 from unilayout.plan.picture import grid_choice_scene, traffic_scene
 from unilayout.viz import to_png, to_svg
