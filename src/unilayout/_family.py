@@ -35,6 +35,7 @@ hook                answers                                                     
 ``concrete``        the value ``v`` stands for when drawn or converted           ``v``
 ``forms``/``form``  its own text forms ``convert --to`` offers; ``form(v, name)``  ``()``
 ``conversions``     families ``show`` lists the value converted to              ``()``
+``glosses``         the family's own words for a fact in ``show``               ``{}`` (the common words)
 ==================  ==========================================================  ==============================
 
 A worked example, a toy family of "multiply by k" layouts over ``[0, n)``:
@@ -167,6 +168,9 @@ class Family:
     forms = ()
     #: Families whose form of a value ``show`` lists after its facts (``convert`` computes them, or says why not).
     conversions = ()
+    #: ``{fact: function(value, facts) -> text or None}``: the family's own words for a fact in ``show`` (None: the
+    #: common words), e.g. what CuTe's surjectivity means.
+    glosses = {}
     #: The order of ``index_map``'s rows over the box: ``"C"`` (row-major, last dim fastest) or ``"F"`` (first fastest).
     index_order = "C"
     #: True when the domain is ``[0, N)`` and the box only a factorisation of it (CuTe's 1-D coordinate, a linear

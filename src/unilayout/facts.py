@@ -46,14 +46,6 @@ __all__ = ["describe", "fact_lines", "format_facts", "summary", "checks", "canon
            "longest_run", "injectivity", "MAX_TABULATE"]
 
 
-def _ttnn_config(value) -> bool:
-    """Whether ``value`` is a TTNN memory config / ND shard spec / ND tensor (the ``ttnn`` record's values)."""
-    try:
-        return record(value).name == "ttnn"
-    except LayoutError:
-        return False
-
-
 def canonical_text(value) -> str:
     """The text of a value that ``unilayout.parse`` reads back (a shared linear layout: Triton's bases).
 
@@ -76,10 +68,10 @@ def describe(value, shape=None) -> dict:
     (CuTe ``shape``/``stride``/``rank``/``depth``, linear ``in_dims``/``out_dims``,
     TSL ``offset``/``dense``, metal ``grid``/``padding``, device ``valid`` ...).
     A fact that does not apply, or was not tabulated, is absent. ``shape`` is
-    the box an affine map is tabulated on (other families ignore it). A bare
-    ``#ttnn.memory_config`` / ``#ttnn.nd_shard_spec`` (no tensor shape, so in
-    no family) gives ``family`` ``"ttnn"``, its ``text`` and its fields
-    (``tt.ttnn_attrs.config_facts``).
+    the box an affine map is tabulated on (other families ignore it). The
+    family's own facts come from its record (``record(value).facts``): a bare
+    ``#ttnn.memory_config`` / ``#ttnn.nd_shard_spec`` (family ``"ttnn"``) gives
+    its fields.
 
     >>> from unilayout import tsl
     >>> d = describe(tsl.parse("#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1), offset: 5>"))
@@ -124,6 +116,15 @@ def _plain(key, v):
     return str(v)
 
 
+def _common_words(key, v) -> str:
+    """A fact's value with the words every family shares (a family's ``glosses`` may say it its own way)."""
+    if key == "contiguity":
+        return f"{v} (vectorisation width: aligned runs of {v} points hold {v} consecutive values)"
+    if key == "longest_run":
+        return f"{v} (longest run of consecutive points holding consecutive values)"
+    return _plain(key, v)
+
+
 def fact_lines(d) -> list:
     """``[(name, text)]``: the facts of ``describe`` in words, as ``show`` prints them and the explorer lists them.
 
@@ -131,19 +132,15 @@ def fact_lines(d) -> list:
     >>> dict(fact_lines(describe(cute.Layout(4, 1))))["contiguity"]
     '4 (vectorisation width: aligned runs of 4 points hold 4 consecutive values)'
     """
-    fam = d.get("family")
+    try:
+        glosses = record(d["family"]).glosses if "family" in d else {}
+    except LayoutError:  # facts of a family no longer registered: the common words
+        glosses = {}
     out = []
     for k, v in d.items():
-        text = _plain(k, v)
-        if k == "surjective" and fam == "cute" and v is True:
-            text = f"yes (onto 0..{d['cosize'] - 1})"
-        elif k == "contiguity" and fam == "linear":
-            text = f"{v} (consecutive elements held in consecutive registers: Triton's num_consecutive_in_out)"
-        elif k == "contiguity":
-            text = f"{v} (vectorisation width: aligned runs of {v} points hold {v} consecutive values)"
-        elif k == "longest_run":
-            text = f"{v} (longest run of consecutive points holding consecutive values)"
-        out.append((k, text))
+        own = glosses.get(k)
+        text = own(v, d) if own is not None else None
+        out.append((k, _common_words(k, v) if text is None else text))
     return out
 
 

@@ -62,6 +62,7 @@ class CuteFamily(Family):
     """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``."""
 
     name, types = "cute", (Layout, ComposedLayout, Swizzle)
+    glosses = {"surjective": lambda v, d: f"yes (onto 0..{d['cosize'] - 1})" if v is True else None}
     index_order, flat_domain = "F", True  # the 1-D coordinate, mode 0 fastest
 
     def parse(self, text, **given):

@@ -40,6 +40,8 @@ class LinearFamily(Family):
     """``LinearLayout`` values from ``#ttg.linear``, ``toString`` and every Triton encoding on a tensor type."""
 
     name, types = "linear", (LinearLayout,)
+    glosses = {"contiguity": lambda v, d: f"{v} (consecutive elements held in consecutive registers: Triton's "
+                                           "num_consecutive_in_out)"}
     index_order, flat_domain = "F", True  # the flattened input, first in-dim least significant
 
     def parse(self, text, **given):
