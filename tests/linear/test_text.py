@@ -212,3 +212,47 @@ def test_shared_layouts_print_as_shared_linear_and_read_back():
         assert str(E.parse(text)) == text
     with pytest.raises(LayoutError, match="sizes"):
         LinearLayout({"offset": [[1]]}, {"dim0": 8}, require_surjective=False).to_attr()
+
+
+@pytest.mark.parametrize("text, at", [
+    ("#ttg.blocked<{sizePerThread = " + "[" * 5000, None),
+    ("#ttg.blocked<{sizePerThread = " + "[" * 5000 + "]" * 5000 + "}>", None),
+    ("#ttg.blocked<{sizePerThread = " + "[{a = " * 3000, None),
+    ("#ttg.slice<{dim = 0, parent = " * 3000, None),
+])
+def test_deep_nesting_is_a_parse_error_at_the_level_past_max_depth(text, at):
+    from unilayout.linear.text.attr import MAX_DEPTH
+
+    with pytest.raises(ParseError, match=f"nest more than MAX_DEPTH = {MAX_DEPTH} deep") as e:
+        unilayout.parse(text)
+    # the error points at the opening past MAX_DEPTH levels: MAX_DEPTH openings come before it
+    before = text[:e.value.position]
+    assert before.count("[") + before.count("{") + before.count("#") - 1 >= MAX_DEPTH
+    assert text[e.value.position] in "[{#"
+
+
+def test_nesting_up_to_max_depth_reads():
+    from unilayout.linear.text.attr import MAX_DEPTH
+
+    inner = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+    text = inner
+    for _ in range(MAX_DEPTH):  # each slice's parent is one level deeper: the blocked is MAX_DEPTH down
+        text = f"#ttg.slice<{{dim = 0, parent = {text}}}>"
+    from unilayout._text import Scanner
+    from unilayout.linear.text.attr import _attr
+    from unilayout.linear.text.fast import _fast_parse
+
+    read = _attr(Scanner(text), None)
+    assert type(read).__name__ == "Slice" and _fast_parse(text, None) == read
+    with pytest.raises(ParseError, match="MAX_DEPTH"):
+        _attr(Scanner(f"#ttg.slice<{{dim = 0, parent = {text}}}>"), None)
+
+
+def test_trailing_blanks_read_in_linear_time():
+    import time
+
+    for n in (20000, 200000):
+        t = time.perf_counter()
+        with pytest.raises(ParseError, match="expected '=' after the field name") as e:
+            unilayout.parse("#ttg.blocked<{sizePerThread" + " " * n)
+        assert e.value.position == 27 + n and time.perf_counter() - t < 1

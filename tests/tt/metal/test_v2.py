@@ -345,3 +345,19 @@ def test_todays_ttcore_device_text():
              "(0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 * s1 + d2 + s0), "
              "meshShape = , chipIds = [0]>")
     assert tt.parse(older) == dev
+
+
+def test_index_map_rank_past_the_bound_is_refused_before_it_is_built():
+    import time
+
+    from unilayout.tt.metal.v2 import MAX_INDEX_MAP_RANK
+
+    head = ("#ttcore.metal_layout<logical_shape = 64x64, dim_alignments = 32x32, collapsed_intervals = "
+            "dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded, index_map = map(")
+    t = time.perf_counter()
+    with pytest.raises(ParseError, match=f"rank 100000000 is more than MAX_INDEX_MAP_RANK = {MAX_INDEX_MAP_RANK}") as e:
+        unilayout.parse(head + "100000000)>")
+    assert e.value.position == len(head) and time.perf_counter() - t < 2
+    with pytest.raises(LayoutError, match="MAX_INDEX_MAP_RANK"):
+        MetalLayoutV2((64, 64), (1, 1), (32, 32), [[0, 1], [1, 2]], index_map=f"map({MAX_INDEX_MAP_RANK + 1})")
+    assert unilayout.parse(head + f"{MAX_INDEX_MAP_RANK})>").index_affine_map.num_dims == MAX_INDEX_MAP_RANK

@@ -140,3 +140,42 @@ def test_to_metal_names_a_bad_buffer_type_as_a_memory_config_does():
     with pytest.raises(LayoutError, match="buffer type 'sram' is not one of dram, l1"):
         spec.to_metal((64, 256), buffer_type="sram")
     assert spec.to_metal((64, 256), buffer_type="dram").memory_space == "dram"
+
+
+def test_core_ranges_past_max_cores_are_refused_before_the_cores_are_listed():
+    import time
+
+    import unilayout
+    from unilayout.errors import ParseError
+    from unilayout.tt.ttnn.ndshard import MAX_CORES
+
+    t = time.perf_counter()
+    with pytest.raises(ParseError, match=f"6442450947 cores are more than the MAX_CORES = {MAX_CORES}") as e:
+        unilayout.parse("#ttnn.nd_shard_spec<<[#ttnn.core_range<(0,0), (2147483648,2)>]>, <32x32>, <row_major>, "
+                        "<round_robin_1d>>")
+    assert e.value.position == 0 and time.perf_counter() - t < 2
+    side = math.isqrt(MAX_CORES)
+    with pytest.raises(LayoutError, match="MAX_CORES"):
+        NdShardSpec((1,), [((0, 0), (side - 1, side - 1)), ((side, 0), (side, 0))])
+    assert NdShardSpec((1,), [((0, 0), (side - 1, side - 1))]).num_cores == MAX_CORES
+
+
+@pytest.mark.parametrize("distribution", [ROUND_ROBIN_1D, GRID_2D])
+@pytest.mark.parametrize("orientation", ["row_major", "col_major"])
+def test_shards_per_core_is_counted_without_tabulating_the_shards(distribution, orientation):
+    spec = NdShardSpec((32, 32), [((1, 1), (4, 3))], orientation, distribution)
+    for shape in [(5, 7), (64, 96), (96, 64), (33, 65), (2, 3, 40)]:  # small: the counts match the placement table
+        try:
+            core, _ = spec._placement(shape)
+        except NotRepresentableError:
+            with pytest.raises(NotRepresentableError):
+                spec.shards_per_core(shape)
+            continue
+        assert spec.shards_per_core(shape) == tuple(np.bincount(core, minlength=spec.num_cores).tolist())
+    rr = NdShardSpec((32, 32), [((0, 0), (2, 0))], orientation, ROUND_ROBIN_1D)
+    per = rr.shards_per_core((2**54, 32))  # every shard once, the first cores one more
+    assert sum(per) == 2**49 and per == tuple(sorted(per, reverse=True)) and per[0] - per[-1] <= 1
+    with pytest.raises(NotRepresentableError, match="GRID_2D"):
+        NdShardSpec((32, 32), (1, 1), orientation, GRID_2D).shards_per_core((2**54, 32))
+    with pytest.raises(LayoutError, match="values are more than"):
+        rr.core_of_shards((2**54, 32))

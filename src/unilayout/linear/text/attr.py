@@ -126,6 +126,8 @@ _FLAT = rf"\[(?:{_INT}(?:,{_INT})*)?\]"
 _LISTS = re.compile(rf"\s*({_FLAT}|\[\s*(?:{_FLAT}\s*(?:,\s*{_FLAT}\s*)*)?\])")
 _NUMBER = re.compile(r"-?\d+")
 _U32 = (1 << 32) - 1  # the largest integer an attribute holds (Triton's are int32 / unsigned)
+#: the deepest nesting of lists, {...} and attributes one text may hold (Triton's go 3 or 4 deep)
+MAX_DEPTH = 64
 
 
 def _small(body: str) -> bool:
@@ -133,7 +135,14 @@ def _small(body: str) -> bool:
     return all(len(x) <= 11 and abs(int(x)) <= _U32 for x in _NUMBER.findall(body))
 
 
-def _value(s: Scanner, aliases):
+def _deeper(s: Scanner, depth: int, pos: int) -> int:
+    """``depth + 1``, or a ``ParseError`` at ``pos`` when that is past ``MAX_DEPTH``."""
+    if depth >= MAX_DEPTH:
+        s.fail(f"values nest more than MAX_DEPTH = {MAX_DEPTH} deep", pos)
+    return depth + 1
+
+
+def _value(s: Scanner, aliases, depth=0):
     pos = s.skip()
     c = s.peek()
     if c == "[":
@@ -146,19 +155,20 @@ def _value(s: Scanner, aliases):
             if body[1:].lstrip().startswith("["):
                 return [[int(x) for x in _NUMBER.findall(inner)] for inner in re.findall(r"\[[^\[\]]*\]", body[1:-1])], pos
             return [int(x) for x in _NUMBER.findall(body)], pos
+        inner = _deeper(s, depth, pos)
         s.expect("[")
         out = []
         if not s.accept("]"):
             while True:
-                out.append(_value(s, aliases)[0])
+                out.append(_value(s, aliases, inner)[0])
                 if s.accept("]"):
                     break
                 s.expect(",", "',' or ']'")
         return out, pos
     if c == "{":
-        return _dict(s, aliases), pos
+        return _dict(s, aliases, _deeper(s, depth, pos)), pos
     if c == "#":
-        return _attr(s, aliases), pos
+        return _attr(s, aliases, _deeper(s, depth, pos)), pos
     if c == "-" or c.isdigit():
         return s.integer(signs="-", limit=_U32), pos  # Triton's attribute integers are 32-bit
     if s.keyword("true"):
@@ -168,7 +178,7 @@ def _value(s: Scanner, aliases):
     s.expected("a value (an integer, true/false, [...], {...} or #attribute)")
 
 
-def _dict(s: Scanner, aliases) -> dict:
+def _dict(s: Scanner, aliases, depth=0) -> dict:
     s.expect("{")
     out = {}
     if s.accept("}"):
@@ -179,7 +189,7 @@ def _dict(s: Scanner, aliases) -> dict:
         if name in out:
             s.fail(f"field {name!r} appears twice", npos)
         s.expect("=", "'=' after the field name")
-        out[name] = _value(s, aliases)
+        out[name] = _value(s, aliases, depth)
         if s.accept("}"):
             return out
         s.expect(",", "',' or '}'")
@@ -200,7 +210,7 @@ def _pairs(s: Scanner):
         s.expect(",", "',' or ']'")
 
 
-def _attr(s: Scanner, aliases):
+def _attr(s: Scanner, aliases, depth=0):
     start = s.skip()
     s.expect("#", "'#' to start an attribute")
     rest = s.text[s.pos:]
@@ -231,7 +241,7 @@ def _attr(s: Scanner, aliases):
             pos = s.skip()
             c = s.peek()
             if c == "{":
-                for name, (v, vpos) in _dict(s, aliases).items():
+                for name, (v, vpos) in _dict(s, aliases, depth).items():
                     fields.add(name, v, vpos)
             elif c == "[":
                 if fields.pairs is not None:
@@ -240,7 +250,7 @@ def _attr(s: Scanner, aliases):
             else:
                 name = s.identifier("a field name, '{' or '>'")
                 s.expect("=", "'=' after the field name")
-                v, vpos = _value(s, aliases)
+                v, vpos = _value(s, aliases, depth)
                 fields.add(name, v, vpos)
             if s.accept(","):
                 continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from ..layout import LinearLayout
-from .attr import _DIALECTS, _U32, KINDS, _Fields, _Unread
+from .attr import _DIALECTS, _U32, KINDS, MAX_DEPTH, _Fields, _Unread
 
 # The tokens: a whole list of integers, a name (or #alias / #dialect.kind), a number, ':+', or one character.
 _TOKENS = re.compile(r"[ \t\r\n]*(\[[ \t\r\n]*[0-9]+(?:[ \t\r\n]*,[ \t\r\n]*[0-9]+)*[ \t\r\n]*\]"  # [1, 8]
@@ -30,8 +30,10 @@ class _Slow(Exception):
     """The fast reader gives up; the positioned one reads the text (and reports any error)."""
 
 
-def _fast_value(toks, i, aliases):
+def _fast_value(toks, i, aliases, depth=0):
     t = toks[i]
+    if depth >= MAX_DEPTH and (t in ("[", "{") or t[:1] == "#"):
+        raise _Slow  # one level past MAX_DEPTH: the positioned reader points at it
     if t[0] == "[" and len(t) > 1:  # a list of integers, one token
         out = list(map(int, t[1:-1].split(",")))  # int() skips the spaces around each number
         if max(out) > _U32:
@@ -43,7 +45,7 @@ def _fast_value(toks, i, aliases):
         if toks[i] == "]":
             return out, i + 1
         while True:
-            v, i = _fast_value(toks, i, aliases)
+            v, i = _fast_value(toks, i, aliases, depth + 1)
             out.append(v)
             t = toks[i]
             i += 1
@@ -52,9 +54,9 @@ def _fast_value(toks, i, aliases):
             if t != ",":
                 raise _Slow
     if t == "{":
-        return _fast_dict(toks, i, aliases)
+        return _fast_dict(toks, i, aliases, depth + 1)
     if t[0] == "#":
-        return _fast_attr(toks, i, aliases)
+        return _fast_attr(toks, i, aliases, depth + 1)
     if t.isdigit():
         if len(t) > 10 or int(t) > _U32:
             raise _Slow
@@ -66,7 +68,7 @@ def _fast_value(toks, i, aliases):
     raise _Slow
 
 
-def _fast_dict(toks, i, aliases):
+def _fast_dict(toks, i, aliases, depth=0):
     out = {}
     i += 1  # '{'
     if toks[i] == "}":
@@ -75,7 +77,7 @@ def _fast_dict(toks, i, aliases):
         name = toks[i]
         if not (name[0].isalpha() or name[0] == "_") or name in out or toks[i + 1] != "=":
             raise _Slow
-        v, i = _fast_value(toks, i + 2, aliases)
+        v, i = _fast_value(toks, i + 2, aliases, depth)
         out[name] = (v, 0)  # as _dict: (value, position)
         t = toks[i]
         i += 1
@@ -85,7 +87,7 @@ def _fast_dict(toks, i, aliases):
             raise _Slow
 
 
-def _fast_attr(toks, i, aliases):
+def _fast_attr(toks, i, aliases, depth=0):
     head = toks[i][1:]
     dialect = head[:head.find(".") + 1]
     if dialect not in _FAST_DIALECTS:
@@ -118,7 +120,7 @@ def _fast_attr(toks, i, aliases):
         while True:
             t = toks[i]
             if t == "{":
-                d, i = _fast_dict(toks, i, aliases)
+                d, i = _fast_dict(toks, i, aliases, depth)
                 for name, v in d.items():
                     if name in items:
                         raise _Slow
@@ -145,7 +147,7 @@ def _fast_attr(toks, i, aliases):
             else:
                 if not (t[0].isalpha() or t[0] == "_") or t in items or toks[i + 1] != "=":
                     raise _Slow
-                items[t], i = _fast_value(toks, i + 2, aliases)
+                items[t], i = _fast_value(toks, i + 2, aliases, depth)
                 items[t] = (items[t], 0)
             t = toks[i]
             if t == ",":
@@ -175,7 +177,7 @@ _GIVE_UP = _GiveUp()
 
 def _fast_parse(text: str, aliases):
     """The encoding of ``text`` by the fast reader, or ``None`` (the positioned reader decides)."""
-    toks = _TOKENS.findall(text)
+    toks = _TOKENS.findall(text.rstrip(" \t\r\n"))  # trailing blanks would cost a scan from each one
     toks.append("")  # end marker: no rule accepts it
     try:
         got, i = _fast_attr(toks, 0, aliases) if toks[0][:1] == "#" else (None, 0)

@@ -84,9 +84,12 @@ def read_v2(p, shape=None, elem=None, tile=None, tensor_pos=None):
             mpos = p.ws()
             if p.accept("map"):
                 p.expect("(", "'(' after 'map'")
-                n = p.integer("the identity map's rank")[0]
+                n, npos = p.integer("the identity map's rank")
                 p.expect(")", "')'")
-                index_map = _read_index_map(f"map({n})")
+                try:
+                    index_map = _read_index_map(f"map({n})")
+                except LayoutError as e:
+                    raise p.error(str(e), npos) from None
             else:
                 index_map, mpos = p.affine_map()
             continue

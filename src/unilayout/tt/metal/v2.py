@@ -364,10 +364,18 @@ def _rebuild(items):
     return MetalLayoutV2(**dict(items))
 
 
+#: the largest rank ``map(N)`` may name (a device tensor has grid ++ shard dims: a handful),
+#: checked before its N dims are built
+MAX_INDEX_MAP_RANK = 64
+
+
 def _read_index_map(text):
     t = text.strip()
     if t.startswith("map(") and t.endswith(")"):
-        return _identity(as_int(int(t[4:-1]) if t[4:-1].strip().isdigit() else t[4:-1], "map rank"))
+        n = as_int(int(t[4:-1]) if t[4:-1].strip().isdigit() else t[4:-1], "map rank")
+        if n > MAX_INDEX_MAP_RANK:
+            raise LayoutError(f"index_map map({n}): rank {n} is more than MAX_INDEX_MAP_RANK = {MAX_INDEX_MAP_RANK}")
+        return _identity(n)
     return AffineMap.parse(t)
 
 

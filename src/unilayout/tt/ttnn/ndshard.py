@@ -48,7 +48,7 @@ import math
 
 import numpy as np
 
-from ..._ints import as_int, as_items
+from ..._ints import as_int, as_items, check_table
 from ...errors import LayoutError, NotRepresentableError
 from ..ttnn_view import CoreRange
 from .placement import check_buffer_type
@@ -59,6 +59,10 @@ __all__ = ["NdShardSpec", "ROUND_ROBIN_1D", "GRID_2D", "corerange_to_cores", "he
 
 ROUND_ROBIN_1D = "ROUND_ROBIN_1D"
 GRID_2D = "GRID_2D"
+
+#: the most cores one spec's ranges may hold, checked before they are listed
+#: (a device has about a hundred; a galaxy of them some thousands)
+MAX_CORES = 1 << 16
 
 
 def _orientation(value):
@@ -87,6 +91,9 @@ def _core_grid(value):
                           f"got {value!r}") from None
     if not out:
         raise LayoutError("core_grid has no cores")
+    total = sum(r.num_cores for r in out)
+    if total > MAX_CORES:
+        raise LayoutError(f"core_grid: {total} cores are more than the MAX_CORES = {MAX_CORES} one spec may hold")
     seen = set()
     for c in corerange_to_cores(out):
         if c in seen:
@@ -242,13 +249,8 @@ class NdShardSpec:
         cores = np.asarray(self.cores, dtype=np.int64).reshape(-1, 2)
         return cores[idx].reshape(self.shard_grid(tensor_shape) + (2,))
 
-    def _placement(self, tensor_shape):
-        """(core index, slot) per shard, row-major over the shard grid."""
-        grid = self.shard_grid(tensor_shape)
-        n = math.prod(grid)
-        k = np.arange(n, dtype=np.int64)
-        if self.distribution == ROUND_ROBIN_1D:
-            return k % self.num_cores, k // self.num_cores
+    def _grid_2d(self, grid):
+        """GRID_2D: (shard rows, shard columns, range width, range height), or why the range is too small."""
         rows, cols = math.prod(grid[:-1]), grid[-1]
         r = self.core_grid[0]
         gx, gy = r.end[0] - r.start[0] + 1, r.end[1] - r.start[1] + 1
@@ -257,6 +259,16 @@ class NdShardSpec:
             raise NotRepresentableError(
                 f"GRID_2D: a {rows}x{cols} grid of shards needs {need[0]}x{need[1]} cores (x by y) but the range "
                 f"{r.start}-{r.end} has {gx}x{gy}")
+        return rows, cols, gx, gy
+
+    def _placement(self, tensor_shape):
+        """(core index, slot) per shard, row-major over the shard grid."""
+        grid = self.shard_grid(tensor_shape)
+        n = check_table(math.prod(grid), f"the placement of a {'x'.join(map(str, grid))} grid of shards")
+        k = np.arange(n, dtype=np.int64)
+        if self.distribution == ROUND_ROBIN_1D:
+            return k % self.num_cores, k // self.num_cores
+        rows, cols, gx, gy = self._grid_2d(grid)
         rr, cc = k // cols, k % cols
         x, y = (cc, rr) if self.orientation == "ROW_MAJOR" else (rr, cc)
         # index of core (x0 + x, y0 + y) in self.cores order
@@ -269,8 +281,15 @@ class NdShardSpec:
         >>> NdShardSpec((1, 1), (2, 1)).shards_per_core((1, 5))
         (3, 2)
         """
-        core, _ = self._placement(tensor_shape)
-        return tuple(int(v) for v in np.bincount(core, minlength=self.num_cores))
+        grid = self.shard_grid(tensor_shape)
+        cores = self.num_cores  # counted, not tabulated: the shards may be far more than any table
+        if self.distribution == ROUND_ROBIN_1D:
+            q, extra = divmod(math.prod(grid), cores)
+            return tuple(q + (i < extra) for i in range(cores))
+        rows, cols, gx, gy = self._grid_2d(grid)
+        if self.orientation == "ROW_MAJOR":  # shard (rr, cc) on core (cc, rr); core index y * gx + x
+            return tuple(int(i % gx < cols and i // gx < rows) for i in range(cores))
+        return tuple(int(i // gy < rows and i % gy < cols) for i in range(cores))  # core (rr, cc), index x * gy + y
 
     def shard(self, array, fill=0) -> np.ndarray:
         """``array`` laid out per core: ``(num_cores, max shards per core) + shard_shape``, padding = ``fill``.
