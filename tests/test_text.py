@@ -139,3 +139,14 @@ def test_integer_limit_is_per_call():
     assert Scanner("300").integer(limit=300) == 300
     with pytest.raises(ParseError, match=r"^integer 301 is out of range \(at most 300\)"):
         Scanner("301").integer(limit=300)
+
+
+@pytest.mark.parametrize("text, signs, value", [
+    ("0" * 4301 + "4", "", 4),
+    ("-" + "0" * 100000 + "17", "-", -17),
+    ("0" * 5000, "", 0),
+])
+def test_integer_leading_zeros_past_pythons_digit_limit_read_as_the_number(text, signs, value):
+    s = Scanner(text + ":")
+    assert s.integer(signs=signs) == value
+    assert s.pos == len(text)

@@ -279,6 +279,8 @@ class Scanner:
 
         >>> Scanner(" -7,").integer(signs="-"), Scanner("042").integer()
         (-7, 42)
+        >>> Scanner("-" + "0" * 5000 + "9").integer(signs="-")  # leading zeros do not count toward int()'s limit
+        -9
         >>> Scanner("99999999999999999999").integer()
         Traceback (most recent call last):
         ...
@@ -311,7 +313,8 @@ class Scanner:
             shown = t[digits:p] if p - digits <= 24 else f"{t[digits:digits + 8]}...({p - digits} digits)"
             self.fail(f"integer {shown} is out of range (at most {limit})", start)
         self.pos = p
-        return int(t[start:p])
+        value = int(t[lead:p])  # the leading zeros stripped: int() refuses over 4,300 digits, zeros included
+        return -value if t[start] == "-" else value
 
     def identifier(self, what: str = "an identifier") -> str:
         """MLIR's bare identifier ``[A-Za-z_][A-Za-z0-9_$.]*`` (ASCII only).

@@ -90,3 +90,18 @@ def test_counting_tensor_slices_keep_coordinates():
 def test_index_map_of_a_basis_layout_is_refused():
     with pytest.raises(LayoutError, match="basis strides"):
         make_identity_layout((2, 2)).index_map()
+
+
+def test_a_huge_basis_mode_is_refused_before_building_its_coordinate():
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(LayoutError, match="coordinate of 1@100000000") as e:
+        ScaledBasis(1, 100000000).to_coord()
+    assert time.perf_counter() - t0 < 0.1 and len(str(e.value)) < 200
+
+
+def test_adding_an_integer_to_a_long_coordinate_names_it_briefly():
+    with pytest.raises(LayoutError, match=r"cannot add the integer 1 to the coordinate \(0, .*60 positions\)") as e:
+        1 + ScaledBasis(1, 59)
+    assert len(str(e.value)) < 200

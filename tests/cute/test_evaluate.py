@@ -62,3 +62,14 @@ def test_offsets_that_leave_int64_are_refused():
     with pytest.raises(LayoutError, match="one table may hold"):  # the cap, checked before allocating
         index_map(Layout((1 << 15, 1 << 16), (1, 1 << 15)))
     assert evaluate(Layout((), ()), np.arange(3)).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize("text", ["8:2@0", "(4,8):(1@0,1@1)"])
+def test_basis_stride_layouts_have_no_offsets_to_evaluate(text):
+    from unilayout.cute import parse
+
+    L = parse(text)
+    with pytest.raises(LayoutError, match="basis strides"):
+        index_map(L)
+    with pytest.raises(LayoutError, match="basis strides"):
+        evaluate(L, np.arange(4))

@@ -32,3 +32,9 @@ def test_rank1_is_one_row_and_rank3_is_rejected():
     assert len(lines) == 5 and lines[3] == " 0  | 0 | 2 | 4 | 6 |"
     with pytest.raises(LayoutError, match="rank 3"):
         layout_table(Layout((2, 2, 2)))
+
+
+def test_negative_offsets_keep_the_columns_aligned():
+    lines = layout_table(Layout(8, -1)).splitlines()
+    assert "| -7 |" in lines[3]
+    assert len({len(line) for line in lines[2:]}) == 1

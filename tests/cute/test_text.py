@@ -91,3 +91,8 @@ def test_every_cute_value_round_trips_through_both_parsers(v):
 ])
 def test_named_cute_values_round_trip(v):
     assert parse(str(v)) == v and unilayout.parse(str(v)) == v
+
+
+def test_parse_reads_thousands_of_leading_zeros_as_the_number():
+    assert parse("0" * 4301 + "4:1") == Layout(4, 1)
+    assert parse("(" + "0" * 5000 + "2,3):(1," + "0" * 5000 + "2)") == Layout((2, 3), (1, 2))

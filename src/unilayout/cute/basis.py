@@ -36,10 +36,13 @@ from __future__ import annotations
 
 import operator
 
-from .._ints import as_int, as_nonneg
+from .._ints import as_int, as_nonneg, check_table
 from ..errors import LayoutError
 
 __all__ = ["ScaledBasis", "ArithTuple", "E", "make_basis_like", "has_basis", "as_coord", "normalize_stride"]
+
+
+_MAX_POSITIONS = 1 << 16  # positions one coordinate may spell out (CuTe's coordinates have a handful)
 
 
 def _path(mode):
@@ -120,6 +123,7 @@ class ScaledBasis:
         >>> ScaledBasis(4, 2).to_coord(), ScaledBasis(4, (1, 0)).to_coord()
         ((0, 0, 4), (0, (4,)))
         """
+        check_table(sum(self.path) + 1, f"the coordinate of {self}", cap=_MAX_POSITIONS)  # 1@10**8: 10**8 zeros
         v = self.value
         for k in reversed(self.path):
             v = ArithTuple((0,) * k + (v,))
@@ -170,14 +174,20 @@ def _add(a, b):
         return a + b
     if not ta:
         if a != 0:
-            raise LayoutError(f"cannot add the integer {a} to the coordinate {b}")
+            raise LayoutError(f"cannot add the integer {a} to the coordinate {_short(b)}")
         return b if type(b) is ArithTuple else ArithTuple(b)
     if not tb:
         if b != 0:
-            raise LayoutError(f"cannot add the integer {b} to the coordinate {a}")
+            raise LayoutError(f"cannot add the integer {b} to the coordinate {_short(a)}")
         return a if type(a) is ArithTuple else ArithTuple(a)
     n = max(len(a), len(b))
     return ArithTuple(_add(a[i] if i < len(a) else 0, b[i] if i < len(b) else 0) for i in range(n))
+
+
+def _short(t) -> str:
+    """A coordinate's text for a message, cut to 80 characters."""
+    text = str(tuple(t)) if len(t) <= 40 else f"({', '.join(map(str, t[:8]))}, ... {len(t)} positions)"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def has_basis(t) -> bool:

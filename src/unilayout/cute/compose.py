@@ -33,6 +33,7 @@ import numpy as np
 from .._ints import as_instance, check_table
 from ..errors import LayoutError
 from ._flat import coalesce_lists as _coalesce_lists
+from .basis import has_basis
 from .evaluate import evaluate
 from .inttuple import normalize, prefix_product
 from .layout import Layout, _make, make_layout
@@ -344,6 +345,7 @@ def right_inverse(layout):
     >>> str(R), all(C(R(i)) == i for i in range(R.size))
     ('Sw<1,0,-2> o 0 o (4,4):(4,1)', True)
     """
+    _no_basis(layout, "right_inverse")
     if type(layout) is Layout:
         return _right_inverse(layout)
     if isinstance(layout, Swizzle):
@@ -385,11 +387,20 @@ def left_inverse(layout):
     >>> str(R), all(R(C(i)) == i for i in range(C.size))
     ('Sw<2,0,-3> o 0 o (8,4):(4,1)', True)
     """
+    _no_basis(layout, "left_inverse")
     if isinstance(layout, Swizzle):
         return layout
     if isinstance(layout, ComposedLayout):
         return _composed_inverse(layout, _left_inverse(layout.inner), "left_inverse")
     return _left_inverse(layout)
+
+
+def _no_basis(layout, name: str) -> None:
+    """``LayoutError`` for a layout with basis strides (``8:2@0``): its values are coordinates, it has no inverse."""
+    inner = layout.inner if isinstance(layout, ComposedLayout) else layout
+    if isinstance(inner, Layout) and has_basis(inner.stride):
+        raise LayoutError(f"{name}: layout {layout} has basis strides: its values are coordinates, "
+                          f"not offsets, so it has no {name}")
 
 
 def _left_inverse(layout: Layout) -> Layout:

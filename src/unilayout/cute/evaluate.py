@@ -19,6 +19,7 @@ import numpy as np
 from .._ints import check_int64
 from ..errors import LayoutError
 from . import _flat
+from .basis import has_basis
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -33,8 +34,6 @@ def index_map(layout) -> np.ndarray:
     >>> index_map(Layout((2, 3), (3, 1))).tolist()
     [0, 3, 1, 4, 2, 5]
     """
-    if type(layout) is Layout:
-        return _flat.table(*layout.flat()[:2])
     if hasattr(layout, "index_map"):
         return layout.index_map()
     raise LayoutError(f"index_map: expected a CuTe layout, got {type(layout).__name__}")
@@ -61,4 +60,6 @@ def evaluate(layout, idx) -> np.ndarray:
         return layout(_flat.coords(idx))
     if not isinstance(layout, Layout):
         raise LayoutError(f"evaluate: expected a CuTe layout, got {type(layout).__name__}")
+    if has_basis(layout.stride):
+        raise LayoutError(f"layout {layout} has basis strides: its values are coordinates, not offsets")
     return _flat.at(*layout.flat()[:2], idx)

@@ -28,6 +28,7 @@ from .._ints import as_shape, check_table
 from .._measures import MAX_TABULATE, table_facts
 from ..draw.table import grid_text, too_big
 from ..errors import LayoutError, ParseError
+from .basis import ScaledBasis, has_basis
 from .evaluate import index_map as _cute_index_map
 from .inttuple import product_each
 from .layout import Layout, size
@@ -58,11 +59,45 @@ def _tuple_text(t):
     return "(" + ",".join(_tuple_text(x) for x in t) + ")" if isinstance(t, tuple) else str(t)
 
 
+def _onto(d) -> str:
+    """The offsets a surjective layout covers: ``d["offsets"]`` when negative strides reach below 0."""
+    return d.get("offsets") or f"0..{d['cosize'] - 1}"
+
+
+def _basis_facts(d, L):
+    """Facts of a layout with basis strides (``(4,8):(1@0,1@1)``): its values are coordinates, not offsets.
+
+    ``coshape`` is the extent along each basis mode (``4@0,8@1``); injectivity is
+    tabulated over coordinate rows, never over the (possibly huge) coordinate space.
+    """
+    shapes, strides, _ = L.flat()
+    ext = {}
+    for s, st in zip(shapes, strides):
+        key, v = (st.mode, st.value) if type(st) is ScaledBasis else ("offset", st)
+        ext[key] = ext.get(key, 0) + (s - 1) * abs(v)
+    d["size"], d["rank"], d["depth"] = int(L.size), int(L.rank), int(L.depth)
+    d["values"] = "coordinates (basis strides)"
+    d["coshape"] = ",".join(f"{e + 1}@{_tuple_text(k)}" if k != "offset" else f"{e + 1}"
+                            for k, e in ext.items() if e or k != "offset")
+    if L.size > MAX_TABULATE or max(ext.values(), default=0) >= 1 << 62:
+        d["note"] = f"size {L.size:,} or its coordinates are too large: injectivity not tabulated"
+        return d
+    keys = list(ext)
+    rows = np.zeros((int(L.size), len(keys)), dtype=np.int64)
+    idx, inner = np.arange(int(L.size), dtype=np.int64), 1
+    for s, st in zip(shapes, strides):
+        key, v = (st.mode, st.value) if type(st) is ScaledBasis else ("offset", st)
+        rows[:, keys.index(key)] += (idx // inner % s) * v
+        inner *= s
+    d["injective"] = bool(len(np.unique(rows, axis=0)) == len(rows)) if len(keys) else int(L.size) <= 1
+    return d
+
+
 class CuteFamily(Family):
     """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``."""
 
     name, types = "cute", (Layout, ComposedLayout, Swizzle)
-    glosses = {"surjective": lambda v, d: f"yes (onto 0..{d['cosize'] - 1})" if v is True else None}
+    glosses = {"surjective": lambda v, d: f"yes (onto {_onto(d)})" if v is True else None}
     index_order, flat_domain = "F", True  # the 1-D coordinate, mode 0 fastest
 
     def parse(self, text, **given):
@@ -98,11 +133,21 @@ class CuteFamily(Family):
             d["swizzle"], d["offset"], d["inner"] = str(L.outer), L.offset, str(L.inner)
         else:
             d["shape"], d["stride"] = _tuple_text(L.shape), _tuple_text(L.stride)
+        if isinstance(L, Layout) and has_basis(L.stride):
+            return _basis_facts(d, L)
         d["size"], d["cosize"], d["rank"], d["depth"] = int(L.size), int(L.cosize), int(L.rank), int(L.depth)
         if L.size > MAX_TABULATE:
             d["note"] = f"size {L.size:,} is above {MAX_TABULATE:,}: injectivity and contiguity not tabulated"
             return d
-        table_facts(d, _cute_index_map(L), 0, int(L.cosize) - 1)
+        vals = _cute_index_map(L)
+        # Negative strides (CuTe allows them) reach below 0: the offsets span lo..lo + cosize - 1.
+        lo = sum((s - 1) * min(st, 0) for s, st in zip(*L.flat()[:2])) if isinstance(L, Layout) else 0
+        hi = lo + int(L.cosize) - 1
+        if vals.size:
+            lo, hi = min(lo, int(vals.min())), max(hi, int(vals.max()))
+        if lo:
+            d["offsets"] = f"{lo}..{hi}"
+        table_facts(d, vals, lo, hi)
         return d
 
     def tables(self, L, shape, max_cells):

@@ -367,6 +367,8 @@ def tiled_cells(tiled, *, details=True) -> Cells:
         crd = (j, i) if transposed else (i, j)  # B is drawn k x n
         who = holders[o].get(crd[0] + rows * crd[1], [])
         for t in sorted({t for t, _ in who}):
+            if t >= len(thread_cells):  # SM70's quad-pair atoms number their 8 threads 0-3 and 16-19
+                thread_cells.extend([] for _ in range(t + 1 - len(thread_cells)))
             thread_cells[t].append(len(operand))
         more = f" (+{len(who) - 8} more)" if len(who) > 8 else ""
         operand.append(name)

@@ -43,7 +43,8 @@ def layout_table(layout) -> str:
     else:
         rows, cols = 1, layout.size
     values = index_map(layout).reshape(cols, rows).T
-    w = len(str(layout.cosize)) + 2
+    low = int(values.min()) if values.size else 0  # a negative stride's offsets are wider than cosize
+    w = max(len(str(layout.cosize)), len(str(low))) + 2
     rule = "    " + ("+" + "-" * w) * cols + "+"
     lines = [str(layout), "    " + "".join(f"  {n:>{w - 2}} " for n in range(cols))]
     for m in range(rows):
