@@ -231,3 +231,25 @@ def test_sum_groups_are_the_ranks_dtensor_reduces_together(torch_world):
             assert ranks == group_of[r], (ms, names, r, ranks, s.sum_groups)
         checked.add(len(s.sum_groups))
     assert len(checked) >= 3, checked  # one group, several groups of copies, groups of shards
+
+
+def test_split_factor_past_the_dim_builds_only_the_chunks_there():
+    import time
+
+    t0 = time.perf_counter()
+    big = from_dtensor(["_StridedShard(0, split_factor=10000000)"], (2,), (8,))
+    assert time.perf_counter() - t0 < 1.0
+    # torch.chunk of 8 rows into 10**7 pieces gives 8 rows of one: rank 0 of each, rank 1 nothing
+    assert big == from_dtensor(["_StridedShard(0, split_factor=8)"], (2,), (8,))
+    assert big.device_boxes == {0: [((0, 8),)], 1: []}
+
+
+def test_strided_boxes_are_bounded_before_building():
+    from unilayout._ints import set_max_table
+
+    old = set_max_table(1 << 10)
+    try:
+        with pytest.raises(LayoutError, match="from_dtensor"):
+            from_dtensor(["_StridedShard(0, split_factor=2)"], (2,), (1 << 20,))
+    finally:
+        set_max_table(old)

@@ -22,7 +22,9 @@ def test_named_forms():
     assert m.devices == (0, 1, 2) and m.device_boxes[2] == [((0, 3),)] and m.device_boxes[0] == []
     assert to_hlo(m) == "{maximal device=2}"
     assert parse_hlo("{replicated}", (3,), num_devices=4).is_fully_replicated
-    assert to_hlo(parse_hlo("{replicated}", (3,), num_devices=4)) == "{replicated}"
+    # '{replicated}' names no device count: over 4 devices the count is written as a replicated tile
+    assert to_hlo(parse_hlo("{replicated}", (3,), num_devices=4)) == "{devices=[1,4]<=[4] last_tile_dim_replicate}"
+    assert to_hlo(parse_hlo("{replicated}", (3,))) == "{replicated}"
     sub = parse_hlo("{devices=[2,2]<=[4] last_tile_dims={replicated}}", (4,))
     assert sub == parse_hlo("{devices=[2,2]<=[4] last_tile_dim_replicate}", (4,))
 
@@ -124,3 +126,47 @@ def test_uneven_tiles_with_empty_devices_round_trip():
         assert parse_hlo(to_hlo(s), shape, s.num_devices) == s, (text, shape)
         assert parse_shardy(*to_shardy(s), shape) == s, (text, shape)
     assert empties > 30
+
+
+def test_device_counts_are_bounded_before_building():
+    from unilayout.sharding._grid import MAX_DEVICES
+
+    with pytest.raises(LayoutError, match=f"more than the {MAX_DEVICES}"):
+        parse_hlo("{maximal device=100000000}", (8,))
+    with pytest.raises(LayoutError, match=f"more than the {MAX_DEVICES}"):
+        parse_hlo("{replicated}", (8,), num_devices=1 << 40)
+    with pytest.raises(ParseError, match=f"more than the {MAX_DEVICES}"):
+        parse_hlo("{devices=[4294967296,4294967296]<=[18446744073709551615]}", (8, 8))
+    assert parse_hlo(f"{{maximal device={MAX_DEVICES - 1}}}", (2,)).num_devices == MAX_DEVICES
+
+
+@pytest.mark.parametrize("text", [
+    "{maximal device=9223372036854775808}",
+    "{devices=[2]0,9223372036854775808}",
+    "{devices=[9223372036854775808]<=[2]}",
+    "{devices=[2]<=[9223372036854775808]}",
+])
+def test_ids_and_sizes_past_int64_are_parse_errors(text):
+    with pytest.raises(ParseError, match="out of range"):
+        parse_hlo(text, (8,))
+
+
+@pytest.mark.parametrize("shape", [(4,), (3, 5), (), (0, 4)])
+@pytest.mark.parametrize("n", [1, 2, 6])
+def test_replicated_round_trips_with_the_shape_alone(shape, n):
+    full = tuple((0, v) for v in shape)
+    s = Sharding(shape, {d: [full] for d in range(n)})
+    assert parse_hlo(to_hlo(s), shape) == s
+    shuffled = Sharding(shape, {d: [full] for d in (5, 2, 9)[:n]})
+    assert parse_hlo(to_hlo(shuffled), shape) == shuffled
+
+
+def test_zero_size_replicated_equals_every_reading():
+    from unilayout.sharding import parse_shardy
+
+    hlo = parse_hlo("{replicated}", (0, 4), num_devices=2)
+    sdy = parse_shardy('#sdy.sharding<@mesh, [{}, {}]>', '<["x"=2]>', (0, 4))
+    tiled = parse_hlo("{devices=[2,1]0,1}", (0, 4))
+    assert hlo == sdy == tiled and sdy == hlo and hash(hlo) == hash(sdy) == hash(tiled)
+    assert hlo.is_fully_replicated and sdy.is_fully_replicated
+    assert parse_hlo("{maximal device=1}", (0, 4)) == hlo

@@ -101,3 +101,18 @@ def test_refusals_and_errors():
     with pytest.raises(ParseError, match="give its text"):
         parse_shardy('#sdy.sharding<@mesh, [{}]>', None, (2,))
     assert parse_mesh('#sdy.mesh<["a"=2]>').axes == (("a", 2),)
+
+
+def test_mesh_sizes_and_ids_are_bounded():
+    from unilayout.sharding._grid import MAX_DEVICES
+
+    with pytest.raises(ParseError, match=f"more than the {MAX_DEVICES}"):
+        parse_mesh('<["x"=4294967296, "y"=4294967296]>')
+    with pytest.raises(ParseError, match=f"more than the {MAX_DEVICES}"):
+        parse_mesh('<["x"=100000000]>')
+    with pytest.raises(ParseError, match="out of range"):
+        parse_mesh('<["x"=9223372036854775808]>')
+    with pytest.raises(ParseError, match="out of range"):
+        parse_mesh('<["x"=2], device_ids=[0, 9223372036854775808]>')
+    with pytest.raises(ParseError, match="out of range"):
+        parse_shardy('#sdy.sharding<@mesh, [{"x":(9223372036854775808)1}]>', '<["x"=2]>', (4,))

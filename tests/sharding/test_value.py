@@ -143,3 +143,22 @@ def test_sum_groups_are_canonical_paste_back_and_are_checked():
         Sharding((4,), halves, partial=range(4), sum_groups=[[0, 1], [1, 2, 3]])
     with pytest.raises(LayoutError, match="but the partial devices are"):
         Sharding((4,), halves, partial=range(4), sum_groups=[[0, 1]])
+
+
+def test_boxes_of_every_device_is_linear():
+    import time
+
+    n = 1 << 16
+    s = Sharding._from_arrays((n,), np.arange(n), np.arange(n)[:, None], np.arange(1, n + 1)[:, None])
+    t0 = time.perf_counter()
+    assert [s.boxes(d)[0][0] for d in s.devices] == [(d, d + 1) for d in range(n)]
+    assert time.perf_counter() - t0 < 2.0
+    with pytest.raises(LayoutError, match="not one of"):
+        s.boxes([1])
+
+
+def test_zero_size_boxes_compare_equal_however_built():
+    a = Sharding._trusted((0, 4), (0, 1), ((((0, 0), (0, 4)),), ()))
+    b = Sharding((0, 4), {0: [], 1: [((0, 0), (0, 4))]})
+    assert a == b and hash(a) == hash(b) and a.device_boxes == {0: [], 1: []}
+    assert a.is_fully_replicated

@@ -129,3 +129,21 @@ def test_the_package_and_its_old_sharding_paths():
     assert sharding.XlaLayout is xla_layout.XlaLayout is XlaLayout
     assert sharding.parse_xla_layout is xla_layout.parse_xla_layout is parse_xla_layout
     assert XlaLayout.__module__ == "unilayout.xla.layout"
+
+
+def test_storage_past_int64_is_refused_so_call_and_offsets_agree():
+    # 2 x 1 tiles of (1, 2**63 - 1): 2**64 - 2 slots, offsets past int64 (offsets() used to wrap to -2**63)
+    with pytest.raises(LayoutError, match="int64"):
+        parse_xla_layout("s8[2,3]{1,0:T(1,9223372036854775807)}")
+    with pytest.raises(LayoutError, match="int64"):
+        XlaLayout("s8", (2, 3), (1, 0), ((1, (1 << 63) - 1),))
+    # a buffer of exactly 2**63 slots still fits: its last offset is INT64_MAX, in both paths
+    L = XlaLayout("s8", (2, 1), (1, 0), ((1, 1 << 62),))
+    assert L.storage_size == 1 << 63
+    assert L(1, 0) == 1 << 62 and L.offsets().tolist() == [[0], [1 << 62]]
+
+
+def test_zero_size_offsets_build_nothing():
+    assert XlaLayout("s8", (0, 1 << 20, 1 << 20)).offsets().shape == (0, 1 << 20, 1 << 20)
+    with pytest.raises(LayoutError, match="numpy has no array"):
+        XlaLayout("s8", (0, 1 << 40, 1 << 40)).offsets()

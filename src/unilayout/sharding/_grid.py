@@ -22,8 +22,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_positive, as_shape
+from .._ints import INT64_MAX, as_positive, as_shape, product
 from ..errors import LayoutError
+
+#: The most devices one sharding read from text or a mesh may span (2**20): a
+#: mesh, tile assignment or device count above it is refused before any
+#: per-device array is built.
+MAX_DEVICES = 1 << 20
+
+#: The largest device id or mesh axis size read from text (int64: the arrays of ids are int64).
+MAX_ID = INT64_MAX
+
+
+def check_devices(count: int, what: str) -> int:
+    """``count`` if a sharding may span that many devices (``<= MAX_DEVICES``), else ``LayoutError`` naming the limit.
+
+    >>> check_devices(8, "mesh")
+    8
+    >>> check_devices(1 << 30, "mesh")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: mesh: 1073741824 devices are more than the 1048576 a sharding may span
+    """
+    if count > MAX_DEVICES:
+        raise LayoutError(f"{what}: {count} devices are more than the {MAX_DEVICES} a sharding may span")
+    return count
 
 
 def mesh_coords(mesh_shape) -> np.ndarray:
@@ -81,7 +104,9 @@ def check_mesh_shape(mesh_shape, what="mesh shape"):
     shape = as_shape(mesh_shape, what)
     if not shape:
         raise LayoutError(f"{what} must have at least one axis")
-    return tuple(as_positive(n, f"{what} dim {i}") for i, n in enumerate(shape))
+    shape = tuple(as_positive(n, f"{what} dim {i}") for i, n in enumerate(shape))
+    check_devices(product(shape), what)
+    return shape
 
 
 def split_text(sizes) -> str:

@@ -45,7 +45,7 @@ import itertools
 
 import numpy as np
 
-from .._ints import as_shape
+from .._ints import as_shape, check_table, product
 from .._text import Scanner
 from ..errors import LayoutError, NotRepresentableError
 from ._grid import check_mesh_shape, chunk
@@ -162,7 +162,7 @@ def _strided(L, k, r, f):
     """Positions in ``[0, L)`` that rank ``r`` of ``k`` holds under ``_StridedShard(split_factor=f)``."""
     first = -(-L // f)
     out = []
-    for s in range(f):
+    for s in range(min(f, -(-L // first)) if L else 0):  # chunks past the last non-empty one hold nothing
         fs, fe = min(first * s, L), min(first * (s + 1), L)
         n = fe - fs
         c = -(-n // k)
@@ -199,6 +199,8 @@ def _build(places, sizes, ids, shape) -> Sharding:
                 d = p[1]
                 lo[:, d], hi[:, d] = chunk(lo[:, d], hi[:, d], sizes[j], coords[j])
         return Sharding._from_arrays(shape, ids, lo, hi, partial, groups)
+    # per device: an index list per dim, then its boxes (one per run of each list): bounded before building
+    check_table(n_dev * max(1, sum(shape)), "from_dtensor: per-device index lists of a _StridedShard placement")
     boxes = {}
     for k in range(n_dev):
         idx = [np.arange(n, dtype=np.int64) for n in shape]
@@ -209,7 +211,9 @@ def _build(places, sizes, ids, shape) -> Sharding:
                 idx[p[1]] = idx[p[1]][min(c * coords[j][k], L):min(c * (coords[j][k] + 1), L)]
             elif p[0] == "SS":
                 idx[p[1]] = idx[p[1]][_strided(idx[p[1]].size, sizes[j], int(coords[j][k]), p[2])]
-        boxes[int(ids[k])] = [tuple(b) for b in itertools.product(*[_intervals(i) for i in idx])]
+        runs = [_intervals(i) for i in idx]
+        check_table(product(len(r) for r in runs), f"from_dtensor: boxes of rank {int(ids[k])}")
+        boxes[int(ids[k])] = [tuple(b) for b in itertools.product(*runs)]
     return Sharding(shape, boxes, partial, groups)
 
 

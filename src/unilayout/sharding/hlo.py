@@ -46,10 +46,10 @@ import itertools
 
 import numpy as np
 
-from .._ints import as_shape
+from .._ints import as_positive, as_shape, product
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import tiles
+from ._grid import MAX_DEVICES, MAX_ID, check_devices, tiles
 from .jax import _single_boxes, _tile_index
 from .value import Sharding
 
@@ -58,9 +58,9 @@ __all__ = ["parse_hlo", "to_hlo"]
 
 def _int_list(sc: Scanner, open_="[", close="]", what="an integer"):
     sc.expect(open_)
-    vals = [sc.integer(what=what)]
+    vals = [sc.integer(what=what, limit=MAX_ID)]
     while sc.accept(","):
-        vals.append(sc.integer(what=what))
+        vals.append(sc.integer(what=what, limit=MAX_ID))
     sc.expect(close)
     return vals
 
@@ -109,13 +109,16 @@ def _parse(text: str):
         if not sc.keyword("device"):
             sc.expected("'device=' after 'maximal'")
         sc.expect("=")
-        device = sc.integer(what="a device id")
+        device = sc.integer(what="a device id", limit=MAX_ID)
     elif word == "devices":
         sc.expect("=")
         dims = _int_list(sc, what="a tile count")
         if any(d < 1 for d in dims):
             sc.fail(f"tile counts must be >= 1, got {dims}", start)
-        total = int(np.prod(dims))
+        total = product(dims)
+        if total > MAX_DEVICES:
+            sc.fail(f"the tile assignment {dims} has {total} devices, more than the {MAX_DEVICES} a sharding may "
+                    "span", start)
         at = sc.skip()
         if sc.accept("<="):
             reshape = _int_list(sc, what="an iota dim")
@@ -124,14 +127,14 @@ def _parse(text: str):
                 perm = _int_list(sc, "(", ")", "a transpose index")
                 if sorted(perm) != list(range(len(reshape))):
                     sc.fail(f"T{tuple(perm)} is not a permutation of the {len(reshape)} iota dims", at)
-            if int(np.prod(reshape)) != total:
-                sc.fail(f"iota <={reshape} has {int(np.prod(reshape))} devices but the tile assignment {dims} "
+            if product(reshape) != total:
+                sc.fail(f"iota <={reshape} has {product(reshape)} devices but the tile assignment {dims} "
                         f"needs {total}", at)
             assign = iota(dims, reshape, perm)
         else:
-            ids = [sc.integer(what="a device id or '<=['")]
+            ids = [sc.integer(what="a device id or '<=['", limit=MAX_ID)]
             while sc.accept(","):
-                ids.append(sc.integer(what="a device id"))
+                ids.append(sc.integer(what="a device id", limit=MAX_ID))
             if len(ids) != total:
                 sc.fail(f"the tile assignment {dims} needs {total} device ids, got {len(ids)}", at)
             assign = np.asarray(ids, dtype=np.int64).reshape(dims)
@@ -159,7 +162,7 @@ def _parse(text: str):
                 sc.expect("}")
             else:
                 break
-        if sub >= len(dims) + (0 if sub else 1) and sub:
+        if sub > len(dims):  # (as many: a scalar's copies, ``{devices=[n]<=[n] last_tile_dim_replicate}``)
             sc.fail(f"{sub} subgroup dims but the tile assignment {dims} has only {len(dims)} dims")
     else:
         sc.fail(f"unknown HLO sharding {word!r} (expected replicated, maximal, manual or devices)", start)
@@ -196,13 +199,12 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
     shape = as_shape(shape, "shape")
     kind, dims, assign, sub, device = _parse(text)
     if kind == "replicated":
-        n = 1 if num_devices is None else int(num_devices)
-        if n < 1:
-            raise LayoutError(f"num_devices must be >= 1, got {num_devices}")
+        n = 1 if num_devices is None else check_devices(as_positive(num_devices, "num_devices"), "num_devices")
         full = (tuple((0, v) for v in shape),)
         return Sharding._trusted(shape, tuple(range(n)), (full,) * n)
     if kind == "maximal":
-        n = device + 1 if num_devices is None else int(num_devices)
+        n = check_devices(device + 1 if num_devices is None else as_positive(num_devices, "num_devices"),
+                          f"maximal device={device}" if num_devices is None else "num_devices")
         if device >= n:
             raise LayoutError(f"maximal device={device} is not one of the {n} devices")
         full = (tuple((0, v) for v in shape),)
@@ -212,7 +214,7 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
         raise LayoutError(
             f"the tile assignment {dims} tiles {len(tile_dims)} dims ({sub} subgroup dims) but the shape "
             f"{tuple(shape)} has rank {len(shape)}")
-    if num_devices is not None and int(num_devices) != assign.size:
+    if num_devices is not None and as_positive(num_devices, "num_devices") != assign.size:
         raise LayoutError(f"the tile assignment has {assign.size} devices, not num_devices={num_devices}")
     coords = np.indices(assign.shape, dtype=np.int64).reshape(len(dims), -1)
     ids = assign.reshape(-1)
@@ -303,10 +305,26 @@ def _fill_empty(s, T0, R, assign0, empty, vocabulary):
         f"devices a tile ({vocabulary} tiles: {list(T0)} hold data)")
 
 
+def _replicated_text(s: Sharding) -> str:
+    """``{replicated}`` on device 0 alone; else one tile per dim held by every device (the count is in the text).
+
+    ``{replicated}`` names no device count (``parse_hlo`` reads it as one
+    device), so ``parse_hlo(to_hlo(s), s.shape) == s`` needs the tile form
+    ``{devices=[1,...,1,n]<=[n] last_tile_dim_replicate}`` for ``n > 1``.
+    """
+    n = s.num_devices
+    if s.devices == (0,):
+        return "{replicated}"
+    body = f"<=[{n}]" if s.devices == tuple(range(n)) else ",".join(map(str, s.devices))
+    return f"{{devices=[{','.join(['1'] * s.rank + [str(n)])}]{body} last_tile_dim_replicate}}"
+
+
 def to_hlo(sharding) -> str:
     """HLO sharding text of ``sharding`` (device ids as tile assignment values).
 
-    ``{replicated}`` when every device holds everything, ``{maximal device=k}``
+    ``{replicated}`` when device 0 alone holds everything (several devices
+    holding everything: ``{devices=[1,...,1,n]<=[n] last_tile_dim_replicate}``,
+    as ``{replicated}`` names no device count), ``{maximal device=k}``
     when one device does and the rest hold nothing, else a tile assignment
     (iota form when it is one). Raises ``NotRepresentableError`` naming the
     difference for partial sums, a device with several boxes, tiles
@@ -328,10 +346,10 @@ def to_hlo(sharding) -> str:
     s = sharding
     if s.has_partial:
         raise NotRepresentableError("partial sums: an HLO sharding has no partial sums (Shardy's unreduced axes do)")
-    full = (tuple((0, v) for v in s.shape),)
+    full = s._full
     holders = [d for d, b in zip(s.devices, s._boxes) if b]
-    if all(b == full for b in s._boxes) and s.devices == tuple(range(s.num_devices)):
-        return "{replicated}"
+    if s.is_fully_replicated:
+        return _replicated_text(s)
     if len(holders) == 1 and s.boxes(holders[0]) == full and s.devices == tuple(range(s.num_devices)):
         return f"{{maximal device={holders[0]}}}"
     T, R, assign = tile_assignment(s, "HLO")

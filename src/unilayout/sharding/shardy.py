@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_shape
+from .._ints import as_shape, product
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
-from ._grid import tiles
+from ._grid import MAX_DEVICES, MAX_ID, tiles
 from .hlo import _skip_braced, tile_assignment
 from .value import Sharding
 
@@ -92,7 +92,7 @@ def _mesh_body(sc: Scanner, name=None) -> Mesh:
             k = sc.skip()
             a = _string(sc)
             sc.expect("=")
-            n = sc.integer(what="an axis size")
+            n = sc.integer(what="an axis size", limit=MAX_ID)
             if n < 1:
                 sc.fail(f"axis {a!r} has size {n}: sizes are >= 1", k)
             if any(a == b for b, _ in axes):
@@ -101,7 +101,10 @@ def _mesh_body(sc: Scanner, name=None) -> Mesh:
             if not sc.accept(","):
                 break
         sc.expect("]")
-    total = int(np.prod([n for _, n in axes])) if axes else 1
+    total = product(n for _, n in axes)
+    if total > MAX_DEVICES:
+        sc.fail(f"the mesh axes {[n for _, n in axes]} have {total} devices, more than the {MAX_DEVICES} a "
+                "sharding may span", at)
     ids = list(range(total))
     if sc.accept(","):
         k = sc.skip()
@@ -111,16 +114,15 @@ def _mesh_body(sc: Scanner, name=None) -> Mesh:
         sc.expect("[")
         ids = []
         if not sc.accept("]"):
-            ids.append(sc.integer(what="a device id"))
+            ids.append(sc.integer(what="a device id", limit=MAX_ID))
             while sc.accept(","):
-                ids.append(sc.integer(what="a device id"))
+                ids.append(sc.integer(what="a device id", limit=MAX_ID))
             sc.expect("]")
         if len(ids) != total:
             sc.fail(f"device_ids has {len(ids)} ids but the mesh axes {[n for _, n in axes]} need {total}", k)
         if len(set(ids)) != len(ids):
             sc.fail("a device id appears twice in device_ids", k)
     sc.expect(">", "'>' to close the mesh")
-    del at
     return Mesh(name, axes, ids)
 
 
@@ -163,9 +165,9 @@ def _ref(sc: Scanner, sizes):
     n = sizes[a]
     if sc.accept(":"):
         sc.expect("(")
-        pre = sc.integer(what="a sub-axis pre-size")
+        pre = sc.integer(what="a sub-axis pre-size", limit=MAX_ID)
         sc.expect(")")
-        size = sc.integer(what="a sub-axis size")
+        size = sc.integer(what="a sub-axis size", limit=MAX_ID)
         if pre < 1 or size < 1 or n % (pre * size):
             sc.fail(f"sub-axis {a!r}:({pre}){size} does not divide axis {a!r} of size {n}", k)
         return (a, pre, size, k)

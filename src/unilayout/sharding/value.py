@@ -90,7 +90,7 @@ class Sharding:
     unilayout.errors.LayoutError: device 0 box 0 dim 0 is (0, 5): needs 0 <= start <= stop <= 4
     """
 
-    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated", "_groups", "_sums")
+    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated", "_groups", "_sums", "_pos")
 
     def __init__(self, shape, device_boxes, partial=(), sum_groups=None):
         shape = as_shape(shape, "Sharding shape")
@@ -132,6 +132,7 @@ class Sharding:
         self._replicated = None
         self._groups = groups    # None: the partial devices holding an element all sum together; else the groups
         self._sums = None        # canonical sum groups (computed on first use)
+        self._pos = None         # {device id: position} (built on first use: boxes(d) of every d stays linear)
 
     @property
     def _devices(self):
@@ -153,6 +154,9 @@ class Sharding:
     def _trusted(cls, shape, devices, boxes, partial=frozenset()):
         """Build from already canonical parts (sorted device ids, canonical box tuples): no checks."""
         s = cls.__new__(cls)
+        # a box empty along some dim (a dim of size 0) holds nothing: dropped, as the canonical form does
+        boxes = tuple(bs if all(a < z for b in bs for a, z in b) else tuple(b for b in bs if all(a < z for a, z in b))
+                      for bs in boxes)
         s._init(shape, devices, boxes, partial)
         return s
 
@@ -249,9 +253,11 @@ class Sharding:
         >>> Sharding((4,), {0: [((0, 4),)]}).boxes(0)
         (((0, 4),),)
         """
+        if self._pos is None:
+            self._pos = {d: k for k, d in enumerate(self._devices)}
         try:
-            return self._boxes[self._devices.index(device)]
-        except ValueError:
+            return self._boxes[self._pos[device]]
+        except (KeyError, TypeError):
             raise LayoutError(f"device {device!r} is not one of the sharding's devices {self._devices}") from None
 
     @property
@@ -353,11 +359,18 @@ class Sharding:
     def is_fully_replicated(self) -> bool:
         """Every device holds the whole tensor (and none holds partial sums).
 
+        Of a zero-size tensor every sharding without partial sums is: there is
+        nothing to hold, so each device holds all of it (its box list is empty).
+
         >>> Sharding((3,), {0: [((0, 3),)], 5: [((0, 3),)]}).is_fully_replicated
         True
         """
-        full = (tuple((0, n) for n in self._shape),)
-        return not self._partial and all(b == full for b in self._boxes)
+        return not self._partial and all(b == self._full for b in self._boxes)
+
+    @property
+    def _full(self) -> tuple:
+        """The canonical box list of the whole tensor: one box, or none when some dim is 0 (nothing to hold)."""
+        return (tuple((0, n) for n in self._shape),) if all(self._shape) else ()
 
     def local_shape(self, device) -> tuple:
         """The shape of a device's data when it is one box (zeros when it holds nothing).

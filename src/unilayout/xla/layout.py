@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ints import as_nonneg, as_positive, as_shape, check_table, product
+from .._ints import INT64_MAX, as_nonneg, as_positive, as_shape, check_table, product
 from ..errors import LayoutError, NotRepresentableError
 
 __all__ = ["XlaLayout"]
@@ -88,6 +88,11 @@ class XlaLayout:
                 outer.append((i, ops + ((("div", tt),) if tt > 1 else ()), -(-size // tt)))
                 inner.append((i, ops + ((("mod", tt),) if size > tt else ()), tt))
             items = head + outer + inner
+        storage = product(size for _, _, size in items)
+        if storage - 1 > INT64_MAX:  # offsets are int64 (offsets(), numpy): the last must fit, as __call__ gives it
+            raise NotRepresentableError(
+                f"the buffer {[size for _, _, size in items]} holds {storage} elements: offsets past "
+                f"{INT64_MAX} (int64) are not modelled")
         object.__setattr__(self, "_items", tuple(items))
 
     def __setattr__(self, name, value):
@@ -165,7 +170,11 @@ class XlaLayout:
         >>> XlaLayout("f32", (2, 3), (0, 1)).offsets().tolist()
         [[0, 2, 4], [1, 3, 5]]
         """
-        check_table(product(self.dims), "XlaLayout.offsets")
+        if check_table(product(self.dims), "XlaLayout.offsets") == 0:  # no element (its strides may pass int64)
+            try:
+                return np.zeros(self.dims, dtype=np.int64)
+            except ValueError:  # numpy bounds the other dims' product even when one is 0
+                raise NotRepresentableError(f"dims {list(self.dims)}: numpy has no array of this shape") from None
         r = len(self.dims)
         idx = [np.arange(n, dtype=np.int64).reshape((-1,) + (1,) * (r - 1 - i)) for i, n in enumerate(self.dims)]
         out = np.zeros(self.dims, dtype=np.int64)
