@@ -1,9 +1,12 @@
 """unilayout: one exact, fast model of tensor layouts.
 
-Families, each in its own subpackage: ``cute`` (CuTe layouts), ``linear``
-(Triton linear layouts over GF(2)), ``affine`` (MLIR affine maps), ``tsl``
-(snax tiled-strided layouts) and ``tt`` (Tenstorrent metal layouts and
-devices); ``convert`` holds the conversions between them.
+Families, each a folder that declares itself in its ``family.py``: ``cute``
+(CuTe layouts, tiled MMAs and copies), ``linear`` (Triton linear layouts over
+GF(2) and the encodings that give them), ``affine`` (MLIR affine maps, the
+hub), ``tsl`` (snax tiled-strided layouts), ``tt`` (Tenstorrent metal layouts,
+devices, TTNN configs), ``xla`` (XLA tiled layouts) and ``sharding`` (a tensor
+over devices); ``convert`` holds the conversions between them.
+``families()`` names them; docs/architecture.md tells how to add one.
 
 The top level reads any layout text, tabulates any layout and compares
 layouts across families:
@@ -43,17 +46,23 @@ def parse(text):
     ======================================================  ==========================
     text starts with (after spaces)                         family (value)
     ======================================================  ==========================
+    HLO ``{..}``, ``#sdy.sharding<``, ``Shard(0), ..``      sharding (Sharding; needs
+                                                            ``read(.., shape=)``)
     ``#tsl.tsl<`` or ``[`` (a bare TSL body)                tsl (TiledStridedLayout)
     ``#ttg.linear<`` or Triton's toString (``- ``)          linear (LinearLayout)
     Triton's ``tensor<..., #ttg.*>``, ``!ttg.memdesc<``,     linear (LinearLayout; a
     ``#alias = #ttg...`` lines above one                    padded buffer: AffineMap)
-    ``tensor<``, ``#tt.device<`` (``#ttcore.`` too)         tt (MetalLayout, Device)
+    ``tensor<``, ``#tt.device<`` (``#ttcore.`` too)         tt (MetalLayout, Device,
+                                                            TTNN configs)
+    ``SM80_..`` atoms, ``make_tiled_mma/copy(..)``           tiled (TiledMMA, TiledCopy)
+    an XLA shape ``f32[128,256]{1,0:T(8,128)}``             xla (XlaLayout)
     ``affine_map<``, or any text holding ``->``             affine (AffineMap)
     a digit, ``(``, ``_`` or ``Sw``                         cute (Layout, Swizzle,
                                                             ComposedLayout)
     ======================================================  ==========================
 
-    The registry of families (``unilayout._families``) does the detection.
+    The registry of families (``unilayout._families``, one line per family)
+    does the detection; ``read`` is ``parse`` with a shape or mesh beside the text.
     Errors are ``ParseError`` with the position in ``text`` (leading spaces
     counted); text of no family points at its first character.
 
