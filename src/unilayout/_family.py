@@ -193,6 +193,20 @@ class Family:
         """The domain as a tuple of sizes (row-major order of ``index_map``), or None when it has none of its own."""
         raise NotImplementedError(f"family {self.name!r} gives no box")
 
+    def refuse_shape(self, shape):
+        """For a family whose values have their own domain: ``index_map(v, shape)`` with a shape is a LayoutError.
+
+        >>> class F(Family): name = "toy"
+        >>> F().refuse_shape(None)
+        >>> F().refuse_shape((4,))
+        Traceback (most recent call last):
+        ...
+        unilayout.errors.LayoutError: index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a toy layout
+        """
+        if shape is not None:
+            raise LayoutError(f"index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a {self.name} "
+                              "layout")
+
     # -- hooks with defaults ------------------------------------------------------------------------------
     def with_shape(self, value, shape):
         """The value that ``--shape`` makes of ``value`` (a dynamic layout resolved, a placement on a tensor)."""

@@ -113,8 +113,7 @@ class CuteFamily(Family):
                     raise LayoutError(f"index_map: a swizzle's domain is [0, n): pass shape=(n,), got {shape!r}")
                 n = dims[0]
             return x(np.arange(check_table(n, "index_map of a swizzle"), dtype=np.int64))
-        if shape is not None:
-            raise LayoutError("index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a cute layout")
+        self.refuse_shape(shape)
         return x.index_map()
 
     def box(self, x):

@@ -51,9 +51,7 @@ class LinearFamily(Family):
         return _parse_ttgir(text)  # Triton's tensor types, encodings and alias lines
 
     def index_map(self, L, shape=None):
-        if shape is not None:
-            raise LayoutError("index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a linear "
-                              "layout")
+        self.refuse_shape(shape)
         return L.index_map()
 
     def box(self, L):

@@ -49,11 +49,6 @@ def _picture():
 
 
 
-def _no_shape(name, shape):
-    if shape is not None:
-        raise LayoutError(f"index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a {name} layout")
-
-
 class MetalFamily(Family):
     """Metal layouts on tensor types (v1, v2, TTNN): the logical box, each element's place in the shards."""
 
@@ -63,7 +58,7 @@ class MetalFamily(Family):
         return parse(text)
 
     def index_map(self, ml, shape=None):
-        _no_shape("metal", shape)
+        self.refuse_shape(shape)
         return ml.index_map()
 
     def box(self, ml):
@@ -158,7 +153,7 @@ class DeviceFamily(Family):
         return parse(text)
 
     def index_map(self, dev, shape=None):
-        _no_shape("device", shape)
+        self.refuse_shape(shape)
         return dev.physical_cores().reshape(-1, 3)
 
     def box(self, dev):

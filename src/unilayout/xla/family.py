@@ -18,7 +18,6 @@ from .._family import Family, only_options
 from .._measures import MAX_TABULATE, table_facts
 from ..draw.grid import box_scene
 from ..draw.table import grid_text
-from ..errors import LayoutError
 from .layout import XlaLayout
 from .text import parse_xla_layout
 
@@ -43,8 +42,7 @@ class XlaFamily(Family):
         return parse_xla_layout(text)
 
     def index_map(self, x, shape=None):
-        if shape is not None:
-            raise LayoutError("index_map: shape is only for affine maps, swizzles and dynamic TSLs, not a xla layout")
+        self.refuse_shape(shape)
         return x.offsets().reshape(-1)
 
     def box(self, x):
