@@ -10,6 +10,7 @@ from unilayout import NotRepresentableError, cute
 from unilayout.convert import convert_to
 from unilayout.convert.xla import xla_to_cute, xla_to_metal
 from unilayout.xla import XlaLayout, parse_xla_layout
+from xla_strategies import random_layout as any_tiling
 
 
 def random_layout(rng, pad):
@@ -74,16 +75,7 @@ def test_cute_exactly_when_nothing_pads():
     rng = random.Random(1)
     exact = 0
     for _ in range(300):
-        r = rng.randint(1, 3)
-        dims = tuple(rng.randint(1, 9) for _ in range(r))
-        mtm = list(range(r))
-        rng.shuffle(mtm)
-        tiles, width = [], r
-        for _ in range(rng.randint(0, 2)):
-            k = rng.randint(1, width)
-            tiles.append(tuple(rng.choice([1, 2, 3, 4]) for _ in range(k)))
-            width += k
-        L = XlaLayout("f32", dims, tuple(mtm), tuple(tiles))
+        L = any_tiling(rng, "f32")
         try:
             C = xla_to_cute(L)
         except NotRepresentableError as e:

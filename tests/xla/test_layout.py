@@ -7,6 +7,7 @@ import pytest
 
 from unilayout import LayoutError, ParseError, xla
 from unilayout.xla import XlaLayout, parse_xla_layout
+from xla_strategies import random_layout
 
 
 def _apply(v, ops):
@@ -34,19 +35,6 @@ def reference_offset(index, dims, mtm, tiles):
         e = he + [x // s for x, s in zip(te, t)] + [x % s for x, s in zip(te, t)]
         d = hd + [-(-n // s) for n, s in zip(td, t)] + list(t)
     return linear_index(e, d)
-
-
-def random_layout(rng):
-    r = rng.randint(1, 3)
-    dims = tuple(rng.randint(1, 9) for _ in range(r))
-    mtm = list(range(r))
-    rng.shuffle(mtm)
-    tiles, width = [], r
-    for _ in range(rng.randint(0, 2)):
-        k = rng.randint(1, width)
-        tiles.append(tuple(rng.choice([1, 2, 3, 4]) for _ in range(k)))
-        width += k
-    return XlaLayout(rng.choice(["f32", "bf16", "s8"]), dims, tuple(mtm), tuple(tiles))
 
 
 def test_offsets_follow_the_published_formula():
