@@ -152,3 +152,10 @@ def test_the_registry_imports_no_family_until_asked():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out)
     assert not any(m.split(".")[1] in ("cute", "linear", "affine", "tsl", "tt", "viz", "convert") for m in loaded)
+
+
+def test_read_checks_the_shape_it_is_given():
+    assert unilayout.read("#tsl.tsl<[?] -> (1)>", shape=[8]).shape == (8,)
+    for bad in ("8x8", [2, "a"], (-1,)):
+        with pytest.raises(LayoutError, match="read: shape"):
+            _families.read("8:1", shape=bad)

@@ -240,12 +240,20 @@ def read(text, *, shape=None, mesh=None, mesh_shape=None):
 
     >>> read("#tsl.tsl<[?] -> (1)>", shape=(8,)).shape
     (8,)
+    >>> read("8:1", shape="8x8")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: read: shape must be a sequence of integers, got '8x8'
     """
     if not isinstance(text, str):
         raise LayoutError(f"parse: expected text, got {type(text).__name__}")
     at = len(text) - len(text.lstrip())
     if at == len(text):
         raise ParseError(f"empty text: {EXPECTED}", text, at)
+    if shape is not None:
+        from ._ints import as_shape  # lazy: import time (_ints loads typing; most texts come without a shape)
+
+        shape = as_shape(shape, "read: shape")
     wing = detect(text)
     if wing is None:
         raise ParseError(EXPECTED, text, at)
