@@ -235,3 +235,29 @@ def test_triton_encodings_through_cute():
         C = linear_to_cute(L)
         assert str(C) == text
         np.testing.assert_array_equal(C.index_map(), flat_linear(L))
+
+
+@pytest.mark.parametrize("text", [
+    "tensor<128x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>",
+    "tensor<128x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>>",
+])
+def test_convert_of_a_shared_encoding_to_cute_maps_element_to_offset(text):
+    # CuTe's smem layouts map an element coordinate to its offset; Triton's shared encoding maps an offset to
+    # the element. convert must answer CuTe's direction: the 128B swizzle atom Sw<3,3,3> o (8,64):(64,1) tiled
+    # over 128x64 (issue 23: it answered the inverse, Sw<3,0,-10> o 0 o ((64,128),1):...).
+    import unilayout
+    from unilayout.convert import convert_to
+
+    L = unilayout.parse(text)
+    C = convert_to(L, "cute")
+    atom = cute.ComposedLayout(cute.Swizzle(3, 3, 3), 0, cute.Layout((8, 64), (64, 1)))
+    tiled = cute.tile_to_shape(atom, (128, 64))
+    rows, cols = np.meshgrid(np.arange(128), np.arange(64), indexing="ij")
+    coords = (rows.ravel(), cols.ravel())
+    assert np.array_equal(C.index_map()[np.ravel_multi_index(coords, (128, 64), order="F")],
+                          tiled.index_map()[np.ravel_multi_index(coords, (128, 64), order="F")])
+    # and it is the inverse of Triton's offset -> element map, element by element
+    off = C.index_map()
+    element = L.index_map()  # offset -> (dim0, dim1) per Triton
+    r, c = element[..., 0].ravel()[off], element[..., 1].ravel()[off]
+    assert np.array_equal(r, np.tile(np.arange(128), 64)) and np.array_equal(c, np.repeat(np.arange(64), 128))

@@ -349,5 +349,43 @@ def linear_to_cute(layout):
     return cute.ComposedLayout(sw, 0, inner)
 
 
+def _is_memory_layout(layout) -> bool:
+    """True for a Triton shared-memory layout: in-dims ``offset`` and optionally ``block``."""
+    names = [n for n, _ in layout.in_dims]
+    return names[:1] == ["offset"] and set(names) <= {"offset", "block"}
+
+
+def linear_to_cute_layout(layout):
+    """What ``convert --to cute`` answers for a linear layout: CuTe's direction for memory layouts.
+
+    A Triton shared encoding maps a memory ``offset`` (and CTA ``block``) to
+    the element it holds; CuTe describes shared memory the other way round,
+    element coordinate -> offset (``Sw<3,3,3> o 0 o (8,64):(64,1)`` tiled to
+    the tensor). So a layout whose in-dims are ``offset`` [``block``] is
+    inverted first (it must be a bijection: a Triton shared layout is) and a
+    size-1 ``block`` out-dim dropped; any other layout converts as
+    ``linear_to_cute`` (in-dims -> out-dims, e.g. (register, lane, warp) ->
+    coordinate for a distributed layout).
+
+    >>> import unilayout
+    >>> shared = unilayout.parse("tensor<128x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+    ...                          "order = [1, 0]}>>")
+    >>> str(linear_to_cute_layout(shared))
+    'Sw<3,3,3> o 0 o (128,64):(64,1)'
+    """
+    if isinstance(layout, LinearLayout) and _is_memory_layout(layout):
+        if not layout.is_invertible():
+            raise NotRepresentableError(
+                "linear_to_cute: this memory layout is not a bijection from offsets to elements "
+                f"(in-dims {layout.in_dims}, out-dims {layout.out_dims}), so no CuTe element -> offset layout exists"
+            )
+        inv = layout.invert()
+        if dict(inv.out_dims).get("block") == 1:
+            inv = LinearLayout({n: [b[:1] for b in v] for n, v in inv.bases},
+                               {"offset": dict(inv.out_dims)["offset"]}, require_surjective=False)
+        layout = inv
+    return linear_to_cute(layout)
+
+
 #: This file's pairs for ``convert_to``'s table.
-PAIRS = {("cute", "linear"): cute_to_linear, ("linear", "cute"): linear_to_cute}
+PAIRS = {("cute", "linear"): cute_to_linear, ("linear", "cute"): linear_to_cute_layout}
