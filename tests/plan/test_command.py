@@ -4,6 +4,9 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+import unilayout
 from unilayout import plan, tt
 from unilayout.cli import main
 
@@ -56,6 +59,27 @@ def test_convert(capsys):
     other = "tensor<32x32xf16, #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 1], order = [0, 1]}>>"
     status, out, _ = run(capsys, "convert", blocked, other, "--bits", "16")
     assert status == 0 and "level:           lane" in out
+
+
+_ROW = "#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>"
+_COL = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>"
+
+
+@pytest.mark.parametrize("elem, bits", [("f16", 16), ("bf16", 16), ("f32", 32), ("f8E4M3FN", 8), ("i64", 64)])
+def test_convert_prices_the_element_type_of_the_pasted_tensors(capsys, elem, bits):
+    # issue 23: xf16 was priced as 32-bit (32,768 scratch bytes instead of 16,384 for 64x128)
+    src, dst = f"tensor<64x128x{elem}, {_ROW}>", f"tensor<64x128x{elem}, {_COL}>"
+    status, out, _ = run(capsys, "convert", src, dst, "--json")
+    want = plan.triton_conversion(unilayout.parse(src), unilayout.parse(dst), bitwidth=bits)
+    assert status == 0 and json.loads(out)["shared_bytes"] == want.shared_bytes == 64 * 128 * bits // 8
+
+
+def test_convert_refuses_two_element_types_unless_bits_are_given(capsys):
+    src, dst = f"tensor<64x128xf16, {_ROW}>", f"tensor<64x128xf32, {_COL}>"
+    status, _, err = run(capsys, "convert", src, dst)
+    assert status == 2 and "16-bit" in err and "32-bit" in err
+    status, out, _ = run(capsys, "convert", src, dst, "--bits", "32", "--json")
+    assert status == 0 and json.loads(out)["shared_bytes"] == 64 * 128 * 4
 
 
 def test_errors_exit_2(capsys, tmp_path):

@@ -95,7 +95,8 @@ def add_parser(sub):
     q = ps.add_parser("convert", help="price a Triton layout conversion or a CuTe copy")
     q.add_argument("src", metavar="SRC", help="a Triton linear layout / encoding on a tensor, or a CuTe layout")
     q.add_argument("dst", metavar="DST", help="the same kind as SRC")
-    q.add_argument("--bits", type=int, default=32, help="element bits (default %(default)s)")
+    q.add_argument("--bits", type=int, default=None,
+                   help="element bits (default: the tensor type's element, as f16 -> 16, else 32)")
     q.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(run=run)
 
@@ -188,17 +189,26 @@ def _chain(args):
 def _convert(args):
     a, b = parse_any(args.src), parse_any(args.dst)
     fa, fb = family_of(a), family_of(b)
+    bits = args.bits
+    if bits is None:
+        from ..plan import element_bits  # lazy: the planner loads only for plan convert
+
+        ea, eb = element_bits(args.src), element_bits(args.dst)
+        if ea is not None and eb is not None and ea != eb:
+            raise LayoutError(f"plan convert: SRC holds {ea}-bit and DST {eb}-bit elements; a conversion keeps the "
+                              "element type (give --bits to price one anyway)")
+        bits = ea or eb or 32
     if fa == fb == "linear":
         from ..plan import triton_conversion  # lazy: Triton's conversion model loads only for plan convert
 
-        c = triton_conversion(a, b, bitwidth=args.bits)
+        c = triton_conversion(a, b, bitwidth=bits)
         d = dict(level=c.level, levels=list(c.levels), shuffle_rounds=c.shuffle_rounds, shared_bytes=c.shared_bytes,
                  store_conflicts=c.store_conflicts, load_conflicts=c.load_conflicts, store_vector=c.store_vector,
                  load_vector=c.load_vector)
     elif fa == fb == "cute":
         from ..plan import cute_copy  # lazy: CuTe's copy model loads only for plan convert
 
-        d = cute_copy(a, b, element_bits=args.bits)._asdict()
+        d = cute_copy(a, b, element_bits=bits)._asdict()
     else:
         raise LayoutError(f"plan convert prices two Triton linear layouts or two CuTe layouts, got {fa} and {fb}")
     if args.json:

@@ -56,7 +56,7 @@ _NAMES = {
     "REINTERPRETATIONS": "regrid", "Reinterpretation": "regrid", "reinterpret": "regrid",
     "reinterpretations": "regrid", "row_major": "regrid",
     "ReshardCost": "reshard", "reshard_cost": "reshard", "transfer_table": "transfers",
-    "TritonCost": "triton", "shuffle_rounds": "triton", "triton_conversion": "triton",
+    "TritonCost": "triton", "shuffle_rounds": "triton", "triton_conversion": "triton", "element_bits": "triton",
 }
 
 __all__ = sorted(_NAMES)

@@ -30,6 +30,7 @@ analyses of ``unilayout.linear.analysis`` price it:
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -38,7 +39,34 @@ from .. import linear
 from .._ints import as_pow2
 from ..errors import LayoutError
 
-__all__ = ["TritonCost", "triton_conversion", "shuffle_rounds"]
+__all__ = ["TritonCost", "triton_conversion", "shuffle_rounds", "element_bits"]
+
+_TENSOR_ELEM = re.compile(r"(?:tensor|!ttg\.memdesc)\s*<\s*(?:\d+\s*x\s*)+(!tt\.ptr|[A-Za-z][\w]*)")
+_WIDTH = re.compile(r"(?:[fiu]|bf|si|ui)(\d+)")
+
+
+def element_bits(text: str):
+    """Bits of one element of the Triton tensor type in ``text`` (the last ``tensor<..>`` or memdesc), or None.
+
+    What Triton's conversion lowering counts in shared memory: the element
+    type's width, at least 8 (``i1`` is stored as a byte), 64 for ``!tt.ptr``;
+    ``f8E4M3FN`` and kin are 8. None when the text carries no tensor type
+    (a bare encoding, a CuTe layout) or an element type without a width.
+
+    >>> element_bits("tensor<128x64xf16, #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+    ...              "warpsPerCTA = [4, 1], order = [1, 0]}>>")
+    16
+    >>> element_bits("tensor<32xi1, #blocked>"), element_bits("tensor<8x8x!tt.ptr<f32>, #b>"), element_bits("(8,8):(8,1)")
+    (8, 64, None)
+    """
+    found = _TENSOR_ELEM.findall(text)
+    if not found:
+        return None
+    elem = found[-1]
+    if elem == "!tt.ptr":
+        return 64
+    m = _WIDTH.match(elem)
+    return max(8, int(m.group(1))) if m else None
 
 
 class TritonCost(NamedTuple):
