@@ -49,7 +49,7 @@ def test_each_family_formats_as_its_svg(shell, name):
     kw = {"shape": (8, 8)} if name == "affine" else {}
     assert svg == viz.to_svg(value, max_cells=_notebook.MAX_CELLS, **kw)
     assert svg.count('class="cell') + svg.count('class="core') > 0
-    assert "<svg" in data["text/html"] and "text/plain" in data
+    assert "text/html" not in data and "text/plain" in data  # the picture once (issue 23: it was stored twice)
 
 
 def test_undrawable_values_fall_back_to_text(shell):
@@ -86,3 +86,24 @@ def test_explorer_widget_is_the_explorer_page():
     assert w2.html.count('class="cell"') == 15 and "render(" in w2._esm
     with pytest.raises(LayoutError):
         _notebook.explorer_widget("(2,2):(1,")
+
+
+def test_a_real_notebook_stores_each_picture_once_sharding_and_tiled_mma_included():
+    # issue 23: 7 values made 4.4 MB of outputs (every picture twice), Sharding and TiledMMA showed as text
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    cells = ["import unilayout\nfrom unilayout import cute, linear, sharding, tt",
+             "sharding.parse_hlo('{devices=[2,2]<=[4]}', (8, 8))",
+             "cute.make_tiled_mma('SM80_16x8x16_F32F16F16F32_TN', (2, 2, 1))",
+             "cute.parse('Sw<3,3,3> o 0 o (8,64):(64,1)')",
+             "linear.parse('#ttg.linear<{register = [[1, 0]], lane = [[0, 1], [0, 2]], warp = [], block = []}>')",
+             "tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32))"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nbclient.NotebookClient(nb, timeout=300, kernel_name="python3").execute()
+    for cell in nb.cells[1:]:
+        (out,) = cell.outputs
+        data = out["data"]
+        assert set(data) == {"text/plain", "image/svg+xml"}, (cell.source, set(data))
+        assert sum(str(v).count("<svg") for v in data.values()) == 1, cell.source
+        assert 'class="cell' in data["image/svg+xml"] or 'class="core' in data["image/svg+xml"], cell.source

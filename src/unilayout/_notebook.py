@@ -8,9 +8,11 @@ displayed. ``import unilayout`` registers them by itself inside a running
 IPython kernel; ``%load_ext unilayout._notebook`` or ``register()`` does it by
 hand (again after registering a plug-in family).
 
-For each value, ``image/svg+xml`` is its ``viz`` picture (the SVG of
-``unilayout render``) and ``text/html`` the same picture under its canonical
-text. Pictures are bounded (``MAX_CELLS``: bigger layouts are cropped or
+For each value, one picture goes into the notebook: ``image/svg+xml``, its
+``viz`` picture (the SVG of ``unilayout render``, titled with the value's
+text), beside ``text/plain``. No ``text/html`` copy of the same picture is
+registered (a notebook would store every picture twice); ``html(value)``
+gives the picture under its canonical text for callers that want HTML. Pictures are bounded (``MAX_CELLS``: bigger layouts are cropped or
 summarised as ``render`` does); a value with no box of its own (an affine
 map) is drawn over its family's ``default_shape``; a value that cannot be drawn (a TSL with
 ``?`` values) falls back to its text.
@@ -92,16 +94,15 @@ def html(value):
 
 
 def register(ip=None) -> bool:
-    """Register the SVG and HTML formatters on IPython shell ``ip`` (default: the running one).
+    """Register the SVG formatter on IPython shell ``ip`` (default: the running one), one picture per value.
 
     Returns False when there is no IPython shell (plain Python).
 
     >>> import types
     >>> seen = []
     >>> fmt = types.SimpleNamespace(for_type=lambda cls, fn: seen.append((cls, fn)))
-    >>> shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(
-    ...     formatters={"image/svg+xml": fmt, "text/html": fmt}))
-    >>> register(shell), len(seen) == 2 * len(value_types()), seen[0][1] is svg
+    >>> shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={"image/svg+xml": fmt}))
+    >>> register(shell), len(seen) == len(value_types()), seen[0][1] is svg
     (True, True, True)
     """
     if ip is None:
@@ -112,10 +113,9 @@ def register(ip=None) -> bool:
         ip = get_ipython()
         if ip is None:
             return False
-    formatters = ip.display_formatter.formatters
-    for mime, fn in (("image/svg+xml", svg), ("text/html", html)):
-        for cls in value_types():
-            formatters[mime].for_type(cls, fn)
+    formatter = ip.display_formatter.formatters["image/svg+xml"]
+    for cls in value_types():
+        formatter.for_type(cls, svg)
     return True
 
 
