@@ -147,3 +147,19 @@ def test_swizzle_caption_reads_back_by_ocr(tmp_path, scale):
         return t.replace(" ", "").replace("o", "0").strip()
 
     assert norm(out) == norm(text), out
+
+
+def test_png_captions_leave_out_notes_about_svg_attributes():
+    # issue 23: PNG captions said "cells carry data-thread / data-operand" -- attributes a PNG does not have
+    from unilayout import cute, viz
+    from unilayout.draw.scene import SvgOnly
+
+    s = viz.scene(cute.make_tiled_mma("SM80_16x8x16_F32F16F16F32_TN", (2, 2, 1)))
+    assert any(isinstance(n, SvgOnly) and "data-" in n for n in s.notes)
+    assert all("data-" not in line for line in s.measure(svg=False)[2])
+    assert any("data-" in line for line in s.measure()[2])
+    plain = grid_scene("t", 2, 2)
+    plain.notes = ["colour: value"]
+    with_svg_note = grid_scene("t", 2, 2)
+    with_svg_note.notes = ["colour: value", SvgOnly("cells carry data-value " * 8)]
+    assert np.array_equal(png.rasterise(plain), png.rasterise(with_svg_note))  # the PNG is pixel for pixel the same

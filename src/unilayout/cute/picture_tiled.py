@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import cute
 from ..draw.colors import distinct
-from ..draw.scene import Scene, grid_scene
+from ..draw.scene import Scene, SvgOnly, grid_scene
 from ..errors import LayoutError
 
 __all__ = ["tiled_mma_scene", "tiled_copy_scene", "MAX_MMA_CELLS"]
@@ -112,8 +112,8 @@ def tiled_mma_scene(mma, *, max_cells: int = MAX_MMA_CELLS) -> Scene:
     s.add_text(x0, y0 + s.cell_h * 2.5, "C (m, n)", cls="axis", rgb=(40, 40, 40))
     s.notes = [f"{mma.size} threads; A {m}x{k}, B {n}x{k} (drawn k x n), C {m}x{n}; cell shows its first owner "
                f"T<thread> V<value> (thread-major), colour: thread ({min(nthreads, 64)} colours"
-               + (", repeating every 64)" if nthreads > 64 else ")")
-               + "; cells carry data-thread / data-operand (0 A, 1 B, 2 C) for the explorer"]
+               + (", repeating every 64)" if nthreads > 64 else ")"),
+               SvgOnly("cells carry data-thread / data-operand (0 A, 1 B, 2 C) for the explorer")]
     return s
 
 
@@ -139,5 +139,6 @@ def tiled_copy_scene(tc, *, max_cells: int = MAX_MMA_CELLS) -> Scene:
     title = f"TiledCopy {tc.atom.name} ({tc.atom.element_bits}-bit): source | destination, tile {m}x{n}"
     s = _panels_scene(title, m, 2 * n, panels, tc.size, None, [str(i) for i in range(n)] * 2, 0, n, max_cells)
     s.notes = [f"{tc.size} threads; left: source (get_layoutS_TV), right: destination (get_layoutD_TV); "
-               "cell shows the first (thread, value) moving it, colour: thread; data-operand 0 source, 1 destination"]
+               "cell shows the first (thread, value) moving it, colour: thread",
+               SvgOnly("cells carry data-thread / data-operand (0 source, 1 destination) for the explorer")]
     return s

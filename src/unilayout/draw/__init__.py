@@ -19,10 +19,10 @@ import os
 from ..errors import LayoutError
 from .grid import box_scene, crop
 from .png import to_png
-from .scene import DEFAULT_MAX_CELLS, Scene, grid_scene
+from .scene import DEFAULT_MAX_CELLS, Scene, SvgOnly, grid_scene
 from .svg import to_svg
 
-__all__ = ["Scene", "grid_scene", "box_scene", "crop", "to_svg", "to_png", "write", "picture_format", "DEFAULT_MAX_CELLS", "FORMATS"]
+__all__ = ["Scene", "SvgOnly", "grid_scene", "box_scene", "crop", "to_svg", "to_png", "write", "picture_format", "DEFAULT_MAX_CELLS", "FORMATS"]
 
 #: The picture formats ``write`` knows, by file suffix.
 FORMATS = (".svg", ".png")

@@ -76,7 +76,7 @@ def rasterise(scene, scale=1) -> np.ndarray:
     from PIL import Image, ImageDraw  # lazy: Pillow costs import time; loaded when a PNG is first drawn
 
     k = _check_scale(scale)
-    pw, ph, notes = scene.measure()  # one measurement of the texts and notes, as draw.svg
+    pw, ph, notes = scene.measure(svg=False)  # one measurement of the texts and notes (no SvgOnly notes)
     w, h = int(pw) * k, int(ph) * k
     if w * h > MAX_PIXELS:
         raise LayoutError(f"picture of {w}x{h} pixels is too large for PNG (limit {MAX_PIXELS:,}): "

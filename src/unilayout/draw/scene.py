@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H",
+__all__ = ["Scene", "SvgOnly", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H",
            "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX", "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
 #: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
@@ -43,6 +43,19 @@ DEFAULT_MAX_CELLS = 16384
 _MARGIN = 8.0
 _TITLE_H = 26.0
 _HEADER = 14.0
+
+
+class SvgOnly(str):
+    """A note that only the SVG carries: it speaks of what only the SVG has (``data-*`` attributes, hover).
+
+    The PNG writer leaves it out (``Scene.measure(svg=False)``), so a raster
+    caption never mentions attributes it does not have.
+
+    >>> s = grid_scene("t", 1, 1)
+    >>> s.notes = ["colour: value", SvgOnly("cells carry data-value")]
+    >>> s.measure()[2], s.measure(svg=False)[2]
+    (['colour: value', 'cells carry data-value'], ['colour: value'])
+    """
 
 
 @dataclass
@@ -138,15 +151,19 @@ class Scene:
         """
         return self._wrap(self._right())
 
-    def _wrap(self, right: float) -> list:
+    def _wrap(self, right: float, svg: bool = True) -> list:
         chars = max(NOTE_CHARS, int((right - _MARGIN) / _NOTE_ADVANCE))
         out = []
         for note in self.notes:
+            if not svg and isinstance(note, SvgOnly):
+                continue
             out.extend(textwrap.wrap(str(note), chars, break_on_hyphens=False) or [""])
         return out
 
-    def measure(self):
+    def measure(self, svg: bool = True):
         """``(width, height, note_lines())`` measured at once: writers that need all three call this once.
+
+        ``svg=False`` (the PNG writer) leaves out the ``SvgOnly`` notes.
 
         >>> s = grid_scene("t", 2, 3)
         >>> s.notes = ["a note"]
@@ -154,7 +171,7 @@ class Scene:
         True
         """
         right = self._right()
-        notes = self._wrap(right)
+        notes = self._wrap(right, svg)
         width = float(np.ceil(max([right, *[_MARGIN + len(n) * _NOTE_ADVANCE for n in notes]]) + _MARGIN))
         return width, float(np.ceil(self._bottom() + _MARGIN + LINE_H * 1.5 * len(notes) + _MARGIN)), notes
 

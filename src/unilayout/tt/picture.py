@@ -43,7 +43,7 @@ import numpy as np
 from .._family import Cells
 from ..draw.cells import check_count, fmt, fmts, strs, take
 from ..draw.colors import PADDING, categorical
-from ..draw.scene import DEFAULT_MAX_CELLS, grid_scene
+from ..draw.scene import DEFAULT_MAX_CELLS, SvgOnly, grid_scene
 from ..errors import LayoutError
 from .device import Device
 from .metal.metal import MetalLayout
@@ -171,7 +171,8 @@ def metal_scene(ml, *, max_cells=DEFAULT_MAX_CELLS, labels=None):
         f"logical row and column" + ("" if show else " (every 8th)"),
     ]
     if not show:
-        scene.notes.append("labels omitted (more than 1,024 cells); data-index holds each element's logical index")
+        scene.notes.append("labels omitted (more than 1,024 cells)")
+        scene.notes.append(SvgOnly("data-index holds each element's logical index"))
     return scene
 
 
