@@ -65,3 +65,24 @@ def test_bad_sizes():
 def test_empty_grid():
     s = grid_scene("t", 0, 0)
     assert s.count_cells() == 0 and s.width > 0 and s.height > 0
+
+
+def test_label_bands_heads_every_band_with_its_label_and_its_own_column_numbers():
+    # issue 23: band labels ran together (``dim132..63``) and only the first band had column headers
+    from unilayout.draw.scene import BAND_GAP, label_bands
+
+    s = grid_scene("t", 6, 4, row_names=[0, 1] * 3)
+    before = s.row_y.copy()
+    label_bands(s, 2, 4, "dim1")
+    assert [t[2] for t in s.texts if t[6] == "band"] == ["dim1 4..7", "dim1 8..11"]
+    heads = [(t[2], t[1]) for t in s.texts if t[6] == "header" and t[4] == "middle"]
+    assert [h for h, _ in heads] == [str(i) for i in range(12)]
+    for b in (1, 2):  # each band's numbers sit just above its first row, below its label
+        ys = {y for h, y in heads if b * 4 <= int(h) < (b + 1) * 4}
+        (y,) = ys
+        label_y = next(t[1] for t in s.texts if t[2] == f"dim1 {4 * b}..{4 * b + 3}")
+        assert label_y < y < s.row_y[2 * b]
+        assert s.row_y[2 * b] - before[2 * b] == b * BAND_GAP
+    rows = sorted((t[1], t[2]) for t in s.texts if t[6] == "header" and t[4] == "end")
+    assert [name for _, name in rows] == ["0", "1"] * 3
+    assert all(abs(y - (s.row_y[i] + s.cell_h / 2)) < 1e-9 for i, (y, _) in enumerate(rows))

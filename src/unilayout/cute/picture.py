@@ -44,7 +44,7 @@ from .._family import Cells
 from ..draw.cells import MAX_CELLS, block, crd_strs, fmts, same
 from ..draw.colors import categorical, distinct, gradient
 from ..draw.grid import crop as _crop
-from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, wrap_bands
+from ..draw.scene import DEFAULT_MAX_CELLS, band_width, grid_scene, label_bands, wrap_bands
 from ..errors import LayoutError
 from .picture_tiled import tiled_copy_scene, tiled_mma_scene
 from .swizzle import swizzle_layout
@@ -211,14 +211,7 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
                        col_group=col_group, axes=_axes(layout), min_cell_w=34.0, cell_h=cell_h,
                        row_names=list(range(r)) * bands if bands > 1 else None, gap=6.0)
     if bands > 1:
-        scene.row_y = scene.row_y + (np.arange(r * bands) // r) * 20.0
-        for b in range(1, bands):
-            scene.add_text(scene.col_x[0], scene.row_y[b * r] - 10, f"n {b * width}..{(b + 1) * width - 1}",
-                           rgb=(60, 60, 60), cls="band")
-        scene.texts = [t for t in scene.texts if not (t[6] == "header" and t[4] == "end")]
-        for y, name in zip(scene.row_y.tolist(), list(range(r)) * bands):
-            scene.add_text(scene.col_x[0] - 4, y + scene.cell_h / 2, name, anchor="end", rgb=(90, 90, 90),
-                           cls="header")
+        label_bands(scene, r, width, "n")
         notes.append(f"rows wrap: columns n {width}.. continue in the bands below")
     scene.index = wrap_bands(idx, width)
     scene.fill = wrap_bands(fill, width)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "SvgOnly", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "CHAR_W", "LINE_H",
+__all__ = ["Scene", "SvgOnly", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "BAND_GAP", "label_bands", "CHAR_W", "LINE_H",
            "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX", "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
 #: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
@@ -237,6 +237,49 @@ def wrap_bands(a, width):
         return a
     bands = C // width
     return a.reshape((R, bands, width) + a.shape[2:]).swapaxes(0, 1).reshape((bands * R, width) + a.shape[2:])
+
+
+#: Room above each band after the first of a wrapped picture: its label line and its own column headers.
+BAND_GAP = LINE_H + 6.0 + _HEADER
+
+
+def label_bands(scene, rows, width, axis):
+    """Space the bands of a wrapped scene apart and head each one: ``axis 32..63`` and its column numbers.
+
+    Pre-condition: ``scene`` was just built by ``grid_scene`` over ``rows * bands``
+    rows of ``width`` columns in ``wrap_bands`` order (band ``b`` = rows
+    ``b*rows .. (b+1)*rows - 1`` = columns ``b*width ..`` of the unwrapped
+    picture), before any outline or line was added. Post-condition: every band
+    after the first starts ``BAND_GAP`` lower, under a label naming the
+    columns it holds and a header row numbering them (the first band keeps the
+    scene's own headers); row headers move with their rows.
+
+    >>> s = grid_scene("t", 4, 2)
+    >>> label_bands(s, 2, 2, "dim1")
+    >>> [t[2] for t in s.texts if t[6] == "band"], [t[2] for t in s.texts if t[6] == "header" and t[4] == "middle"]
+    (['dim1 2..3'], ['0', '1', '2', '3'])
+    """
+    n = scene.shape[0]
+    bands = n // rows
+    if bands <= 1:
+        return
+    old = scene.row_y
+    band_of = np.arange(n) // rows
+    scene.row_y = old + band_of * BAND_GAP
+    moved = []
+    for t in scene.texts:
+        if t[1] > old[0]:  # a text beside a row (its header): moves with its band
+            r = min(n - 1, max(0, int(np.searchsorted(old, t[1], side="right")) - 1))
+            t = (t[0], t[1] + band_of[r] * BAND_GAP) + t[2:]
+        moved.append(t)
+    scene.texts = moved
+    for b in range(1, bands):
+        top = float(scene.row_y[b * rows])
+        scene.add_text(scene.col_x[0], top - _HEADER - LINE_H / 2 - 2, f"{axis} {b * width}..{(b + 1) * width - 1}",
+                       size=2, rgb=(60, 60, 60), cls="band")
+        for c in range(width):
+            scene.add_text(scene.col_x[c] + scene.cell_w / 2, top - _HEADER / 2, str(b * width + c),
+                           anchor="middle", rgb=(90, 90, 90), cls="header")
 
 
 def positions(n: int, size: float, origin: float, group: int = 0, gap: float = 0.0) -> np.ndarray:

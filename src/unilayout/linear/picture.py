@@ -46,7 +46,7 @@ from .._family import Cells
 from ..draw.cells import MAX_CANVAS_CELLS, check_count, fmt
 from ..draw.colors import distinct, gradient
 from ..draw.grid import crop as _crop
-from ..draw.scene import CHAR_W, DEFAULT_MAX_CELLS, LINE_H, band_width, grid_scene, wrap_bands
+from ..draw.scene import CHAR_W, DEFAULT_MAX_CELLS, band_width, grid_scene, label_bands, wrap_bands
 from ..errors import LayoutError
 from .layout import LinearLayout
 
@@ -369,15 +369,15 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
     row_names = None
     if bands > 1:
         row_names = list(range(r)) * bands
-    scene = grid_scene(title, r * bands, width, labels=wrap(labels), row_group=r if bands > 1 else 0,
-                       gap=LINE_H + 10 if bands > 1 else 6.0, row_names=row_names)
+    scene = grid_scene(title, r * bands, width, labels=wrap(labels), row_names=row_names)
+    out_names = list(layout.out_dim_names) or ["dim0"]
+    label_bands(scene, r, width, out_names[-1])
     scene.kind = "linear"
     scene.drawn = wrap(held)
     scene.index = wrap(np.where(held, first, -1))
     for name in layout.in_dim_names:
         scene.attrs[name] = wrap(np.where(held, digits[name], -1))
     scene.attrs["holders"] = wrap(count)
-    out_names = list(layout.out_dim_names) or ["dim0"]
     if len(out_names) == 1:
         coords = [col_i]
     else:
@@ -400,10 +400,6 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
     if distributed and _size(layout, "warp") * _size(layout, "block") > 1:
         warp_key = np.where(held, digits.get("warp", z) + _size(layout, "warp") * digits.get("block", z), -1)
         _boundaries(scene, wrap(warp_key), r if bands > 1 else r, (0, 0, 0), 2.5, "warp")
-    for b in range(1, bands):
-        y = scene.row_y[b * r] - (LINE_H + 10) / 2
-        scene.add_text(scene.col_x[0], y, f"{out_names[-1]} {b * width}..{(b + 1) * width - 1}",
-                       rgb=(60, 60, 60), cls="band")
     notes = [f"colour: {what}; label T<thread>:<register>, thread = lane + warp * {lanes}"
              if distributed else f"colour: {what}; label: flat input"]
     notes.append("rows: " + ("x".join(layout.out_dim_names[:-1]) or "-") +
