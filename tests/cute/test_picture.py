@@ -166,3 +166,18 @@ def test_huge_layout_evaluates_only_the_crop():
     assert s.shape == (16, 16) and s.labels[15, 15] == str(L(15, 15))
     b = layout_scene(L, color="bank", max_cells=256)
     assert (b.attrs["ways"] == 32).all()
+
+
+def test_a_1d_layout_of_2_16_elements_folds_into_a_readable_png():
+    # issue 23: 65536:1 drew one row of 16,384 cells, 786,465 px wide (too large for a PNG)
+    from unilayout import cute, viz
+    from unilayout.draw.png import rasterise
+
+    s = viz.scene(cute.parse("65536:2"))
+    R, C = s.shape
+    assert R > 1 and R * C == 16384
+    h, w, _ = rasterise(s).shape
+    assert w < 8000 and h < 8000
+    assert s.index.reshape(-1).tolist() == list(range(16384))  # row-major reading is the 1-D order
+    assert [t[2] for t in s.texts if t[6] == "header" and t[4] == "end"] == [str(i) for i in range(0, 16384, C)]
+    assert str(2 * (C + 5)) == s.labels[1, 5]

@@ -30,3 +30,18 @@ def test_box_scene_evaluates_only_the_cells_it_draws():
 
     s = box_scene("big", f, (1000, 1000), max_cells=16)
     assert seen == [16] and s.labels[1, 2] == "1002" and any(n.startswith("showing") for n in s.notes)
+
+
+def test_a_1d_box_folds_into_rows_numbered_by_their_first_index():
+    # issue 23: a 1-D layout of 2**16 elements was one row 327,713 px wide (too large for a PNG)
+    from unilayout.draw.png import rasterise
+
+    s = box_scene("long", lambda i: i * 3, (65536,))
+    R, C = s.shape
+    assert R > 1 and 8 <= C <= 256 and R * C == 16384  # cropped to the default budget, then folded
+    assert s.index[:, 0].tolist() == list(range(0, R * C, C)) and s.index.reshape(-1).tolist() == list(range(R * C))
+    assert s.attrs["value"][1, 2] == 3 * (C + 2)
+    rows = [t[2] for t in s.texts if t[6] == "header" and t[4] == "end"]
+    assert rows == [str(i) for i in range(0, R * C, C)]
+    h, w, _ = rasterise(s).shape
+    assert w < 8000 and h < 8000 and 1 / 4 < w / h < 4

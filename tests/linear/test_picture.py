@@ -223,3 +223,43 @@ def test_warp_summary_counts_and_ranges_each_warps_elements():
         for d, line in enumerate(lines[:-1]):
             lo = min(e[d] for e in elems)
             assert line.startswith(f"dim{d} {lo}")
+
+
+def _png_size(layout):
+    from unilayout.draw.png import rasterise
+
+    s = linear_scene(layout)
+    h, w, _ = rasterise(s).shape
+    return s, w, h
+
+
+def test_a_1d_layout_of_2_16_elements_folds_into_a_readable_png():
+    # issue 23: the picture was one row 327,713 px wide
+    import unilayout
+
+    L = unilayout.parse("tensor<65536xf32, #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], "
+                        "warpsPerCTA = [4], order = [0]}>>")
+    s, w, h = _png_size(L)
+    R, C = s.shape
+    assert R > 1 and w < 8000 and h < 8000
+    assert s.attrs["dim0"][:, 0].tolist() == list(range(0, R * C, C))  # row k starts at element k * C
+    assert [t[2] for t in s.texts if t[6] == "header" and t[4] == "end"] == [str(i) for i in range(0, R * C, C)]
+
+
+def test_a_tall_3d_layout_is_drawn_in_panels_side_by_side():
+    # issue 23: a 3-D Triton layout was 11,382 px tall and a few thousand wide
+    import unilayout
+
+    L = unilayout.parse("tensor<8x64x32xf16, #ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 8, 4], "
+                        "warpsPerCTA = [2, 2, 1], order = [2, 1, 0]}>>")
+    s, w, h = _png_size(L)
+    height, cols = s.shape
+    panels = cols // 32
+    assert panels == 2 and height * panels == 8 * 64 and h < 2 * w
+    # panel p, row i, column j is element (row p*height + i, dim2 j): dim0/dim1 of that flat row
+    flat_row = (np.arange(panels)[None, :, None] * height + np.arange(height)[:, None, None]).repeat(32, 2)
+    assert np.array_equal(s.attrs["dim0"], (flat_row // 64).reshape(height, cols))
+    assert np.array_equal(s.attrs["dim1"], (flat_row % 64).reshape(height, cols))
+    assert np.array_equal(s.attrs["dim2"], np.tile(np.arange(32), (height, panels)))
+    right = sorted(t[2] for t in s.texts if t[6] == "header" and t[4] == "end" and t[0] > s.col_x[31])
+    assert sorted(map(int, right)) == list(range(height, 2 * height))  # the right panel's own row numbers

@@ -204,7 +204,7 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
                      "(red outlines on the cells whose bank serves several words of their access)")
     # Long rows wrap into bands of columns stacked below each other (a readable aspect).
     chars = len(str(int(np.abs(values).max()))) + 1 if values.size else 1
-    width = band_width(r, c, max(34.0, 8.0 * chars + 8.0), cell_h) if note is None and col_group == 0 else c
+    width = band_width(r, c, max(34.0, 8.0 * chars + 8.0), cell_h) if (note is None or r == 1) and col_group == 0 else c
     bands = c // width
     scene = grid_scene(str(layout), r * bands, width, labels=wrap_bands(labels, width) if want_labels else None,
                        row_group=row_group,
@@ -212,7 +212,8 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
                        row_names=list(range(r)) * bands if bands > 1 else None, gap=6.0)
     if bands > 1:
         label_bands(scene, r, width, "n")
-        notes.append(f"rows wrap: columns n {width}.. continue in the bands below")
+        notes.append(f"one row folded into rows of {width}: each row is numbered by its first column" if r == 1 else
+                     f"rows wrap: columns n {width}.. continue in the bands below")
     scene.index = wrap_bands(idx, width)
     scene.fill = wrap_bands(fill, width)
     scene.attrs.update({k: wrap_bands(v, width) for k, v in attrs.items()})

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import LayoutError
 from .colors import gradient
-from .scene import DEFAULT_MAX_CELLS, grid_scene
+from .scene import CHAR_W, DEFAULT_MAX_CELLS, band_width, grid_scene, label_bands, wrap_bands
 
 __all__ = ["crop", "box_scene"]
 
@@ -68,13 +68,25 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
         for k in range(1, flat.shape[2]):
             text = np.char.add(np.char.add(text, ","), flat[..., k].astype(str))
         text = text.astype(object)
-    scene = grid_scene(title, r, c, labels=text, row_group=row_group, col_group=col_group)
-    scene.index = index
     key = flat[..., 0]
+    width = c
+    if r == 1 and labels:  # a 1-D box: fold its one long row into rows numbered by their first index
+        chars = int(np.char.str_len(text.astype(str)).max()) if text.size else 1
+        width = band_width(1, c, max(26.0, CHAR_W * chars + 8.0), 22.0)
+    if width < c:
+        folds = c // width
+        scene = grid_scene(title, folds, width, labels=wrap_bands(text, width), row_names=[0] * folds)
+        label_bands(scene, 1, width, "")
+        index, key = wrap_bands(index, width), wrap_bands(key, width)
+    else:
+        scene = grid_scene(title, r, c, labels=text, row_group=row_group, col_group=col_group)
+    scene.index = index
     scene.fill = gradient(key) if key.size else scene.fill
     scene.attrs["value"] = key
     scene.notes = ["rows: " + ("x".join(str(s) for s in shape[:-1]) or "1") + f" (row-major), columns: {cols}; "
                    "colour: " + ("value" if flat.shape[2] == 1 else "first result")]
+    if width < c:
+        scene.notes.append(f"one row folded into rows of {width}: each row is numbered by its first index")
     if note:
         scene.notes.append(note)
     return scene

@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import LayoutError
 
-__all__ = ["Scene", "SvgOnly", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "BAND_GAP", "label_bands", "CHAR_W", "LINE_H",
+__all__ = ["Scene", "SvgOnly", "grid_scene", "positions", "band_width", "wrap_bands", "WRAP_COLUMNS", "BAND_GAP", "label_bands", "panel_height", "wrap_panels", "panel_gap",
+           "label_panels", "CHAR_W", "LINE_H",
            "DEFAULT_MAX_CELLS", "LABEL_PX", "HEADER_PX", "TITLE_PX", "NOTE_PX", "NOTE_CHARS"]
 
 #: Horizontal room given to one label character, in picture units (= PNG pixels at scale 1; the widest
@@ -213,14 +214,23 @@ class Scene:
 WRAP_COLUMNS = 32
 
 
+#: Columns of a one-row picture at least after it is folded into rows.
+FOLD_COLUMNS = 8
+
+
 def band_width(rows, cols, cell_w, cell_h):
     """Columns per band of a ``rows x cols`` grid: halve a long row while the picture is over twice as wide as tall.
 
-    >>> band_width(32, 64, 46, 22), band_width(8, 128, 34, 26), band_width(4, 20, 26, 22)
-    (32, 32, 20)
+    A grid of one row (a 1-D layout) folds further, down to ``FOLD_COLUMNS``
+    columns: its bands are plain rows (``label_bands`` numbers them by their
+    first column), so 2**14 cells become 256 rows of 64 instead of one row
+    of 16,384.
+
+    >>> band_width(32, 64, 46, 22), band_width(8, 128, 34, 26), band_width(4, 20, 26, 22), band_width(1, 16384, 48, 22)
+    (32, 32, 20, 64)
     """
-    w = cols
-    while w > WRAP_COLUMNS and w % 2 == 0 and w * cell_w > 2 * rows * (cols // w) * cell_h:
+    w, least = cols, (FOLD_COLUMNS if rows == 1 else WRAP_COLUMNS)
+    while w > least and w % 2 == 0 and w * cell_w > 2 * rows * (cols // w) * cell_h:
         w //= 2
     return w
 
@@ -252,7 +262,9 @@ def label_bands(scene, rows, width, axis):
     picture), before any outline or line was added. Post-condition: every band
     after the first starts ``BAND_GAP`` lower, under a label naming the
     columns it holds and a header row numbering them (the first band keeps the
-    scene's own headers); row headers move with their rows.
+    scene's own headers); row headers move with their rows. With ``rows == 1``
+    (a folded 1-D picture) the bands stay packed and each row header names
+    the band's first column instead.
 
     >>> s = grid_scene("t", 4, 2)
     >>> label_bands(s, 2, 2, "dim1")
@@ -262,6 +274,11 @@ def label_bands(scene, rows, width, axis):
     n = scene.shape[0]
     bands = n // rows
     if bands <= 1:
+        return
+    if rows == 1:  # a folded 1-D picture: each band is one row, named by its first column
+        heads = iter(str(b * width) for b in range(bands))
+        scene.texts = [t[:2] + (next(heads),) + t[3:] if t[6] == "header" and t[4] == "end" else t
+                       for t in scene.texts]
         return
     old = scene.row_y
     band_of = np.arange(n) // rows
@@ -280,6 +297,66 @@ def label_bands(scene, rows, width, axis):
         for c in range(width):
             scene.add_text(scene.col_x[c] + scene.cell_w / 2, top - _HEADER / 2, str(b * width + c),
                            anchor="middle", rgb=(90, 90, 90), cls="header")
+
+
+def panel_height(rows, cols, cell_w, cell_h):
+    """Rows per panel of a tall ``rows x cols`` grid: halve it into side-by-side panels while over twice as tall as wide.
+
+    The counterpart of ``band_width`` for tall pictures (a 3-D layout's
+    ``dim0 x dim1`` rows): 512 rows of 32 columns become 2 panels of 256.
+
+    >>> panel_height(512, 32, 46, 22), panel_height(16, 16, 26, 22), panel_height(96, 4, 26, 22)
+    (256, 16, 24)
+    """
+    h = rows
+    while h > WRAP_COLUMNS and h % 2 == 0 and h * cell_h > 2 * cols * (rows // h) * cell_w:
+        h //= 2
+    return h
+
+
+def wrap_panels(a, height):
+    """``(R, C, ...)`` -> ``(height, R // height * C, ...)``: panel ``p`` holds rows ``p*height .. (p+1)*height - 1``.
+
+    >>> wrap_panels(np.arange(8).reshape(4, 2), 2).tolist()
+    [[0, 1, 4, 5], [2, 3, 6, 7]]
+    """
+    a = np.asarray(a)
+    R, C = a.shape[:2]
+    if height >= R:
+        return a
+    k = R // height
+    return a.reshape((k, height, C) + a.shape[2:]).swapaxes(0, 1).reshape((height, k * C) + a.shape[2:])
+
+
+def panel_gap(rows):
+    """Room between two panels: the row numbers (up to ``rows - 1``) of the panel on the right.
+
+    >>> panel_gap(512) > panel_gap(8)
+    True
+    """
+    return _HEADER * 0.6 * (len(str(max(rows - 1, 0))) + 1) + 6.0
+
+
+def label_panels(scene, height, cols, names=None):
+    """Number the rows of every panel after the first (``grid_scene`` numbered the first one's).
+
+    Pre-condition: ``scene`` was built by ``grid_scene`` over ``height`` rows
+    of ``k * cols`` columns in ``wrap_panels`` order, with ``col_group=cols``
+    and ``gap=panel_gap(k * height)``. Row ``i`` of panel ``p`` is row
+    ``p * height + i`` of the unwrapped picture; ``names`` (a sequence of all
+    ``k * height`` names) overrides the numbers.
+
+    >>> s = grid_scene("t", 2, 4, col_group=2, gap=panel_gap(4))
+    >>> label_panels(s, 2, 2)
+    >>> [t[2] for t in s.texts if t[6] == "header" and t[4] == "end"]
+    ['0', '1', '2', '3']
+    """
+    k = scene.shape[1] // max(cols, 1)
+    for p in range(1, k):
+        x = float(scene.col_x[p * cols]) - 4
+        for i in range(height):
+            name = str(p * height + i) if names is None else names[p * height + i]
+            scene.add_text(x, scene.row_y[i] + scene.cell_h / 2, name, anchor="end", rgb=(90, 90, 90), cls="header")
 
 
 def positions(n: int, size: float, origin: float, group: int = 0, gap: float = 0.0) -> np.ndarray:

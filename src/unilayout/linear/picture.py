@@ -46,7 +46,18 @@ from .._family import Cells
 from ..draw.cells import MAX_CANVAS_CELLS, check_count, fmt
 from ..draw.colors import distinct, gradient
 from ..draw.grid import crop as _crop
-from ..draw.scene import CHAR_W, DEFAULT_MAX_CELLS, band_width, grid_scene, label_bands, wrap_bands
+from ..draw.scene import (
+    CHAR_W,
+    DEFAULT_MAX_CELLS,
+    band_width,
+    grid_scene,
+    label_bands,
+    label_panels,
+    panel_gap,
+    panel_height,
+    wrap_bands,
+    wrap_panels,
+)
 from ..errors import LayoutError
 from .layout import LinearLayout
 
@@ -358,20 +369,28 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
         labels = np.where(held, safe.astype(str), "").astype(object)
     z = np.zeros_like(safe)
     chars = int(np.char.str_len(labels.astype(str)).max()) if labels.size and want_labels else 1
-    width = band_width(r, c, max(26.0, CHAR_W * chars + 8.0), 22.0) if note is None else c
+    cell_w = max(26.0, CHAR_W * chars + 8.0)
+    width = band_width(r, c, cell_w, 22.0) if note is None or r == 1 else c
     bands = c // width
+    # A long row wraps into bands stacked below each other; a tall picture (3-D: dim0 x dim1 rows) into panels
+    # side by side.
+    height = panel_height(r, c, cell_w, 22.0) if bands == 1 and note is None else r
+    panels = r // height
 
     def wrap(a):
-        return wrap_bands(a, width) if bands > 1 else a
+        return wrap_bands(a, width) if bands > 1 else wrap_panels(a, height) if panels > 1 else a
 
     title = "linear layout " + " x ".join(f"{o}={layout.out_dim_size(o)}" for o in layout.out_dim_names) + " <- " + \
         ", ".join(f"{i}={layout.in_dim_size(i)}" for i in layout.in_dim_names)
-    row_names = None
-    if bands > 1:
-        row_names = list(range(r)) * bands
-    scene = grid_scene(title, r * bands, width, labels=wrap(labels), row_names=row_names)
     out_names = list(layout.out_dim_names) or ["dim0"]
-    label_bands(scene, r, width, out_names[-1])
+    if panels > 1:
+        scene = grid_scene(title, height, c * panels, labels=wrap(labels), col_group=c, gap=panel_gap(r),
+                           col_names=list(range(c)) * panels)
+        label_panels(scene, height, c)
+    else:
+        scene = grid_scene(title, r * bands, width, labels=wrap(labels),
+                           row_names=list(range(r)) * bands if bands > 1 else None)
+        label_bands(scene, r, width, out_names[-1])
     scene.kind = "linear"
     scene.drawn = wrap(held)
     scene.index = wrap(np.where(held, first, -1))
@@ -404,7 +423,7 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
              if distributed else f"colour: {what}; label: flat input"]
     notes.append("rows: " + ("x".join(layout.out_dim_names[:-1]) or "-") +
                  f", columns: {layout.out_dim_names[-1] if layout.out_dim_names else '-'}" +
-                 (f" (rows wrap: {out_names[-1]} {width}.. continues in the band below)" if bands > 1 else ""))
+                 _wrap_note(out_names[-1], r, width, bands, height, panels))
     most = int(count.max()) if count.size else 0
     if most > 1:
         notes.append(f"broadcast: some elements are held by {most} hardware positions (the first is shown)")
@@ -414,6 +433,17 @@ def linear_scene(layout, color="thread", *, max_cells=DEFAULT_MAX_CELLS, labels=
         notes.append(note)
     scene.notes = notes
     return scene
+
+
+def _wrap_note(axis, rows, width, bands, height, panels):
+    """How a wrapped picture reads: bands below, a folded 1-D row, or panels side by side."""
+    if bands > 1 and rows == 1:
+        return f" (one row folded into rows of {width}: each row is numbered by its first {axis})"
+    if bands > 1:
+        return f" (rows wrap: {axis} {width}.. continues in the band below)"
+    if panels > 1:
+        return f" (tall: rows {height}.. continue in the panel to the right, {panels} panels of {height} rows)"
+    return ""
 
 
 def warp_summary_scene(layout):
