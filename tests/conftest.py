@@ -16,8 +16,8 @@ settings.load_profile("explore" if os.environ.get("UNILAYOUT_HYPOTHESIS_EXPLORE"
 # The differential tests compare unilayout with the reference systems where they install. Without them those
 # tests skip; say so in one line at the end of the run, with how to install them (README "Install ... run the tests").
 _REFERENCES = ("pycute", "triton", "CUTLASS", "tensor_layouts", "torch", "jax")
-REFERENCE_INSTALL = ("pip install --no-deps nvidia-cutlass==4.2.0.0 && pip install triton==3.9.0 "
-                     "'torch==2.13.0+cpu' (or run: bash .ci/run)")
+REFERENCE_INSTALL = ("pip install --no-deps nvidia-cutlass==4.2.0.0 nvidia-cuda-runtime-cu12 nvidia-cuda-cccl-cu12 "
+                     "nvidia-cuda-nvcc-cu12 && pip install triton==3.9.0 'torch==2.13.0+cpu' (or run: bash .ci/run)")
 
 
 def _reference_skips(terminalreporter):

@@ -8,6 +8,7 @@
     unilayout tour [-o DIR]
     unilayout plan grids|reshard|chain|convert ...   (see unilayout.cli.plan)
     unilayout sharding TEXT ...                      (see unilayout.cli.sharding)
+    unilayout codegen TEXT --to c|cuda|cute-cpp|triton|mlir-affine|numpy|python [--inverse]
 
 ``python -m unilayout`` is the same command. ``--shape`` gives an affine
 map its box and fills in a dynamic TSL's ``?`` values (``TiledStridedLayout.resolve``).
@@ -22,7 +23,7 @@ TEXT is any text form unilayout reads (CuTe ``(4,2):(2,1)``, ``#ttg.linear<{...}
 status 2 and a short message pointing at the problem, never a traceback.
 
 Each verb is one module of this package (``show``, ``convert``, ``check``,
-``render``, ``serve``, ``tour``, ``plan``, ``sharding``) with its
+``render``, ``serve``, ``tour``, ``plan``, ``sharding``, ``codegen``) with its
 ``add_parser(sub)`` and ``run(args)``; ``_common`` holds what they share.
 This module only builds the parser from them and runs the verb.
 
@@ -62,7 +63,7 @@ import sys
 
 from .._version import __version__
 from ..errors import LayoutError
-from . import check, convert, plan, render, serve, sharding, show, tour
+from . import check, codegen, convert, plan, render, serve, sharding, show, tour
 from ._common import JSON_SCHEMA, SCREEN_CHARS, envelope, error_dict, print_error  # noqa: F401 (SCREEN_CHARS: re-exported)
 
 __all__ = ["main", "JSON_SCHEMA"]
@@ -81,10 +82,11 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
     "render": render.EXAMPLES,
     "serve": serve.EXAMPLES,
     "tour": tour.EXAMPLES,
+    "codegen": codegen.EXAMPLES,
 }
 
 #: The verbs in the order ``--help`` lists them.
-VERBS = (show, convert, check, render, serve, tour, plan, sharding)
+VERBS = (show, convert, check, render, serve, tour, plan, sharding, codegen)
 
 
 def _parser():
