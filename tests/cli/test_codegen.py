@@ -27,3 +27,11 @@ def test_codegen_errors_exit_2_with_the_reason(capsys):
     assert status == 2 and "not a bijection" in err
     status, _, err = run(capsys, "codegen", "(4,8):(8,1)", "--to", "fortran")
     assert status == 2 and "invalid choice" in err
+
+
+def test_show_offers_the_index_code(capsys):
+    status, out, _ = run(capsys, "show", "Sw<3,3,3> o 0 o (8,64):(64,1)", "--code")
+    assert status == 0 and "code (c):" in out
+    assert out.rstrip().endswith(codegen.emit(cute.parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), "c").rstrip())
+    status, out, _ = run(capsys, "show", "(d0) -> (d0 floordiv 4)", "--shape", "16", "--code", "mlir-affine")
+    assert status == 0 and "affine_map<(d0) -> (d0 floordiv 4)>" in out

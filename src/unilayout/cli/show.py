@@ -1,12 +1,14 @@
 """``unilayout show TEXT``: the facts of any layout text and its tables of values.
 
     unilayout show TEXT [--json] [--shape 8x8] [--mesh M] [--mesh-shape MxN] [--place TENSOR] [--max-cells N]
+                   [--code [LANG]]
 
 Every family the same way: the facts its record gives (``unilayout.facts``)
 and its tables (``record.tables``). ``--shape`` is the box of a value that
 has none (an affine map), or what the value needs to be a layout (a dynamic
 TSL, a TTNN memory config, a sharding's tensor); a device with ``--place
-TENSOR`` adds the per-device shards of that tensor.
+TENSOR`` adds the per-device shards of that tensor. ``--code`` adds the
+layout's index code (``unilayout.codegen``; C unless a language is named).
 
 >>> from unilayout.cli import main
 >>> main(["show", "8:2", "--json"])  # doctest: +ELLIPSIS
@@ -27,6 +29,7 @@ import json
 
 from .. import facts as F
 from .._families import record
+from ..codegen import LANGS, emit
 from ..draw.table import MAX_TABLE_CELLS
 from ._common import add_context, add_text, box_shape, envelope, json_default, placement_summary, read_value
 
@@ -39,6 +42,7 @@ EXAMPLES = """examples:
   unilayout show '(d0, d1) -> (d1, d0)' --shape 4x4
   unilayout show '#tsl.tsl<[?, 4] -> (32, 4), [?, 4] -> (?, 1)>' --shape 64x64   # resolve a dynamic TSL
   unilayout show 'tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, memref<18x32xf32, #tt.memory_space<l1>>>>' --json
+  unilayout show 'Sw<3,3,3> o 0 o (8,64):(64,1)' --code        # with its C index code
   echo '8:2' | unilayout show -"""
 
 
@@ -53,6 +57,8 @@ def add_parser(sub):
     add_context(q, "box for an affine map, the shape resolving a dynamic TSL, or the tensor of a memory config or "
                    "a sharding, e.g. 8x8")
     q.add_argument("--max-cells", type=int, default=MAX_TABLE_CELLS, help="largest table printed (default %(default)s)")
+    q.add_argument("--code", nargs="?", const="c", metavar="LANG", choices=LANGS,
+                   help="add the index code (default c; one of " + ", ".join(LANGS) + ")")
     q.set_defaults(run=run)
 
 
@@ -67,6 +73,8 @@ def run(args) -> int:
         facts["placed"] = F.canonical_text(placed)
         facts["devices"] = [d._asdict() for d in summary.devices]
         parts.append(("per-device shards", summary.text().rstrip("\n")))
+    if args.code:
+        parts.append((f"code ({args.code})", emit(value, args.code, shape=shape)))
     if args.json:
         out = envelope("show", value)
         out.update(facts)
