@@ -1,0 +1,71 @@
+"""The producers' corpus: every harvested text reads (or is rejected) as its producer says, every fact agrees.
+
+``corpus.jsonl`` holds layout texts taken from the producers' own test suites (Triton, Shardy, XLA,
+CUTLASS/pycute, tt-mlir), each with its source file and the facts the producer computed for it
+(``bench/corpus.py --regenerate`` recomputes them where the producer installs). ``pending.jsonl`` lists
+the texts unilayout does not yet agree on, each with its reason; a pending text must *still* disagree
+(strict xfail: fixing one forces moving it out of the list), every other text must agree.
+"""
+
+import importlib.util
+import pathlib
+
+import pytest
+
+_spec = importlib.util.spec_from_file_location("corpus_agree", pathlib.Path(__file__).with_name("agree.py"))
+agree = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(agree)
+
+CORPUS = agree.load_corpus()
+PENDING = agree.load_pending()
+PRODUCERS = sorted({e["producer"] for e in CORPUS})
+RESULTS = {}
+
+
+def _results():
+    if not RESULTS:
+        RESULTS.update({e["id"]: agree.check(e) for e in CORPUS})
+    return RESULTS
+
+
+def test_corpus_holds_at_least_2000_sourced_texts():
+    assert len(CORPUS) >= 2000
+    assert len({e["id"] for e in CORPUS}) == len(CORPUS)
+    for e in CORPUS:
+        assert e["source"]["repo"] and e["source"]["path"] and len(e["source"]["commit"]) == 40, e["id"]
+        assert e["expect"] in ("reads", "rejected"), e["id"]
+    assert {"triton", "cute", "hlo", "shardy"} <= set(PRODUCERS)
+
+
+def test_every_pending_text_is_in_the_corpus():
+    ids = {e["id"] for e in CORPUS}
+    assert [p for p in PENDING if p not in ids] == []
+    texts = {e["id"]: e["text"] for e in CORPUS}
+    assert [p for p, v in PENDING.items() if texts.get(p) != v["text"]] == []
+
+
+@pytest.mark.parametrize("producer", PRODUCERS)
+def test_texts_agree_with_their_producer(producer):
+    results = _results()
+    wrong, fixed = [], []
+    for e in CORPUS:
+        if e["producer"] != producer:
+            continue
+        r = results[e["id"]]
+        if e["id"] in PENDING:
+            if r is None:
+                fixed.append(e["id"])
+        elif r is not None:
+            wrong.append(f"{e['id']} [{r[0]}] {e['text'][:120]} -- {r[1]}")
+    assert not wrong, f"{len(wrong)} texts disagree with {producer}:\n" + "\n".join(wrong[:40])
+    assert not fixed, f"now agree, move them out of pending.jsonl (python bench/corpus.py --pending): {fixed}"
+
+
+def test_no_text_crashes_unilayout():
+    crashes = [f"{i}: {r[1]}" for i, r in _results().items() if r is not None and r[0] == "crash"]
+    assert not crashes, "\n".join(crashes[:40])
+
+
+def corpus_summary() -> str:
+    """The agreement rate per producer (printed at the end of the test run by conftest.py)."""
+    return agree.summary(CORPUS, _results()) if RESULTS else ""
