@@ -187,3 +187,64 @@ def test_ir_reduce_strength_agrees():
     r = ir.reduce_strength(e)
     xs = np.arange(1000)
     assert np.array_equal(_eval(e, {"x": xs}), _eval(r, {"x": xs})) and "//" not in str(r) and "%" not in str(r)
+
+
+def _load(src, name):
+    env = {}
+    exec(compile(src, "<codegen>", "exec"), env)
+    return env[name]
+
+
+@pytest.mark.parametrize("lang", ["numpy", "c"])
+def test_inverses_undo_the_layout(lang):
+    import random
+
+    from codegen_layouts import random_metal
+
+    from unilayout import linear, tt
+
+    rng = random.Random(5)
+    metal = [random_metal(rng) for _ in range(200)]
+    metal += [tt.MetalLayout.from_v2((3, 43, 7), (2, 1), dim_alignments=(1, 32, 32),
+                                     collapsed_intervals=((0, 2), (2, 3)))]
+    if lang == "numpy":
+        for ml in metal:
+            fwd = _load(codegen.emit(ml, "numpy", name="f"), "f")
+            back = _load(codegen.emit_inverse(ml, "numpy", name="g"), "g")
+            x = np.indices(ml.logical_shape).reshape(len(ml.logical_shape), -1)
+            placed = fwd(*x)
+            placed = placed if isinstance(placed, tuple) else (placed,)
+            got = back(*placed)
+            got = got if isinstance(got, tuple) else (got,)
+            assert np.array_equal(np.stack([np.broadcast_to(g, x[0].shape) for g in got]), x), ml
+            # and the forward code is the layout's own locate()
+            j = x.shape[1] // 2
+            G, q = ml.locate(*x[:, j])
+            assert tuple(int(v[j]) for v in placed) == G + q
+        blocked = unilayout_parse("tensor<32x32xf16, #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4], "
+                                  "warpsPerCTA = [2, 2], order = [1, 0]}>>")
+        inv = _load(codegen.emit_inverse(blocked, "numpy", name="g"), "g")
+        regs = blocked.in_dim_size("register")
+        r, lane, w = np.indices((regs, 32, 4)).reshape(3, -1)
+        out = linear.evaluate(blocked, {"register": r, "lane": lane, "warp": w, "block": 0 * r})
+        back = inv(out["dim0"], out["dim1"])  # register, lane, warp, block
+        assert np.array_equal(np.stack([np.broadcast_to(b, r.shape) for b in back]), np.stack([r, lane, w, 0 * r]))
+    else:
+        cc = shutil.which("gcc")
+        if cc is None:
+            pytest.skip("no C compiler")
+        for L in (cute.parse("(4,(2,8)):(16,(1,2))"), cute.parse("((2,4),8):((32,1),4)")):
+            prog = codegen.emit_inverse(L, "c", name="inv") + "\n#include <stdio.h>\nint main(void){for(int i=0;i<" \
+                + f"{cute.size(L)};++i)printf(\"%lld\\n\",(long long)inv(i));return 0;}}\n"
+            with tempfile.TemporaryDirectory() as d:
+                open(os.path.join(d, "t.c"), "w").write(prog)
+                subprocess.run([cc, "-O0", os.path.join(d, "t.c"), "-o", os.path.join(d, "t")], check=True)
+                out = subprocess.run([os.path.join(d, "t")], capture_output=True, text=True, check=True).stdout
+            coords = np.array(out.split(), dtype=np.int64)
+            assert np.array_equal(L.index_map()[coords], np.arange(cute.size(L)))  # L(inv(i)) == i
+
+
+def unilayout_parse(text):
+    import unilayout
+
+    return unilayout.parse(text)

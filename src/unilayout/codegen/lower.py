@@ -14,10 +14,12 @@
 - Every other family through its exact affine form (``convert_to(x,
   "affine")``) over its box: affine maps (a box from ``shape=``), TSL, XLA
   tiled layouts, metal layouts (logical index -> core coordinates and offset
-  in the shard), devices.
+  in the shard), devices; a family with no affine form but a linear one (a
+  plug-in's register layouts) through that.
 
 Inverses (``inverse_kernel``): a linear layout that is invertible, a CuTe
-layout that is a bijection onto ``[0, size)`` (its ``right_inverse``).
+layout that is a bijection onto ``[0, size)`` (its ``right_inverse``), a
+metal layout from (core, shard coordinates) back to the logical index.
 
 >>> from unilayout import cute
 >>> k = kernel(cute.parse("(4,8):(8,1)"))
@@ -292,12 +294,21 @@ def kernel(x, name: str = "layout", shape=None) -> Kernel:
     from ..convert import convert_to  # lazy: the bridges load only for families lowered through affine
 
     box = rec.box(x) if shape is None else tuple(shape)
-    m = x if rec.name == "affine" else convert_to(x, "affine")
+    if rec.name == "affine":
+        return _affine_kernel(x, box, name, rec.name, rec.canonical(x))
+    try:
+        m = convert_to(x, "affine")
+    except NotRepresentableError as e:  # a family with a GF(2) form but no affine one (a plug-in's registers)
+        try:
+            return _linear_kernel(convert_to(x, "linear"), name)._replace(text=rec.canonical(x), family=rec.name)
+        except (NotRepresentableError, LayoutError):
+            raise e from None
     return _affine_kernel(m, box, name, rec.name, rec.canonical(x))
 
 
 def inverse_kernel(x, name: str = "layout_inverse") -> Kernel:
-    """The ``Kernel`` of the inverse: an invertible linear layout's ``invert()``, a bijective CuTe layout's.
+    """The ``Kernel`` of the inverse: an invertible linear layout's ``invert()``, a bijective CuTe layout's,
+    a metal layout's (core, shard coordinates) -> logical index.
 
     >>> from unilayout import cute
     >>> k = inverse_kernel(cute.parse("(4,8):(8,1)"))
@@ -322,7 +333,67 @@ def inverse_kernel(x, name: str = "layout_inverse") -> Kernel:
         e = _sum_offsets(_cute_terms(inv, _split_1d(i, inv)))
         return Kernel(name, (("i", n),), ("coord",), (e,), "F", "cute", f"inverse of {x}",
                       f"offset -> coordinate of {x} (1-D, colexicographic)")
-    raise NotRepresentableError(f"codegen: no inverse is emitted for a {rec.name} value (linear and CuTe layouts)")
+    if rec.name == "metal":
+        return _metal_inverse(x, name)._replace(text="inverse of " + rec.canonical(x))
+    raise NotRepresentableError(f"codegen: no inverse is emitted for a {rec.name} value "
+                                "(linear, CuTe and metal layouts)")
+
+
+def _linear_terms(e):
+    """``({dim: coefficient}, constant)`` of an affine expression that is a sum of multiples of dims, else None."""
+    from ..affine.expr import Binary, Constant, Dim  # lazy: the affine family loads only when lowered
+
+    if isinstance(e, Constant):
+        return {}, e.value
+    if isinstance(e, Dim):
+        return {e.position: 1}, 0
+    if isinstance(e, Binary) and e.op == "+":
+        a, b = _linear_terms(e.lhs), _linear_terms(e.rhs)
+        if a is None or b is None:
+            return None
+        terms = dict(a[0])
+        for k, v in b[0].items():
+            terms[k] = terms.get(k, 0) + v
+        return terms, a[1] + b[1]
+    if isinstance(e, Binary) and e.op == "*":
+        for x, c in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(c, Constant):
+                t = _linear_terms(x)
+                return None if t is None else ({k: v * c.value for k, v in t[0].items()}, t[1] * c.value)
+    return None
+
+
+def _metal_inverse(ml, name):
+    """(core coordinates, shard coordinates) -> the logical index held there (data slots; padding is not checked).
+
+    Each physical dim ``p = core * shard + slot`` is a sum of logical dims
+    times strides (the collapse, aligned strides included); well-nested
+    strides invert greedily from the largest: ``d = (p mod larger) // stride``.
+    """
+    grid, shard, padded = tuple(ml.grid), tuple(ml.shard_shape), tuple(ml.padded_shard_shape)
+    inputs = tuple((f"core{j}", g) for j, g in enumerate(grid)) + tuple((f"slot{j}", q) for j, q in enumerate(padded))
+    cores = [ir.var(n, e) for n, e in inputs[:len(grid)]]
+    slots = [ir.var(n, e) for n, e in inputs[len(grid):]]
+    sizes = tuple(ml.logical_shape)
+    out = [ir.const(0)] * len(sizes)
+    for j, r in enumerate(ml.linear.results):
+        t = _linear_terms(r)
+        if t is None:
+            raise NotRepresentableError(f"codegen: physical dim {j} of {ml.linear} is not a sum of strided dims; "
+                                        "its inverse is not emitted")
+        terms, off = t
+        p = ir.add(ir.add(ir.mul(cores[j], shard[j]), slots[j]), -off)
+        used = sorted(((c, k) for k, c in terms.items() if sizes[k] > 1), reverse=True)
+        reach = 0
+        for c, k in used[::-1]:
+            if c <= reach:
+                raise NotRepresentableError(f"codegen: the strides of {ml.linear} overlap; it has no inverse")
+            reach += c * (sizes[k] - 1)
+        for a, (c, k) in enumerate(used):  # largest stride first: d = rest // c, the rest below the next stride
+            out[k] = ir.floordiv(p, c) if a == 0 else ir.floordiv(ir.mod(p, used[a - 1][0]), c)
+    outs = tuple(f"d{k}" for k in range(len(sizes)))
+    return Kernel(name, inputs, outs, tuple(out), "C", "metal", "",
+                  "core coordinates, shard coordinates -> logical index (data slots)")
 
 
 def _bijective(layout) -> bool:
