@@ -345,12 +345,14 @@ def jax_facts(entries: list[dict]) -> None:
 def ttnn_entries(raws: list[dict]) -> list[dict]:
     out = []
     for r in raws:
-        text = r["raw"][0]
+        text, device = r["raw"]
         m = re.search(r"memref<((?:\d+x)+)", text)
         memref = [int(x) for x in m.group(1).rstrip("x").split("x")] if m else None
+        facts = {"memref_shape": memref} if memref and r["expect_test"] == "reads" else {}
+        if device != "-":
+            facts["device_shape"] = _dims(device)  # what ttir.ttnn_metal_layout_cast printed
         out.append({"producer": "ttnn", "source": r["source"], "text": text, "context": {},
-                    "expect_test": r["expect_test"], "expect": r["expect_test"],
-                    "facts": {"memref_shape": memref} if memref and r["expect_test"] == "reads" else {}})
+                    "expect_test": r["expect_test"], "expect": r["expect_test"], "facts": facts})
     return out
 
 
@@ -386,6 +388,23 @@ def regenerate() -> list[dict]:
     return unique
 
 
+def triage(entries: list[dict], results: dict, top: int = 12) -> str:
+    """The disagreements grouped by producer, category and reason (numbers blanked), largest first,
+    with two example texts each: the list to fix from."""
+    groups: dict = {}
+    for e in entries:
+        r = results[e["id"]]
+        if r is not None:
+            key = (e["producer"], r[0], re.sub(r"\d+", "N", r[1].split(" at position")[0])[:110])
+            groups.setdefault(key, []).append(e)
+    lines = ["disagreements by cause (largest first):"]
+    for (producer, cat, reason), es in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:top]:
+        lines.append(f"  {len(es):5d}  {producer} / {cat}: {reason}")
+        for e in es[:2]:
+            lines.append(f"         e.g. {e['id']}: {e['text'][:150]}")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--regenerate", action="store_true", help="recompute the facts with the producers")
@@ -395,6 +414,7 @@ def main(argv=None) -> int:
     entries = regenerate() if args.regenerate else agree.load_corpus()
     results = {e["id"]: agree.check(e) for e in entries}
     print(agree.summary(entries, results))
+    print(triage(entries, results))
     if args.pending:
         with open(CORPUS / "pending.jsonl", "w") as f:
             for e in entries:

@@ -94,9 +94,11 @@ def _facts(entry: dict, v) -> str | None:
         if got != (f["dims"], f["minor_to_major"]):
             return f"dims/minor_to_major: unilayout {got} vs the text's {(f['dims'], f['minor_to_major'])}"
         return None
-    if p == "ttnn" and f.get("memref_shape"):
-        if list(v.memref_shape) != f["memref_shape"]:
+    if p == "ttnn":
+        if f.get("memref_shape") and list(v.memref_shape) != f["memref_shape"]:
             return f"memref: unilayout {list(v.memref_shape)} vs tt-mlir {f['memref_shape']}"
+        if f.get("device_shape") and list(v.to_v2().device_shape) != f["device_shape"]:
+            return f"metal device shape: unilayout {list(v.to_v2().device_shape)} vs tt-mlir {f['device_shape']}"
     return None
 
 
