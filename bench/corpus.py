@@ -137,8 +137,15 @@ def _machine(enc: str) -> tuple[int, int, int]:
             mm = re.search(name + r"\s*=\s*\[(.*?)\]\s*(,\s*[a-z]+\s*=|\}>)", enc)
             return len(re.findall(r"\[", mm.group(1))) if mm else 0
         return 2 ** count("warp"), 2 ** count("lane"), 2 ** count("block")
+    cta = re.search(r"ctaLayout\s*=\s*\{(.*?)\}", enc)
+    if kind == "amd_wmma" and cta:
+        warp = re.search(r"warp\s*=\s*\[(.*)\]", cta.group(1))
+        return 2 ** (len(re.findall(r"\[", warp.group(1))) if warp else 0), 32, 1
     cga = re.search(r"CGALayout\s*=\s*\[(.*?)\]\]", enc)
     ctas = 2 ** len(re.findall(r"\[", cga.group(1))) if cga else max(1, prod(ints("CTAsPerCGA")))
+    block = re.search(r"block\s*=\s*\[(.*?)\]\s*\}", enc) if kind is None else None
+    if block:  # shared_linear / padded_shared: one block basis per doubling of the CTAs
+        ctas = 2 ** len(re.findall(r"\[", block.group(1)))
     warps = prod(ints("warpsPerCTA")) or 4
     lanes = {"blocked": prod(ints("threadsPerWarp")), "amd_mfma": 64}.get(kind, 32)
     return warps, lanes, ctas
@@ -189,7 +196,11 @@ def triton_facts(entries: list[dict]) -> None:
         got = _run(_TRITON, cases, {"TRITON_DISABLE_LINE_INFO": "1"})
         if got is not None:
             return got
-        if len(cases) == 1:
+        if len(cases) == 1:  # parsed, then aborted computing the layout? or aborted parsing?
+            parsed = _run(_TRITON.replace("lay = b.get_gluon", "out.append({'parsed': 1}); continue\n        lay = b.get_gluon"),
+                          cases, {"TRITON_DISABLE_LINE_INFO": "1"})
+            if parsed and "parsed" in parsed[0]:
+                return [{"aborted_layout": "Triton reads the type, then aborts computing its linear layout"}]
             return [{"error": "Triton aborted the process"}]
         half = len(cases) // 2
         return batch(cases[:half]) + batch(cases[half:])
@@ -197,7 +208,8 @@ def triton_facts(entries: list[dict]) -> None:
     got = [g for k in range(0, len(cases), 200) for g in batch(cases[k:k + 200])]
     for e, g in zip(entries, got):
         e["expect"] = "rejected" if "error" in g else "reads"
-        e["facts"] = {"bases": g["bases"]} if "bases" in g else {"producer_error": g["error"]}
+        e["facts"] = ({"bases": g["bases"]} if "bases" in g else
+                      {"producer_note": g["aborted_layout"]} if "aborted_layout" in g else {"producer_error": g["error"]})
 
 
 # ---------------------------------------------------------------- CuTe (pycute)
@@ -224,6 +236,9 @@ def cute_entries(raws: list[dict]) -> list[dict]:
                     "context": {"role": role, "built_as": r["raw"][1:]}, "expect_test": "reads",
                     "expect": "reads", "facts": facts})
     for r in raws:
+        if r["raw"][0].startswith("text "):
+            out.extend(_cute_printed(P, r))
+            continue
         op, *args = r["raw"]
         layouts = [eval(a, ns) for a in args]  # the pycute constructor the test wrote
         fn = getattr(P, op)
@@ -235,6 +250,57 @@ def cute_entries(raws: list[dict]) -> list[dict]:
             add(layouts[1], r, "operand B")
         add(result, r, f"{op} result (printed by pycute)")
     return out
+
+
+def _pycute_layout(P, text: str):
+    """A CuTe printed layout (``(_2,_4):(_1,_2)``) as a pycute Layout: split shape:stride at the top level,
+    each side a Python tuple once the static markers go (pycute has no text reader)."""
+    t = text.replace("_", "").replace(" ", "")
+    depth = 0
+    for k, ch in enumerate(t):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == ":" and depth == 0:
+            return P.Layout(eval(t[:k]), eval(t[k + 1:]))  # plain int tuples, from the docs' text
+    raise ValueError(text)
+
+
+def _cute_printed(P, r) -> list[dict]:
+    """The texts of one docs example: the operand(s) and the printed result, facts by pycute."""
+    op = r["raw"][0].split()[1]
+    a_text, arg, printed = r["raw"][1:]
+    a = _pycute_layout(P, a_text)
+    if arg == "-":
+        other, result = None, P.coalesce(a) if op == "coalesce" else a
+    elif ":" in arg:
+        other = _pycute_layout(P, arg)
+        result = getattr(P, op)(a, other)
+    else:
+        other = int(arg)
+        result = getattr(P, op)(a, other)
+    out = []
+    for role, text, lay in (("operand A", a_text, a), ("printed result", printed, _pycute_layout(P, printed))) + \
+            ((("operand B", arg, other),) if isinstance(other, P.Layout) else ()):
+        size = P.size(lay)
+        facts = {"shape": _plain(lay.shape), "stride": _plain(lay.stride), "size": size, "cosize": P.cosize(lay)}
+        if size <= 4096:
+            facts["values"] = [lay(i) for i in range(size)]
+        if role == "operand A" and arg != "-":
+            facts[op] = {"shape": _plain(result.shape), "stride": _plain(result.stride), "text": str(result),
+                         "printed_by_docs": printed}
+            facts[op]["other"] = ({"shape": _plain(other.shape), "stride": _plain(other.stride)}
+                                  if isinstance(other, P.Layout) else other)
+        if role == "printed result":
+            facts["pycute_agrees_with_docs"] = [lay(i) for i in range(min(size, 4096))] == \
+                [result(i) for i in range(min(P.size(result), 4096))]
+        out.append({"producer": "cute", "source": r["source"], "text": text,
+                    "context": {"role": f"{op} {role} (CuTe docs)"}, "expect_test": "reads", "expect": "reads",
+                    "facts": facts})
+    return out
+
+
+def _plain(x):
+    return json.loads(json.dumps(x))
 
 
 # ---------------------------------------------------------------- HLO and Shardy boxes (JAX)

@@ -76,7 +76,8 @@ def _facts(entry: dict, v) -> str | None:
             return "values differ from pycute's L(i)"
         for op in ("coalesce", "complement", "left_inverse", "right_inverse", "composition", "logical_product"):
             if op in f:
-                args = [v] + ([_layout(f[op]["other"])] if "other" in f[op] else [])
+                other = f[op].get("other")
+                args = [v] + ([] if other is None else [other if isinstance(other, int) else _layout(other)])
                 r = getattr(cute, op)(*args)
                 if cute.index_map(r).tolist() != cute.index_map(_layout(f[op])).tolist() or \
                         (r.size, r.cosize) != (_layout(f[op]).size, _layout(f[op]).cosize):
