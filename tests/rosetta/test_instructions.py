@@ -1,0 +1,81 @@
+"""The instruction table: every system's fragment against the ISA's own figure, and the verdict matrix.
+
+The ISA formulas below are transcribed from the PTX ISA ("Matrix Fragments for mma.m16n8k16", "Register
+Fragments for wgmma .m64nNk16") and AMD's CDNA ISA (the MFMA 32x32 / 16x16 accumulator layout), independently of
+every system the table reads.
+"""
+
+import numpy as np
+import pytest
+
+from unilayout import rosetta
+
+
+def _ptx_m16n8_c():
+    lane, i = np.meshgrid(np.arange(32), np.arange(4), indexing="ij")
+    return np.stack([lane // 4 + 8 * (i // 2), 2 * (lane % 4) + i % 2], axis=-1)
+
+
+def _ptx_m16n8k16_a():  # a0..a7: rows groupID (+8), cols 2*tid_in_group + (0,1) (+8)
+    lane, i = np.meshgrid(np.arange(32), np.arange(8), indexing="ij")
+    row = lane // 4 + 8 * ((i // 2) % 2)
+    col = 2 * (lane % 4) + i % 2 + 8 * (i // 4)
+    return np.stack([row, col], axis=-1)
+
+
+def _ptx_wgmma_c(n):
+    t, i = np.meshgrid(np.arange(128), np.arange(n // 2), indexing="ij")
+    warp, lane = t // 32, t % 32
+    row = 16 * warp + lane // 4 + 8 * ((i // 2) % 2)
+    col = 2 * (lane % 4) + i % 2 + 8 * (i // 4)
+    return np.stack([row, col], axis=-1)
+
+
+def _cdna_mfma_c(m):  # lane l: column l % m; each group of 4 registers covers 4 rows, groups 8 (32x32) apart
+    lanes, regs = 64, m * m // 64
+    lane, i = np.meshgrid(np.arange(lanes), np.arange(regs), indexing="ij")
+    per = 64 // m
+    row = (i // 4) * 4 * per + 4 * (lane // m) + i % 4
+    return np.stack([row, lane % m], axis=-1)
+
+
+@pytest.mark.parametrize("system", ["cute", "triton", "tensor-layouts"])
+def test_mma_m16n8k16_fragments_are_the_ptx_figures(system):
+    f = rosetta.fragments("mma.sync.m16n8k16.f32.f16")[system]
+    assert np.array_equal(f["C"].coords, _ptx_m16n8_c())
+    assert np.array_equal(f["A"].coords, _ptx_m16n8k16_a())
+
+
+@pytest.mark.parametrize("n", [8, 64, 256])
+def test_wgmma_accumulators_are_the_ptx_figure(n):
+    for system, ops in rosetta.fragments(f"wgmma.m64n{n}k16.f32.f16").items():
+        assert np.array_equal(ops["C"].coords, _ptx_wgmma_c(n)), system
+
+
+@pytest.mark.parametrize("m", [32, 16])
+def test_mfma_accumulators(m):
+    name = {32: "mfma.32x32x8.f16", 16: "mfma.16x16x16.f16"}[m]
+    f = rosetta.fragments(name)
+    assert np.array_equal(f["triton"]["C"].coords, _cdna_mfma_c(m))
+    if "tensor-layouts" in f:  # tensor-layouts 0.3.2 orders the wavefront's lanes otherwise: the table says where
+        (row,) = [r for r in rosetta.table(name) if r.system == "tensor-layouts"]
+        assert row.verdict == "different" and "thread" in row.detail
+
+
+def test_the_matrix_covers_the_issue_and_every_cell_is_decided():
+    names = rosetta.instruction_names()
+    assert len(names) >= 40
+    assert {"mma.sync.m16n8k16.f32.f16", "wgmma.m64n128k16.f32.f16", "mfma.32x32x8.f16"} <= set(names)
+    rows = rosetta.matrix()
+    assert not [r for r in rows if r.verdict == "error"]
+    assert {r.system for r in rows} >= {"cute", "triton", "tensor-layouts"}
+    for name in names:  # one reference per operand, and it is that instruction's reference system
+        refs = [r for r in rosetta.table(name) if r.verdict == "reference"]
+        assert len({r.operand for r in refs}) == len(refs) >= 1
+
+
+def test_unknown_instruction_is_a_clear_error():
+    from unilayout import LayoutError
+
+    with pytest.raises(LayoutError, match="unknown instruction 'mma.sync.m99'"):
+        rosetta.table("mma.sync.m99")
