@@ -19,6 +19,7 @@ import numpy as np
 
 from .._family import Family, only_options
 from ..errors import LayoutError
+from .analysis.contiguity import contiguity as _contiguity
 from .encodings.types import layout as _parse_ttgir
 from .layout import LinearLayout
 from .text import parse as _parse_linear
@@ -40,8 +41,8 @@ class LinearFamily(Family):
     """``LinearLayout`` values from ``#ttg.linear``, ``toString`` and every Triton encoding on a tensor type."""
 
     name, types = "linear", (LinearLayout,)
-    glosses = {"contiguity": lambda v, d: f"{v} (consecutive elements held in consecutive registers: Triton's "
-                                           "num_consecutive_in_out)"}
+    glosses = {"contiguity": lambda v, d: f"{v} (consecutive elements along the fastest dim held in consecutive "
+                                           "registers or offsets: Triton's getContigPerThread[order[0]])"}
     index_order, flat_domain = "F", True  # the flattened input, first in-dim least significant
 
     def parse(self, text, **given):
@@ -69,7 +70,7 @@ class LinearFamily(Family):
              "size": int(L.total_in_dim_size), "cosize": int(L.total_out_dim_size),
              "injective": bool(L.is_injective()), "surjective": bool(L.is_surjective())}
         d["bijective"] = d["injective"] and d["surjective"]
-        d["contiguity"] = int(L.num_consecutive_in_out())
+        d["contiguity"] = int(_contiguity(L))
         return d
 
     def tables(self, L, shape, max_cells):

@@ -22,11 +22,14 @@ to the shared ``offset`` that holds its element; for two distributed layouts,
 from __future__ import annotations
 
 from .banks import bank_conflicts, bank_conflicts_formula
+from .contiguity import contiguity, fastest_dim
 from .conversion import HARDWARE_LEVELS, conversion_level, conversion_levels, minimal_conversion
 from .swizzle import SwizzleChoice, optimal_shared_layout, optimal_swizzle
 from .vectorise import Vectorisation, largest_vectorisation, register_permutation_for_divide
 
 __all__ = [
+    "contiguity",
+    "fastest_dim",
     "Vectorisation",
     "register_permutation_for_divide",
     "largest_vectorisation",
