@@ -79,3 +79,22 @@ def test_unknown_instruction_is_a_clear_error():
 
     with pytest.raises(LayoutError, match="unknown instruction 'mma.sync.m99'"):
         rosetta.table("mma.sync.m99")
+
+
+def test_ldmatrix_x4_register_bits_are_the_ptx_figure():
+    # thread t receives, of matrix j, row t // 4 and the two 16-bit columns 2 * (t % 4) + e of a 32x8 stacked tile
+    t, v = np.meshgrid(np.arange(32), np.arange(128), indexing="ij")
+    j, b = v // 32, v % 32
+    bit = ((8 * j + t // 4) * 8 + 2 * (t % 4) + b // 16) * 16 + b % 16
+    for system, ops in rosetta.fragments("ldmatrix.x4").items():
+        assert np.array_equal(ops["D"].coords[..., 0], bit), system
+
+
+def test_copy_names_follow_ptx():
+    from unilayout.rosetta.instructions import _copy_name
+
+    assert _copy_name("SM75_U16x8_LDSM_T") == "ldmatrix.x4.trans"
+    assert _copy_name("SM90_U32x2_STSM_N") == "stmatrix.x2"
+    assert _copy_name("SM100_TMEM_LOAD_32dp32b4x") == "tcgen05.ld.32x32b.x4"
+    assert _copy_name("SM100_TMEM_STORE_16dp32b2x_16b") == "tcgen05.st.16x32bx2.x2.pack16b"
+    assert _copy_name("SM100_TMEM_LOAD_16dp256b1x") == "tcgen05.ld.16x256b.x1"

@@ -4,13 +4,18 @@ Instruction names follow PTX and AMD: ``mma.sync.m16n8k16.f32.f16`` (C type,
 then A type, then B's when it differs), ``wgmma.m64n128k16.f32.f16``,
 ``mfma.32x32x8.f16``. Systems:
 
-============== ============================================================== ==================================
+============== ============================================================== =========================================
 system         spelling                                                       instructions
-============== ============================================================== ==================================
-cute           CuTe's atom (C++ name), ``LayoutA/B/C_TV``                     mma.sync (SM70-SM89), wgmma
+============== ============================================================== =========================================
+cute           CuTe's atom (C++ name), ``LayoutA/B/C_TV``, copy bit layouts   mma.sync (SM70-SM89), wgmma, ldmatrix,
+                                                                              stmatrix, tcgen05.ld/st
 triton         ``#ttg.nvidia_mma`` (v2, v3) / ``#ttg.dot_op`` / ``#ttg.amd_mfma`` mma.sync, wgmma, mfma
-tensor-layouts the ``tensor-layouts`` package's atom (where installed)           mma.sync, wgmma, mfma
-============== ============================================================== ==================================
+tensor-layouts the ``tensor-layouts`` package's atom (where installed)           mma.sync, wgmma, mfma, ldmatrix, stmatrix
+============== ============================================================== =========================================
+
+A copy's fragment is its register side in bits (operand ``D`` of a load, ``S``
+of a store): (thread, bit) -> the bit of the copied tile, as CuTe's
+``DstLayout``/``SrcLayout``.
 
 The reference of an NVIDIA instruction is CuTe (its atoms transcribe the PTX
 ISA's fragment figures); of an AMD one, Triton (AMD's own compiler). A
@@ -131,7 +136,11 @@ def _tensor_layouts_atom(name):
         import tensor_layouts.atoms_nv as nv  # lazy: optional package, only for its spellings
     except ImportError:
         return None
-    return getattr(nv, name, None) or getattr(amd, name, None)
+    found = getattr(nv, name, None) or getattr(amd, name, None)
+    if found is None:
+        for group in (g for g in dir(nv) if g.startswith("COPY_ATOMS")):
+            found = next((a for a in getattr(nv, group) if a.name == name), None) or found
+    return found
 
 
 def _tl_spellings(atom_name, shape, ops):
@@ -211,10 +220,59 @@ def _amd():
     return out
 
 
+def _bits_fragment(lay, system, spelling):
+    """A copy's register side in bits: (thread, bit) -> (bit of the copied tile, 0)."""
+    from .. import cute  # lazy: the cute family reads the layouts
+
+    lay = cute.Layout(lay.shape, lay.stride)
+    n = cute.size(lay.shape[0]) * cute.size(lay.shape[1])
+    return from_cute_tv(lay, (max(n, int(lay.index_map().max()) + 1), 1), False, system, spelling)
+
+
+def _copy_name(name):
+    """PTX's name of a CuTe copy atom (``SM75_U32x4_LDSM_N`` -> ``ldmatrix.x4``), or None."""
+    m = re.match(r"SM(?:75|90)_U(32|16)x(\d)_(LDSM|STSM)_(N|T)$", name)
+    if m:
+        bits, count, kind, trans = m.groups()
+        x = int(count) if bits == "32" else int(count) // 2
+        return f"{'ldmatrix' if kind == 'LDSM' else 'stmatrix'}.x{x}" + (".trans" if trans == "T" else "")
+    m = re.match(r"SM100_TMEM_(LOAD|STORE)_(\d+)dp(\d+)b(\d+)x(_16b)?$", name)
+    if m:
+        kind, dp, b, n, pack = m.groups()
+        shape = f"{dp}x{b}b" if dp == "32" or b != "32" else "16x32bx2"
+        return f"tcgen05.{'ld' if kind == 'LOAD' else 'st'}.{shape}.x{n}" + (".pack16b" if pack else "")
+    return None
+
+
+def _copies():
+    """ldmatrix / stmatrix (x1, x2, x4, .trans) and tcgen05.ld / st: the register side of each copy, in bits."""
+    from .. import cute  # lazy: the catalogue of copy atoms
+
+    out = {}
+    for name in cute.copy_atoms():
+        iname = _copy_name(name)
+        if iname is None:
+            continue
+        atom = cute.copy_atom(name, 16 if "U16" in name or "_16b" in name else 32)
+        load = "LDSM" in name or "LOAD" in name
+        reg = atom.bits_dst if load else atom.bits_src
+        op = "D" if load else "S"
+        spell = [Spelling("cute", op, f"{name} {'Dst' if load else 'Src'}Layout (bits) = {reg}",
+                          functools.partial(_bits_fragment, reg, "cute", name))]
+        t = _tensor_layouts_atom(name) if name.startswith("SM75") or name.startswith("SM90") else None
+        if t is not None:
+            lay = t.dst_layout_bits if load else t.src_layout_bits
+            spell.append(Spelling("tensor-layouts", op, f"tensor_layouts {name}.{'dst' if load else 'src'}_layout_bits"
+                                  f" = {lay}", functools.partial(_bits_fragment, lay, "tensor-layouts", name)))
+        out[iname] = Instruction(iname, (0, 0, 0), "cute", tuple(spell))
+    return out
+
+
 @functools.lru_cache(maxsize=1)
 def _table():
     out = _nvidia()
     out.update(_amd())
+    out.update(_copies())
     return out
 
 
