@@ -6,6 +6,7 @@ import random
 import linear_helpers as H
 import pytest
 
+import unilayout
 from unilayout import LayoutError, NotRepresentableError
 from unilayout.linear import encodings as E
 
@@ -80,8 +81,8 @@ def test_bad_parameters_raise():
         E.nvidia_mma([32, 32], 4, [1, 1], [16, 8])
     with pytest.raises(LayoutError, match="shared memory"):
         E.dot_operand([32, 32], 1, E.NvidiaMma(3, [4, 1], [16, 64, 16]), 2)
-    with pytest.raises(LayoutError, match="the parent must be an NVIDIA MMA, AMD MFMA or AMD WMMA layout"):
-        E.dot_operand([32, 32], 0, E.Blocked([1, 1], [4, 8], [1, 1], [1, 0]), 4)
+    with pytest.raises(LayoutError, match="the parent must be a blocked, NVIDIA MMA, AMD MFMA or AMD WMMA layout"):
+        E.dot_operand([32, 32], 0, E.Slice(0, E.Blocked([1, 1, 1], [4, 8, 1], [1, 1, 1], [2, 1, 0])), 4)
     with pytest.raises(LayoutError, match="parent must be an encoding"):
         E.slice_layout([32], 0, "blocked")
     with pytest.raises(NotRepresentableError, match="not linear"):
@@ -259,3 +260,30 @@ def test_every_encoding_is_registered_for_the_readers():
     classes = [getattr(E, n) for n in E.__all__ if isinstance(getattr(E, n), type)]
     assert sorted(KINDS.values(), key=lambda c: c.__name__) == sorted(classes, key=lambda c: c.__name__)
     assert all(KINDS[c.MNEMONIC] is c for c in classes)
+
+
+# A real text from Triton's lit tests (test/Conversion/tritongpu_to_llvm.mlir, the FMA dot), read as Triton reads it.
+_FMA_LIT = """#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 4], order = [1, 0]}>
+#dot_operand_a = #ttg.dot_op<{opIdx=0, parent=#blocked}>
+tensor<16x16xf32, #dot_operand_a>"""
+
+
+def test_dot_operand_of_a_blocked_parent_is_tritons_fma_layout():
+    rng = random.Random(123)
+    cases = [{"layout": "G.DotOperandLayout(0, G.BlockedLayout([1, 4], [2, 16], [1, 4], [1, 0]), 0)",
+              "shape": [16, 16], "type": "dist", "linear": True, "elem": "f32"}]
+    for _ in range(24):
+        rank = rng.choice([2, 3])
+        shape = [H._p2(rng, 0, 6) for _ in range(rank)]
+        order = list(range(rank))
+        rng.shuffle(order)
+        spt = [H._p2(rng, 0, 2) for _ in range(rank)]
+        blocked = f"G.BlockedLayout({spt}, {H._split(rng, 5, rank)}, {H._split(rng, rng.randint(0, 2), rank)}, {order})"
+        cases.append({"layout": f"G.DotOperandLayout({rng.randint(0, 1)}, {blocked}, 0)", "shape": shape,
+                      "type": "dist", "linear": True, "elem": "f32"})
+    got = H.triton_text_oracle(cases)
+    assert all("error" not in g for g in got), got
+    for case, want in zip(cases, got):
+        assert "#ttg.blocked" in want["text"] and "#ttg.dot_op" in want["text"]
+        assert dict(unilayout.parse(want["text"]).bases) == want["bases"], (case, want)
+    assert dict(unilayout.parse(_FMA_LIT).bases) == got[0]["bases"]

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from ..._ints import as_int
 from ...errors import LayoutError
 from ..layout import LinearLayout
-from ._base import _CGA, Field, _Encoding, _order, _pow2s, _shape
+from ._base import _CGA, Field, _dims, _Encoding, _order, _pow2s, _shape
 from ._fit import _cga_layout, _Tile
 
 
@@ -71,6 +71,40 @@ class Blocked(_Encoding):
         # isn(register, spt, order) * isn(lane, tpw, order) * isn(warp, wpc, order), built in place
         tile = _Tile().isn("register", spt, order).isn("lane", tpw, order).isn("warp", wpc, order)
         return tile.fit(shape, self.cga_layout)
+
+    _dot_linear = staticmethod(lambda dot, shape: _fma_dot(dot, shape))  # a #ttg.dot_op of this parent (FMA)
+
+
+def _fma_dot(dot, shape) -> LinearLayout:
+    """A ``#ttg.dot_op`` whose parent is a ``#ttg.blocked`` (Triton ``fmaDotToLinearLayout``, the FMA path).
+
+    Each thread holds the whole K dim (the parent's ``size_per_thread`` with K
+    set to the shape's K), walked with the parent's ``order``; lanes and warps
+    follow the parent's, broadcast along K; then fitted to the shape with the
+    parent's CGA layout. ``kWidth`` plays no part.
+
+    >>> from unilayout.linear.encodings import DotOperand
+    >>> DotOperand(0, Blocked([1, 2], [4, 8], [2, 1], [1, 0]), 0).to_linear([16, 8]).bases[:2]
+    [('register', [[0, 1], [0, 2], [0, 4], [8, 0]]), ('lane', [[0, 0], [0, 0], [0, 0], [1, 0], [2, 0]])]
+    """
+    parent = dot.parent
+    shape = _shape(shape)
+    rank = len(shape)
+    idx = as_int(dot.operand_index, "operand_index")
+    if idx not in (0, 1) or rank < 2:
+        raise LayoutError(f"DotOperand: operand_index must be 0 (A) or 1 (B) and the rank at least 2, "
+                          f"got {idx} and shape {list(shape)}")
+    names, k_dim = _dims(rank), rank - 1 if idx == 0 else rank - 2
+    spt = list(_pow2s(parent.size_per_thread, "size_per_thread", rank))
+    tpw = _pow2s(parent.threads_per_warp, "threads_per_warp", rank)
+    wpc = _pow2s(parent.warps_per_cta, "warps_per_cta", rank)
+    order = _order(parent.order, rank)
+    spt[k_dim] = shape[k_dim]
+    tile = _Tile().isn("register", spt, order)
+    for in_dim, sizes in (("lane", tpw), ("warp", wpc)):
+        for d in order:
+            tile.id(sizes[d], in_dim, names[d], zero=d == k_dim)
+    return tile.fit(shape, parent.cga_layout)
 
 
 def blocked(shape, size_per_thread, threads_per_warp, warps_per_cta, order, cga_layout=None) -> LinearLayout:

@@ -163,7 +163,7 @@ def nvidia_mma(shape, version, warps_per_cta, instr_shape, cga_layout=None) -> L
 
 @dataclass(frozen=True)
 class DotOperand(_Encoding):
-    """Triton's ``#ttg.dot_op`` of an NVIDIA MMA parent: operand A (``operand_index`` 0,
+    """Triton's ``#ttg.dot_op`` of an MMA parent (or a blocked one: the FMA path, ``blocked.py``): operand A (``operand_index`` 0,
     M x K) or B (1, K x N, Ampere only), ``k_width`` consecutive K elements per register group.
 
     Tile: A 16 x 8·k_width, B 8·k_width x 8 (same tile rule as the MMA, K inner);
@@ -195,7 +195,7 @@ class DotOperand(_Encoding):
         dot = getattr(parent, "_dot_linear", None)  # each MMA parent knows its operands' layouts
         if dot is None:
             raise LayoutError(
-                f"DotOperand: the parent must be an NVIDIA MMA, AMD MFMA or AMD WMMA layout, got {type(parent).__name__}"
+                f"DotOperand: the parent must be a blocked, NVIDIA MMA, AMD MFMA or AMD WMMA layout, got {type(parent).__name__}"
             )
         return dot(self, _shape(shape))
 
