@@ -20,6 +20,7 @@ CORPUS = agree.load_corpus()
 PENDING = agree.load_pending()
 PRODUCERS = sorted({e["producer"] for e in CORPUS})
 RESULTS = {}
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def _results():
@@ -35,6 +36,27 @@ def test_corpus_holds_at_least_2000_sourced_texts():
         assert e["source"]["repo"] and e["source"]["path"] and len(e["source"]["commit"]) == 40, e["id"]
         assert e["expect"] in ("reads", "rejected"), e["id"]
     assert {"triton", "cute", "hlo", "shardy"} <= set(PRODUCERS)
+
+
+def test_corpus_was_regenerated_from_the_current_sources():
+    """Every harvested source file has texts in corpus.jsonl and every corpus text names one of them
+    (``python bench/corpus.py --regenerate`` after editing tests/corpus/sources/)."""
+    spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    raws = bench.read_sources()
+    harvested = {(r["producer"], r["source"]["path"]) for r in raws}
+    in_corpus = {("hlo" if e["producer"] == "xla" else e["producer"], e["source"]["path"]) for e in CORPUS}
+    assert harvested == in_corpus
+    texts = {e["text"] for e in CORPUS}
+    for r in raws:
+        if r["producer"] in ("shardy", "hlo"):
+            want = r["raw"][1]
+        elif r["producer"] == "ttnn":
+            want = r["raw"][0]
+        else:
+            continue
+        assert want in texts, want
 
 
 def test_every_pending_text_is_in_the_corpus():
