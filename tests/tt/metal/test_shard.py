@@ -113,9 +113,9 @@ def test_to_tiles_gives_the_tile_major_order_inside_a_shard():
 
 def test_padding_summary_counts_holes_grid_and_tile_padding():
     p = ML((2, 8, 32), "(d0, d1, d2) -> (d0 * 32 + d1, d2)", (1, 2)).tilize().padding_summary()
-    # per core: 2 tiles of 32x16 data region -> 40 physical rows hold 16 rows of data, 16 columns each
-    assert p.extent.tolist() == [[[40, 16], [40, 16]]]
-    assert p.padding.tolist() == [[[24, 16], [24, 16]]]
+    # per core: 2 tiles of 32x16; physical rows 0..7 and 32..39 hold data (16 rows), 16 columns each
+    assert p.extent.tolist() == [[[16, 16], [16, 16]]]
+    assert p.padding.tolist() == [[[48, 16], [48, 16]]]
     assert p.slots.tolist() == [[2 * 1024 - 16 * 16, 2 * 1024 - 16 * 16]]
     assert p.total == 2 * 2 * 1024 - 2 * 8 * 32
 
@@ -129,17 +129,47 @@ DENSE = [ML.from_collapse((53, 63), (3, 2)), ML.from_collapse((53, 63), (3, 2), 
 HOLES = [ML((2, 8, 32), "(d0, d1, d2) -> (d0 * 32 + d1, d2)", (1, 2)), ML((4, 8), "(d0, d1) -> (d1, d0)", (2, 2))]
 
 
-@pytest.mark.parametrize("ml", DENSE + HOLES, ids=str)
-def test_padding_summary_by_formula_is_the_masks(ml, monkeypatch):
-    """Above MAX_MASK_SLOTS a dense layout's padding is counted by formula: the same summary as its mask gives."""
-    from unilayout.tt.metal import shard as shard_mod
+def _summary_by_numbering(ml):
+    """Per-core extents and padding slots found by sharding a numbered array: independent of padding_summary."""
+    n = int(np.prod(ml.logical_shape))
+    shards = ml.shard(np.arange(1, n + 1, dtype=np.int64).reshape(ml.logical_shape))
+    g = len(ml.grid)
+    extent = np.zeros(ml.grid + (g,), dtype=np.int64)
+    slots = np.zeros(ml.grid, dtype=np.int64)
+    for G in itertools.product(*map(range, ml.grid)):
+        where = np.nonzero(shards[G])      # slots holding an element (numbers start at 1, padding is 0)
+        extent[G] = [len(set(w.tolist())) for w in where]
+        slots[G] = shards[G].size - len(where[0])
+    return extent, slots
 
-    by_mask = ml.padding_summary()
-    monkeypatch.setattr(shard_mod, "MAX_MASK_SLOTS", 0)
-    fast = ml.padding_summary()
-    for a, b in zip(by_mask[:3], fast[:3]):
-        assert a.dtype == b.dtype == np.int64 and np.array_equal(a, b)
-    assert by_mask.total == fast.total == int(ml.padding_mask().sum())
+
+V2_HOLES = [unilayout.tt.MetalLayoutV2((3, 43, 7), (6, 1), (1, 32, 32), [(0, 2), (2, 3)]),
+            unilayout.tt.MetalLayoutV2((3, 43, 7), (3, 1), (1, 32, 32), [(0, 2), (2, 3)], tile=(32, 32)),
+            unilayout.tt.MetalLayoutV2((2, 5, 40), (4, 2), (1, 8, 32), [(0, 2), (2, 3)])]
+
+
+@pytest.mark.parametrize("ml", DENSE + HOLES + V2_HOLES, ids=str)
+def test_padding_summary_matches_a_numbered_array_sharded(ml):
+    """Each core's data extent per dim and padding slots are where a numbered array's elements land after shard()."""
+    extent, slots = _summary_by_numbering(ml)
+    p = ml.padding_summary()
+    assert p.extent.dtype == p.slots.dtype == np.int64
+    assert np.array_equal(p.extent, extent) and np.array_equal(p.slots, slots)
+    assert np.array_equal(p.padding, np.asarray(ml.padded_shard_shape) - extent)
+    assert p.total == int(ml.padding_mask().sum())
+
+
+def test_alignment_inside_a_collapsed_group_leaves_the_second_core_11_rows():
+    """3x43x7, dims 0-1 collapsed with d1 aligned to 32: rows 32..42 of each batch sit at the top of an odd core."""
+    ml = unilayout.tt.parse("tensor<6x1x32x32xf32, #ttcore.metal_layout<logical_shape = 3x43x7, dim_alignments = "
+                            "1x32x32, collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, l1, sharded>>")
+    p = ml.padding_summary()
+    assert p.extent[:, 0].tolist() == [[32, 7], [11, 7]] * 3
+    assert p.padding[:, 0].tolist() == [[0, 25], [21, 25]] * 3
+    assert ml.locate(0, 32, 0) == ((1, 0), (0, 0)) and ml.locate(0, 42, 6) == ((1, 0), (10, 6))
+    from unilayout.tt import picture
+
+    assert "11x7 +21,+25" in picture.shard_grid(ml) and "32x7 +0,+25" in picture.shard_grid(ml)
 
 
 def test_padding_summary_of_a_huge_dense_layout_builds_no_mask():

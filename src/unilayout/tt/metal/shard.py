@@ -47,7 +47,7 @@ from ...errors import LayoutError
 from .._mlir import linear_flat
 
 __all__ = ["shard", "unshard", "padding_mask", "padding_summary", "PaddingSummary", "index_map", "fill_value",
-           "to_tiles", "MAX_MASK_SLOTS"]
+           "to_tiles"]
 
 
 def fill_value(ml, dtype):
@@ -340,7 +340,9 @@ class PaddingSummary(NamedTuple):
     """Per-core padding of a metal layout (arrays indexed by grid coordinate).
 
     - ``extent``: ``grid + (g,)``, the data extent of each core along each
-      physical dim, ``clamp(physical[i] - G[i] * shard[i], 0, shard[i])``;
+      physical dim: how many positions of that dim in the core's shard hold
+      at least one element (``clamp(physical[i] - G[i] * shard[i], 0,
+      shard[i])`` for a dense layout; fewer where alignment leaves holes);
     - ``padding``: ``grid + (g,)``, padded shard minus extent (grid and tile padding per dim);
     - ``slots``: ``grid``, padding slots of each core (holes of ``linear`` included);
     - ``total``: all padding slots.
@@ -357,21 +359,17 @@ class PaddingSummary(NamedTuple):
     total: int
 
 
-#: Slots above which a dense layout's padding is counted per core by formula instead of from its padding mask.
-MAX_MASK_SLOTS = 1 << 22
-
-
 def padding_summary(ml) -> PaddingSummary:
-    """The ``PaddingSummary`` of ``ml``: from ``padding_mask``, or by formula for a huge dense layout.
+    """The ``PaddingSummary`` of ``ml``: by formula for a dense layout, else from ``padding_mask``.
 
     A dense layout (every physical slot inside the data extent holds an
     element: the identity map, any collapse without stride bumps) holds in
     core ``G`` exactly the product of its data extents, so its padding slots
     are the padded shard's volume minus that product: no mask of every slot is
-    built, and a 65536x65536 layout answers at once. Above ``MAX_MASK_SLOTS``
-    slots a dense layout is counted so; any other layout (holes in ``linear``'s
-    image) is counted from its mask, exact for every map. Both give the same
-    summary.
+    built, and a 65536x65536 layout answers at once. Any other layout (holes
+    in ``linear``'s image, such as v2's alignment inside a collapsed group) is
+    counted from its mask, exact for every map: the extent along a dim is the
+    number of its positions in the core holding at least one element.
 
     >>> from unilayout.tt import MetalLayout
     >>> p = padding_summary(MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)))
@@ -379,19 +377,30 @@ def padding_summary(ml) -> PaddingSummary:
     ([[14, 14], [14, 14], [15, 15]], 2805)
     >>> padding_summary(MetalLayout.from_collapse((65536, 65536), (8, 8), tile=(32, 32))).total
     0
+    >>> from unilayout.tt import MetalLayoutV2
+    >>> v2 = MetalLayoutV2((3, 43, 7), (6, 1), (1, 32, 32), [(0, 2), (2, 3)])
+    >>> v2.padding_summary().extent[:2, 0].tolist()       # core (1, 0) holds rows 32..42 of batch 0
+    [[32, 7], [11, 7]]
     """
     check_table(math.prod(ml.grid) * (len(ml.grid) + 2), f"padding_summary: a grid of {math.prod(ml.grid)} cores")
-    G = np.indices(ml.grid, dtype=np.int64)
-    extent = np.stack(
-        [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape))], axis=-1
-    )
     padded = np.asarray(ml.padded_shard_shape, dtype=np.int64)
-    padding = padded - extent
-    if math.prod(ml.shards_shape) > MAX_MASK_SLOTS and _is_dense(ml):
+    if _is_dense(ml):
+        G = np.indices(ml.grid, dtype=np.int64)
+        extent = np.stack(
+            [np.clip(P - G[i] * s, 0, s) for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape))], axis=-1
+        )
         slots = int(np.prod(padded, dtype=np.int64)) - np.prod(extent, axis=-1, dtype=np.int64)
     else:
-        mask = padding_mask(ml)
-        slots = mask.reshape(ml.grid + (-1,)).sum(axis=-1).astype(np.int64)
+        # Holes in linear's image (alignment padding inside a collapsed group): a core's data need not be a
+        # prefix of its shard, so count, along each dim, the positions holding at least one element.
+        data = ~padding_mask(ml)
+        g = len(ml.grid)
+        extent = np.stack(
+            [data.any(axis=tuple(g + k for k in range(g) if k != i)).sum(axis=-1, dtype=np.int64)
+             for i in range(g)], axis=-1
+        )
+        slots = int(np.prod(padded, dtype=np.int64)) - data.reshape(ml.grid + (-1,)).sum(axis=-1, dtype=np.int64)
+    padding = padded - extent
     return PaddingSummary(extent, padding, slots, int(slots.sum()))
 
 
