@@ -273,3 +273,9 @@ def test_constructors_accept_or_raise_layout_error_only(args, which):
             SystemDesc(*args[:2])
     except LayoutError:
         return
+
+
+def test_from_mesh_of_a_huge_mesh_is_a_layout_error_at_once():
+    """2**40 default chip ids cannot be listed: a LayoutError naming the mesh, not a MemoryError."""
+    with pytest.raises(LayoutError, match="chip ids of mesh 1099511627776"):
+        Device.from_mesh(SystemDesc(num_chips=2**40), (2**40,))

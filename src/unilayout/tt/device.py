@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._ints import INT64_MAX, as_int, as_items
+from .._ints import INT64_MAX, as_int, as_items, check_table
 from ..affine import AffineMap, constant, dim
 from ..errors import LayoutError, NotRepresentableError
 from ._mlir import xs
@@ -150,7 +150,7 @@ class Device:
                 f"mesh {xs(mesh)} needs {math.prod(mesh)} chips but the system has {system.num_chips}"
             )
         if chip_ids is None:
-            chip_ids = tuple(range(math.prod(mesh)))
+            chip_ids = tuple(range(check_table(math.prod(mesh), f"from_mesh: the chip ids of mesh {xs(mesh)}")))
         M = _padded_mesh(mesh)
         r = len(M)
         P0, P1 = system.chip_grid

@@ -97,3 +97,9 @@ def test_every_dim_appears_in_exactly_one_result_and_the_join_is_row_major(shape
         for d in g:
             prod *= shape[d]
         assert v == prod - 1
+
+
+def test_collapse_map_onto_a_huge_grid_rank_is_a_layout_error():
+    """A grid rank of 2**62 would prepend 2**62 constant results: a LayoutError, not a MemoryError."""
+    with pytest.raises(LayoutError, match="grid of rank 4611686018427387904"):
+        collapse_map((4, 8, 16), 2**62)

@@ -312,3 +312,15 @@ def test_explicit_maps_shard_unshard_and_locate_round_trip(ml, seed):
     _check_against_locate(ml, a, s)
     for x in itertools.product(*(range(n) for n in ml.logical_shape)):
         assert ml.logical_index(*ml.locate(*x)) == x
+
+
+def test_shard_of_a_void_array_pads_with_zero_bytes_and_round_trips():
+    """A non-numeric dtype gets its own zero as undef padding; oob_val one on it is a LayoutError, not a TypeError."""
+    a = np.arange(25).astype("S3").astype("V3").reshape(5, 5)
+    ml = ML.from_collapse((5, 5), (2, 2))
+    s = ml.shard(a)
+    assert s.dtype == a.dtype and bytes(s[1, 1, 2, 2]) == b"\0\0\0" and bytes(s[1, 1, 1, 1]) == bytes(a[4, 4])
+    assert (ml.unshard(s) == a).all()
+    assert ml.shard(np.zeros((5, 5), "V3")).shape == (2, 2, 3, 3)
+    with pytest.raises(LayoutError, match="oob_val one needs a numeric array"):
+        ML.from_collapse((5, 5), (2, 2), oob_val="one").shard(a)

@@ -38,7 +38,7 @@ accepted when given explicitly, never produced here.
 
 from __future__ import annotations
 
-from ..._ints import as_int, as_items
+from ..._ints import as_int, as_items, check_table
 from ...affine import AffineMap, constant, dim
 from ...errors import LayoutError
 
@@ -144,6 +144,7 @@ def collapse_map(logical_shape, grid_rank: int, collapse_intervals=((0, -1),), d
     if rank == 0 or any(s < 1 for s in shape):
         raise LayoutError(f"logical shape {shape} must have rank >= 1 and every dim >= 1")
     grid_rank = _int(grid_rank, "grid rank")
+    check_table(grid_rank, f"collapse_map: a grid of rank {grid_rank}")
     if dim_alignments is None:
         align = (1,) * rank
     else:

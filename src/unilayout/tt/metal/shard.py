@@ -60,7 +60,9 @@ def fill_value(ml, dtype):
     dtype = np.dtype(dtype)
     oob = ml.oob_val
     if oob in ("undef", "zero"):
-        return 0
+        return np.zeros((), dtype)[()]  # the dtype's own zero: 0, b"", "" or all-zero bytes for a void dtype
+    if dtype.kind not in "biufc":
+        raise LayoutError(f"oob_val {oob} needs a numeric array, got {dtype}: use oob_val zero or undef")
     if oob == "one":
         return 1
     if dtype.kind not in "fc":
