@@ -209,6 +209,56 @@ def triton_mlir_print(warps: int, lanes: int, tensors: list) -> list:
     return _run(_MLIR_ORACLE, {"warps": warps, "lanes": lanes, "tensors": tensors})
 
 
+_MLIR_LAYOUT_ORACLE = r"""
+import json, os, sys, tempfile
+from triton._C.libtriton import ir, gluon_ir
+out = []
+for c in json.load(sys.stdin):
+    ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx)
+    shared = c["type"].startswith("!ttg.memdesc")
+    op = ("    %%v = ttg.local_alloc : () -> %s" if shared else "    %%v = arith.constant dense<0> : %s") % c["type"]
+    src = "\n".join(c.get("aliases", []) + ['module attributes {"ttg.num-warps" = %d : i32, "ttg.threads-per-warp" = '
+                     '%d : i32, "ttg.num-ctas" = %d : i32} {' % (c["warps"], c["lanes"], c.get("ctas", 1)),
+                     "  tt.func @f() {", op, "    tt.return", "  }", "}"])
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(src)
+    try:
+        m = ir.parse_mlir_module(f.name, ctx)
+        m.context = ctx
+        if not m.verify():
+            raise ValueError("verifier rejects")
+        vals = []
+        m.walk(lambda o: vals.append(o.get_result(0)) if o.get_name() in ("arith.constant", "ttg.local_alloc") else None)
+        lay = b.get_gluon_layout_from_memdesc(vals[0]) if shared else b.get_gluon_layout_from_tensor(vals[0])
+        r = b.to_linear_layout(lay._to_ir(b), c["shape"])
+        if hasattr(r, "reg_bases"):
+            out.append({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases})
+        else:
+            out.append({"offset": r.offset_bases, "block": r.block_bases})
+    except Exception as e:
+        out.append({"error": (str(e).strip().splitlines() or [repr(e)])[-1][:300]})
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def triton_mlir_layouts(cases: list) -> list:
+    """``[{"type": tensor or memdesc type text, "shape", "warps", "lanes", "ctas"?, "aliases"?: [lines]}]`` ->
+    Triton's bases for each type as its MLIR parser (and verifier) reads it in a module, or ``{"error"}``
+    (``{"error": "abort: .."}`` where Triton aborts the process: each case then runs alone)."""
+    try:
+        return _run(_MLIR_LAYOUT_ORACLE, cases)
+    except RuntimeError:
+        out = []
+        for c in cases:
+            try:
+                out += _run(_MLIR_LAYOUT_ORACLE, [c])
+            except RuntimeError as e:
+                out.append({"error": "abort: " + str(e).splitlines()[1][:300]})
+        return out
+
+
 def _have_triton() -> bool:
     try:
         import importlib.util

@@ -287,3 +287,35 @@ def test_dot_operand_of_a_blocked_parent_is_tritons_fma_layout():
         assert "#ttg.blocked" in want["text"] and "#ttg.dot_op" in want["text"]
         assert dict(unilayout.parse(want["text"]).bases) == want["bases"], (case, want)
     assert dict(unilayout.parse(_FMA_LIT).bases) == got[0]["bases"]
+
+
+def test_linear_encoding_on_another_shape_is_fitted_as_triton_fits_it():
+    rng = random.Random(5)
+    cases = [  # texts from Triton's lit tests (test/TritonGPU/*.mlir), then random layouts on random shapes
+        {"type": "tensor<1024x1xi32, #ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], lane = "
+                 "[[1, 0], [2, 0], [4, 0], [8, 0], [0, 32]], warp = [[16, 0], [32, 0]], block = []}>>",
+         "shape": [1024, 1], "warps": 4, "lanes": 32},
+        {"type": "tensor<256xi32, #ttg.linear<{register = [[1]], lane = [[0], [0], [0], [0], [0]], warp = [], "
+                 "block = [[0]]}>>", "shape": [256], "warps": 1, "lanes": 32, "ctas": 2},
+    ]
+    for _ in range(30):
+        rank = rng.choice([1, 2, 2, 3])
+        own = [H._p2(rng, 0, 6) for _ in range(rank)]
+        shape = [H._p2(rng, 0, 7) for _ in range(rank)]
+        order = list(range(rank))
+        rng.shuffle(order)
+        L = E.blocked(own, [H._p2(rng, 0, 2) for _ in range(rank)], H._split(rng, 5, rank),
+                      H._split(rng, rng.randint(0, 2), rank), order)
+        cases.append({"type": f"tensor<{'x'.join(map(str, shape))}xi32, {L.to_attr()}>", "shape": shape,
+                      "warps": 2 ** len(dict(L.bases)["warp"]), "lanes": 32})
+    got = H.triton_mlir_layouts(cases)
+    assert sum("error" in g for g in got) == 0, got
+    for case, want in zip(cases, got):
+        assert dict(unilayout.parse(case["type"]).bases) == want, case
+
+
+@pytest.mark.parametrize("shape", [[3, 4], [4]])
+def test_linear_encoding_refuses_shapes_triton_cannot_fit(shape):
+    enc = E.LinearEncoding(E.blocked([4, 4], [1, 1], [4, 8], [1, 1], [1, 0]))
+    with pytest.raises(LayoutError):
+        enc.to_linear(shape)

@@ -20,7 +20,7 @@ from ..._ints import as_int
 from ...errors import LayoutError
 from ..layout import LinearLayout
 from ._base import _CGA, Field, _dims, _Encoding, _order, _pow2s, _shape
-from ._fit import _cga_layout, _Tile
+from ._fit import _cga_layout, _grow, _Tile
 
 
 @dataclass(frozen=True)
@@ -193,18 +193,57 @@ class LinearEncoding(_Encoding):
     MNEMONIC = "ttg.linear"  # read by linear.text's #ttg.linear reader (its own grammar), printed by to_attr
 
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
-        """The layout; ``shape``, when given, must be its out sizes.
+        """The layout for ``shape`` (Triton ``LinearEncodingAttr::toLinearLayout``): the layout itself
+        for its own shape; otherwise, with the out-dims taken in the layout's order (each dim as its
+        register bases first move it, then the others last dim first), registers repeat the layout
+        along each dim the shape is larger in, and every basis entry past a smaller dim is cleared
+        (register bases so cleared are dropped: the elements they held are already held).
 
         >>> from unilayout.linear import parse
-        >>> LinearEncoding(parse("#ttg.linear<{register = [[1]], lane = [], warp = [], block = []}>")).to_linear([4])
-        Traceback (most recent call last):
-        ...
-        unilayout.errors.LayoutError: this #ttg.linear layout has shape [2], not [4]
+        >>> enc = LinearEncoding(parse("#ttg.linear<{register = [[1]], lane = [[2]], warp = [], block = []}>"))
+        >>> enc.to_linear([16]).bases[:2]
+        [('register', [[1], [4], [8]]), ('lane', [[2]])]
+        >>> enc.to_linear([2]).bases[:2]
+        [('register', [[1]]), ('lane', [[0]])]
         """
-        if shape is not None and list(_shape(shape)) != [s for _, s in self.layout.out_dims]:
-            raise LayoutError(f"this #ttg.linear layout has shape {[s for _, s in self.layout.out_dims]}, "
-                              f"not {list(shape)}")
-        return self.layout
+        own = self.layout
+        if shape is None:
+            return own
+        shape = _shape(shape)
+        outs = own.out_dim_names
+        if list(shape) == [s for _, s in own.out_dims]:
+            return own
+        if len(shape) != len(outs):
+            raise LayoutError(f"this #ttg.linear layout has rank {len(outs)}, the shape {list(shape)} rank {len(shape)}")
+        bad = [n for n in shape if n < 1 or n & (n - 1)]
+        if bad:
+            raise LayoutError(f"a #ttg.linear layout fits only shapes of powers of two, got {list(shape)}")
+        return _fit_linear(own, shape)
 
     def __str__(self) -> str:
         return self.layout.to_attr()
+
+
+def _fit_linear(own: LinearLayout, shape) -> LinearLayout:
+    """``#ttg.linear`` on another shape: Triton's repOrder transpose, ensureLayoutNotSmallerThan, then
+    ensureLayoutNotLargerThan (register bases past the shape dropped), then the dims back in order."""
+    outs = own.out_dim_names
+    order = []
+    for v in dict(own.bases).get("register", []):  # orderPerDim(register): the dims as registers first move them
+        j = next((i for i, x in enumerate(v) if x), None)
+        if j is not None and j not in order:
+            order.append(j)
+    order += [j for j in range(len(outs) - 1, -1, -1) if j not in order]
+    names = [outs[j] for j in order]
+    want = dict(zip(outs, shape))
+    grown = _grow(own.transpose_outs(names), names, [want[n] for n in names])
+    bases = []
+    for name, vecs in grown.bases:
+        kept = []
+        for v in vecs:
+            cut = [x if x < want[d] else 0 for x, d in zip(v, names)]
+            if name == "register" and cut != list(v):
+                continue  # Triton broadcasts a register past the shape away
+            kept.append(cut)
+        bases.append((name, kept))
+    return LinearLayout(bases, names).transpose_outs(outs)
