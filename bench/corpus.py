@@ -39,7 +39,8 @@ from collections import Counter
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
 REPOS = {"triton": "triton-lang/triton", "cute": "NVIDIA/cutlass", "hlo": "openxla/xla", "xla": "openxla/xla",
-         "shardy": "openxla/shardy", "ttnn": "tenstorrent/tt-mlir"}
+         "shardy": "openxla/shardy", "ttnn": "tenstorrent/tt-mlir",
+         "ttcore": "tenstorrent/tt-mlir"}
 
 
 def _agree():
@@ -408,16 +409,18 @@ def jax_facts(entries: list[dict]) -> None:
 
 # ---------------------------------------------------------------- tt-mlir (printed facts)
 
-def ttnn_entries(raws: list[dict]) -> list[dict]:
+def ttnn_entries(raws: list[dict], producer: str = "ttnn") -> list[dict]:
+    """TTNN layouts (memref and metal device shape as tt-mlir printed them) and metal layouts (the
+    device shape their tensor states); tt-mlir does not install here, so these are its printed facts."""
     out = []
     for r in raws:
         text, device = r["raw"]
         m = re.search(r"memref<((?:\d+x)+)", text)
         memref = [int(x) for x in m.group(1).rstrip("x").split("x")] if m else None
-        facts = {"memref_shape": memref} if memref and r["expect_test"] == "reads" else {}
+        facts = {"memref_shape": memref} if memref and producer == "ttnn" and r["expect_test"] == "reads" else {}
         if device != "-":
             facts["device_shape"] = _dims(device)  # what ttir.ttnn_metal_layout_cast printed
-        out.append({"producer": "ttnn", "source": r["source"], "text": text, "context": {},
+        out.append({"producer": producer, "source": r["source"], "text": text, "context": {},
                     "expect_test": r["expect_test"], "expect": r["expect_test"], "facts": facts})
     return out
 
@@ -436,6 +439,7 @@ def regenerate() -> list[dict]:
     jax_facts([e for e in hs if e["producer"] in ("hlo", "shardy")])
     entries += hs
     entries += ttnn_entries(by.get("ttnn", []))
+    entries += ttnn_entries(by.get("ttcore", []), "ttcore")
     seen, unique = set(), []
     for e in entries:
         e.pop("_case", None)

@@ -22,7 +22,8 @@ from unilayout.errors import LayoutError
 
 HERE = pathlib.Path(__file__).resolve().parent
 PRODUCERS = {"triton": "Triton 3.9", "cute": "CUTLASS pycute", "hlo": "XLA HLO sharding (JAX boxes)",
-             "shardy": "Shardy (JAX boxes)", "xla": "XLA shape layouts", "ttnn": "tt-mlir TTNN layouts"}
+             "shardy": "Shardy (JAX boxes)", "xla": "XLA shape layouts", "ttnn": "tt-mlir TTNN layouts",
+             "ttcore": "tt-mlir metal layouts"}
 
 
 def load_corpus() -> list[dict]:
@@ -94,6 +95,10 @@ def _facts(entry: dict, v) -> str | None:
         got = (list(v.dims), list(v.minor_to_major))
         if got != (f["dims"], f["minor_to_major"]):
             return f"dims/minor_to_major: unilayout {got} vs the text's {(f['dims'], f['minor_to_major'])}"
+        return None
+    if p == "ttcore" and f.get("device_shape"):
+        if list(v.device_shape) != f["device_shape"]:
+            return f"device shape: unilayout {list(v.device_shape)} vs the tensor's {f['device_shape']}"
         return None
     if p == "ttnn":
         if f.get("memref_shape") and list(v.memref_shape) != f["memref_shape"]:

@@ -52,7 +52,7 @@ def test_corpus_was_regenerated_from_the_current_sources():
     for r in raws:
         if r["producer"] in ("shardy", "hlo"):
             want = r["raw"][1]
-        elif r["producer"] == "ttnn":
+        elif r["producer"] in ("ttnn", "ttcore"):
             want = r["raw"][0]
         else:
             continue
