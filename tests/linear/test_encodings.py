@@ -319,3 +319,18 @@ def test_linear_encoding_refuses_shapes_triton_cannot_fit(shape):
     enc = E.LinearEncoding(E.blocked([4, 4], [1, 1], [4, 8], [1, 1], [1, 0]))
     with pytest.raises(LayoutError):
         enc.to_linear(shape)
+
+
+@pytest.mark.parametrize("text, shape, warps", [  # texts from Triton's lit tests, fields Triton's parser defaults
+    ("tensor<16x16xi32, #ttg.nvidia_mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>>", [16, 16], 1),
+    ("tensor<32x16xi32, #ttg.dot_op<{opIdx=0, parent=#ttg.nvidia_mma<{versionMajor=2, warpsPerCTA=[2, 2], "
+     "instrShape = [16, 8]}>, kWidth=1}>>", [32, 16], 4),
+    ("tensor<16x16xi32, #ttg.amd_wmma<{version = 1, ctaLayout = {register = [], warp = []}}>>", [16, 16], 1),
+    ("tensor<16x16xi32, #ttg.amd_wmma<{version = 2, ctaLayout = {warp = []}}>>", [16, 16], 1),
+    ("tensor<32x4xi32, #ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 3, ctaLayout = {warp = []}, "
+     "instrShape = [16, 16, 32]}>, kWidth = 8}>>", [32, 4], 1),
+])
+def test_fields_triton_defaults_may_be_left_out(text, shape, warps):
+    (want,) = H.triton_mlir_layouts([{"type": text, "shape": shape, "warps": warps, "lanes": 32}])
+    assert "error" not in want, want
+    assert dict(unilayout.parse(text).bases) == want

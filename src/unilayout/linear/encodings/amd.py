@@ -282,7 +282,7 @@ class AmdWmma(_Encoding):
     @classmethod
     def _read(cls, f):
         """``warp_bases`` and ``reg_bases`` are read from the ``ctaLayout = {register = .., warp = ..}`` field."""
-        version, transposed = f.int("version"), f.bool("isTranspose")
+        version, transposed = f.int("version"), f.bool("isTranspose", False, False)  # Triton: absent = false
         cta, pos = f.dict("ctaLayout", False)
         for key in cta:
             if key not in ("register", "warp"):

@@ -106,9 +106,9 @@ class NvidiaMma(_Encoding):
 
     @classmethod
     def _read(cls, f):
-        """``version`` is read from two fields, ``versionMajor`` and ``versionMinor``."""
-        return cls((f.int("versionMajor"), f.int("versionMinor")), f.ints("warpsPerCTA"), f.ints("instrShape"),
-                   f.bases("CGALayout", False))
+        """``version`` is read from two fields, ``versionMajor`` and ``versionMinor`` (absent: 0, as in Triton)."""
+        version = (f.int("versionMajor"), f.int("versionMinor", False, 0))
+        return cls(version, f.ints("warpsPerCTA"), f.ints("instrShape"), f.bases("CGALayout", False))
 
     def _normalise(self):
         v = self.version
