@@ -334,3 +334,30 @@ def test_real_ttgir_dumps_read_and_print_back(path):
             assert "padded_shared" in str(T.parse_type(t, aliases)[2])
         else:
             assert isinstance(value, LinearLayout) and [s for _, s in value.out_dims] == list(shape), t
+
+
+def test_two_alias_definitions_on_one_line_read_as_triton_reads_them():
+    alias = ("#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+             "order = [1, 0]}> #b2 = #ttg.slice<{dim = 0, parent = #blocked}>")
+    (want,) = H.triton_mlir_layouts([{"aliases": [alias], "type": "tensor<64xi32, #b2>", "shape": [64],
+                                      "warps": 4, "lanes": 32}])
+    assert dict(T.layout(alias + "\ntensor<64xi32, #b2>").bases) == want
+    assert list(E.parse_module(alias)) == ["blocked", "b2"]
+
+
+@pytest.mark.parametrize("head, position", [("#blocked = \n", 10), ("#blocked =\n", 10), ("#blocked = // note\n", 11)])
+def test_an_alias_line_with_nothing_after_the_equals_sign_is_a_parse_error(head, position):
+    enc = "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+    (triton,) = H.triton_mlir_layouts([{"aliases": [head.rstrip("\n")], "type": f"tensor<64xi32, {enc}>",
+                                        "shape": [64], "warps": 4, "lanes": 32}])
+    assert "error" in triton  # Triton's MLIR parser rejects the module
+    with pytest.raises(ParseError, match="an attribute after '#blocked ='") as e:
+        T.layout(head + f"tensor<64xi32, {enc}>")
+    assert e.value.position == position
+
+
+def test_text_after_an_alias_definition_is_a_parse_error():
+    text = "#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}> junk"
+    with pytest.raises(ParseError, match="the end of the line or another alias") as e:
+        E.parse_module(text)
+    assert e.value.position == text.index("junk")

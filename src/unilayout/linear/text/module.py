@@ -102,20 +102,29 @@ def _module(text: str) -> dict:
     aliases: dict = {}
     pos = 0
     for line in text.splitlines(keepends=True):
-        m = _ALIAS.match(line)
-        if m:
-            body = line[m.end():].lstrip()
-            if body.startswith(_DIALECTS) and _known(body):
-                s = Scanner(text, pos + len(line) - len(line[m.end():].lstrip()))
-                kind = body.split("<", 1)[0].strip()
-                dialect = "ttng." if kind.startswith("#ttng.") else "ttg."
-                if dialect + kind.split(".", 1)[1] not in KINDS:
-                    aliases[m.group(1)] = _Unread(kind)  # e.g. #ttg.amd_rotating_shared
-                else:
-                    aliases[m.group(1)] = _attr(s, aliases)
-                    if s.text[s.pos:pos + len(line)].strip():
-                        s.expected("the end of the line")
-        pos += len(line)
+        end = pos + len(line)
+        m = _ALIAS.match(text, pos, end)
+        while m:  # one or more '#name = attribute' definitions on this line (MLIR: whitespace between them)
+            s = Scanner(text, m.end())
+            at = s.skip()
+            body = text[at:end].rstrip("\r\n")
+            if not body.strip() or body.lstrip().startswith("//"):
+                s.expected(f"an attribute after '#{m.group(1)} ='", min(at, end - len(line) + len(line.rstrip())))
+            if not (body.startswith(_DIALECTS) and _known(body)):
+                break  # #smem = #ttg.shared_memory, #loc = loc(...): not a layout
+            kind = body.split("<", 1)[0].strip()
+            dialect = "ttng." if kind.startswith("#ttng.") else "ttg."
+            if dialect + kind.split(".", 1)[1] not in KINDS:
+                aliases[m.group(1)] = _Unread(kind)  # e.g. #ttg.amd_rotating_shared
+                break
+            aliases[m.group(1)] = _attr(s, aliases)
+            after = s.skip()
+            if after >= end or not text[after:end].strip() or text.startswith("//", after):
+                break
+            m = _ALIAS.match(text, after, end)
+            if not m:
+                s.expected("the end of the line or another alias '#name = ...'", after)
+        pos = end
     return aliases
 
 
