@@ -46,6 +46,7 @@ from importlib import resources
 from xml.sax.saxutils import escape
 
 from ..errors import LayoutError
+from ._warm import warm
 from .api import MAX_REQUEST_BYTES, handle
 from .views import text_view
 
@@ -318,6 +319,7 @@ def serve(port: int = 0, host: str = "127.0.0.1") -> ExplorerServer:
         raise LayoutError(f"the explorer binds to 127.0.0.1 only, got host {host!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise LayoutError(f"port must be an integer in [0, 65535], got {port!r}")
+    warm()  # every module a request may import, imported now: concurrent first requests race no import
     try:
         httpd = _Server(("127.0.0.1", port), _Handler)
     except OSError as exc:
