@@ -465,7 +465,8 @@ def triage(entries: list[dict], results: dict, top: int = 12) -> str:
     for e in entries:
         r = results[e["id"]]
         if r is not None:
-            key = (e["producer"], r[0], re.sub(r"\d+", "N", r[1].split(" at position")[0])[:110])
+            reason = re.sub(r"unilayout \[.*", "unilayout [...] vs ...", r[1].split(" at position")[0])  # lengths vary
+            key = (e["producer"], r[0], re.sub(r"\d+", "N", reason)[:110])
             groups.setdefault(key, []).append(e)
     lines = ["disagreements by cause (largest first):"]
     for (producer, cat, reason), es in sorted(groups.items(), key=lambda kv: -len(kv[1]))[:top]:
