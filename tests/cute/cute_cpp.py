@@ -38,6 +38,10 @@ _UMMA_TYPES = {  # unilayout type tag -> (C++ template, a, b, c)
 }
 
 
+#: Catalogue atoms CUTLASS's cute does not define (cuBLASDx's cute extension does): no C++ output to store.
+NOT_IN_CUTLASS = frozenset({"SM75_16x8x8_F16F16F16F16_TN"})
+
+
 def cpp_type(name: str) -> str:
     """The C++ type of the atom named ``name`` in unilayout's catalogue."""
     m = re.match(r"SM100_(\d+)x(\d+)x\d+_([A-Z0-9]+?)_(2x1SM_)?SS$", name)
@@ -350,7 +354,7 @@ def main():
     sys.path.insert(0, str(HERE.parents[1] / "src"))
     from unilayout.cute import copy_atoms, mma_atoms
 
-    names = mma_atoms()
+    names = [n for n in mma_atoms() if n not in NOT_IN_CUTLASS]
     catoms = [(n, b) for n in copy_atoms() if not n.startswith("SM90_TMA") for b in (8, 16, 32, 64)
               if b <= 32 or n.startswith(("UniversalCopy<uint64", "UniversalCopy<uint128", "SM80_CP_ASYNC_CACHE"))]
     catoms = [(n, b) for n, b in catoms if _accepts(n, b)]

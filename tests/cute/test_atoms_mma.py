@@ -31,15 +31,18 @@ def _norm(layout) -> str:
 
 
 def test_catalogue_covers_every_family():
-    counts = {p: len(mma_atoms(p)) for p in ("SM70", "SM75", "SM80", "SM89", "SM90_16x8", "SM90_64x", "SM100")}
+    counts = {p: len(mma_atoms(p)) for p in ("SM61", "SM70", "SM75", "SM80", "SM89", "SM90_16x8", "SM90_64x", "SM100")}
     # SM80: 3 F16/BF16 types x 2 shapes + 2 TF32 + 1 F64 + (4 int8 + 4 int4 types) x 2 (saturate) x 3 shapes
-    #       + binary x 2 (xor/and) x 3 shapes; GMMA: 3 16-bit types x 32 N x SS/RS + tf32 32 x 2
+    #       + binary x 2 (xor/and) x 3 shapes + complex C64/GC64; SM90_16x8: F64 and C64 x 3 K; GMMA: 3 16-bit types x 32 N x SS/RS + tf32 32 x 2
     #       + 4 int8 types x 18 N x 2 x 2 (saturate) + 8 fp8 types x 32 N x 2; UMMA: 9 types x 96 (M, N, pair)
-    assert counts == {"SM70": 8, "SM75": 2, "SM80": 6 + 2 + 1 + 48 + 6, "SM89": 8, "SM90_16x8": 3,
+    assert counts == {"SM61": 2, "SM70": 8, "SM75": 3, "SM80": 6 + 2 + 1 + 48 + 6 + 2, "SM89": 8, "SM90_16x8": 6,
                       "SM90_64x": 192 + 64 + 288 + 512, "SM100": 9 * 96}
 
 
-@pytest.mark.parametrize("name", ALL[::7] + [n for n in ALL if not n.startswith(("SM90_64x", "SM100"))])
+IN_CPP = [n for n in ALL if n not in cute_cpp.NOT_IN_CUTLASS]
+
+
+@pytest.mark.parametrize("name", IN_CPP[::7] + [n for n in IN_CPP if not n.startswith(("SM90_64x", "SM100"))])
 def test_atom_layouts_equal_cute_cpp(name):
     """ThrID, LayoutA/B/C_TV and Shape_MNK as CuTe prints them for MMA_Atom<op>."""
     a = mma_atom(name)
@@ -51,7 +54,7 @@ def test_atom_layouts_equal_cute_cpp(name):
 def test_every_atom_equals_cute_cpp():
     """The whole catalogue at once (one string comparison per atom)."""
     bad = []
-    for name in ALL:
+    for name in IN_CPP:
         a = mma_atom(name)
         got = "|".join(_norm(x) for x in (a.thr_id, a.layout_a, a.layout_b, a.layout_c))
         got += "|(" + ",".join(map(str, a.shape_mnk)) + ")"
@@ -125,3 +128,35 @@ def test_atoms_are_values():
     assert eval(repr(a), {"mma_atom": mma_atom}) == a
     with pytest.raises(AttributeError):
         a.name = "x"
+
+
+# CUTLASS's cute has no f16-accumulating SM75 m16n8k8; cuBLASDx's cute extension defines it
+# (cublasdx/database/cute_extension/atom/mma_traits_sm75.hpp), transcribed here:
+#   ThrID = Layout<_32>; ALayout = ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)); BLayout = ((_4,_8),_2):((_16,_1),_8);
+#   CLayout = ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)); Shape_MNK = (16,8,8); ValTypes half_t.
+def test_sm75_f16_accumulating_atom_has_cublasdx_traits():
+    a = mma_atom("SM75_16x8x8_F16F16F16F16_TN")
+    assert (_norm(a.thr_id), _norm(a.layout_a), _norm(a.layout_b), _norm(a.layout_c)) == (
+        "32:1", "((4,8),(2,2)):((32,1),(16,8))", "((4,8),2):((16,1),8)", "((4,8),(2,2)):((32,1),(16,8))")
+    assert a.shape_mnk == (16, 8, 8) and (a.bits_a, a.bits_b, a.bits_c) == (16, 16, 16)
+    assert "SM75_16x8x8_F16F16F16F16_TN" in cute_cpp.NOT_IN_CUTLASS   # no C++ output is claimed for it
+
+
+@pytest.mark.parametrize("name,k,bits", [("SM61_DP4A", 4, 8), ("SM61_DP2A", 2, 16)])
+def test_sm61_dot_products_are_one_thread_over_k(name, k, bits):
+    """mma_traits_sm61.hpp: one thread holds all K of A and B (value v is k = v) and the single C."""
+    a = mma_atom(name)
+    assert a.shape_mnk == (1, 1, k) and a.num_threads == 1 and (a.bits_a, a.bits_c) == (bits, 32)
+    assert [a.layout_a(0, v) for v in range(k)] == list(range(k)) == [a.layout_b(0, v) for v in range(k)]
+    assert a.layout_c.size == 1 and a.layout_c(0, 0) == 0
+
+
+@pytest.mark.parametrize("cplx,real", [("SM80_8x8x4_C64C64C64C64_TN", "SM80_8x8x4_F64F64F64F64_TN"),
+                                       ("SM80_8x8x4_GC64C64C64GC64_TN", "SM80_8x8x4_F64F64F64F64_TN")]
+                         + [(f"SM90_16x8x{k}_C64C64C64C64_TN", f"SM90_16x8x{k}_F64F64F64F64_TN") for k in (4, 8, 16)])
+def test_complex_atoms_inherit_the_f64_traits(cplx, real):
+    """The C64 traits derive from the F64 ones (``: MMA_Traits<..F64..>``): same layouts, complex<double> values."""
+    c, r = mma_atom(cplx), mma_atom(real)
+    assert (c.shape_mnk, c.thr_id, c.layout_a, c.layout_b, c.layout_c) == (
+        r.shape_mnk, r.thr_id, r.layout_a, r.layout_b, r.layout_c)
+    assert (c.bits_a, c.bits_b) == (128, 128) and c.bits_c == (192 if "GC64" in cplx else 128)

@@ -17,10 +17,13 @@ kernel uses): thread 5 holds C values at rows 1 and 9, columns 2 and 3:
 >>> [divmod(atom.layout_c(5, v), 16)[::-1] for v in range(4)]     # (m, n) of thread 5's values
 [(1, 2), (1, 3), (9, 2), (9, 3)]
 
-The catalogue (``mma_atoms()``) holds SM70 (quad-pair 8x8x4, the TN/NT/NN/TT
-A/B orders), SM75, SM80 (F16/BF16/TF32 16x8x{4,8,16}, F64 8x8x4, S8/U8/S4/U4
+The catalogue (``mma_atoms()``) holds SM61's dot products (``SM61_DP4A``,
+``SM61_DP2A``: one thread, M = N = 1), SM70 (quad-pair 8x8x4, the TN/NT/NN/TT
+A/B orders), SM75 (``SM75_16x8x8_F16F16F16F16_TN`` from cuBLASDx's cute
+extension: CUTLASS's cute lacks it), SM80 (F16/BF16/TF32 16x8x{4,8,16}, F64
+8x8x4 and its complex ``C64``/``GC64`` forms, S8/U8/S4/U4
 and binary XOR-popc shapes, saturating variants), SM89 FP8 16x8x32, SM90's
-F64 16x8x{4,8,16}, SM90 GMMA for every N the instruction has (SS and RS; the
+F64 and complex C64 16x8x{4,8,16}, SM90 GMMA for every N the instruction has (SS and RS; the
 operand majors of the 16-bit ones are parameters of ``mma_atom`` since they
 do not change the layouts; tf32 and 8-bit GMMA are K-major, named ``..._TN``) and SM100 UMMA (1-SM and 2-SM, every valid M and N). Names are
 CUTLASS's (``SM90_64x128x16_F32F16F16_SS``); SM100 atoms, templates in C++,
@@ -175,8 +178,16 @@ def _sm75_sm80_sm89_sm90():
     out += f16
     out.append(("SM75_16x8x8_F32F16F16F32_TN", (16, 8, 8), _W32, _SM80_16x8_ROW, _SM80_8x8_ROW, _SM80_16x8_ROW,
                 (16, 16, 32), "mma.sync.aligned.m16n8k8"))
+    # cuBLASDx's cute extension (cublasdx::detail) defines the f16-accumulating m16n8k8 with the F32 one's traits
+    out.append(("SM75_16x8x8_F16F16F16F16_TN", (16, 8, 8), _W32, _SM80_16x8_ROW, _SM80_8x8_ROW, _SM80_16x8_ROW,
+                (16, 16, 16), "mma.sync.aligned.m16n8k8"))
     out.append(("SM75_8x8x16_S32S8S8S32_TN", (8, 8, 16), _W32, _SM80_8x16_ROW, _SM80_8x16_ROW, _SM80_8x8_ROW,
                 (8, 8, 32), "mma.sync.aligned.m8n8k16"))
+    # SM61 dot products (mma_traits_sm61.hpp): one thread, C = 1x1, K = 4 int8 (dp4a) or 2 int16 (dp2a)
+    one = Layout(1, 0)
+    for name, k, bits, ptx in (("SM61_DP4A", 4, 8, "dp4a.s32.s32"), ("SM61_DP2A", 2, 16, "dp2a.s32.s32")):
+        out.append((name, (1, 1, k), one, _L((1, k), (0, 1)), _L((1, k), (0, 1)), _L((1, 1), (0, 0)),
+                    (bits, bits, 32), ptx))
     # TF32
     out.append(("SM80_16x8x4_F32TF32TF32F32_TN", (16, 8, 4), _W32, _L(((4, 8), 2), ((16, 1), 8)), _SM80_8x4,
                 _SM80_16x8_ROW, (32, 32, 32), "mma.sync.aligned.m16n8k4"))
@@ -185,6 +196,11 @@ def _sm75_sm80_sm89_sm90():
     # F64
     out.append(("SM80_8x8x4_F64F64F64F64_TN", (8, 8, 4), _W32, _SM80_8x4, _SM80_8x4, _SM80_8x8_ROW, (64, 64, 64),
                 "mma.sync.aligned.m8n8k4"))
+    # complex<double> built from 4 f64 MMAs (C64) or 3 (Gauss, C held as three doubles): the F64 layouts
+    out.append(("SM80_8x8x4_C64C64C64C64_TN", (8, 8, 4), _W32, _SM80_8x4, _SM80_8x4, _SM80_8x8_ROW,
+                (128, 128, 128), "mma.sync.aligned.m8n8k4"))
+    out.append(("SM80_8x8x4_GC64C64C64GC64_TN", (8, 8, 4), _W32, _SM80_8x4, _SM80_8x4, _SM80_8x8_ROW,
+                (128, 128, 192), "mma.sync.aligned.m8n8k4"))
     # integer: 8-bit (v=4 per 32-bit register), 4-bit (v=8), 1-bit (v=32)
     for bits, v, k8, typeset, suffixes in ((8, 4, 16, _INT_TYPES, ("", "_SATURATE")),
                                            (4, 8, 32, _INT4_TYPES, ("", "_SATURATE")),
@@ -215,6 +231,11 @@ def _sm75_sm80_sm89_sm90():
                 _L(((4, 8), 2), ((8, 1), 32)), _SM80_16x8_ROW, (64, 64, 64), "mma.sync.aligned.m16n8k8"))
     out.append(("SM90_16x8x16_F64F64F64F64_TN", (16, 8, 16), _W32, _L(((4, 8), (2, 4)), ((16, 1), (8, 64))),
                 _L(((4, 8), 4), ((8, 1), 32)), _SM80_16x8_ROW, (64, 64, 64), "mma.sync.aligned.m16n8k16"))
+    for k, a, b in ((4, _L(((4, 8), 2), ((16, 1), 8)), _SM80_8x4),
+                    (8, _L(((4, 8), (2, 2)), ((16, 1), (8, 64))), _L(((4, 8), 2), ((8, 1), 32))),
+                    (16, _L(((4, 8), (2, 4)), ((16, 1), (8, 64))), _L(((4, 8), 4), ((8, 1), 32)))):
+        out.append((f"SM90_16x8x{k}_C64C64C64C64_TN", (16, 8, k), _W32, a, b, _SM80_16x8_ROW, (128, 128, 128),
+                    f"mma.sync.aligned.m16n8k{k}"))
     return out
 
 
