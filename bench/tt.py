@@ -10,7 +10,9 @@ Run: ``python bench/tt.py`` (``--quick`` for 4096x4096). Prints, in one run:
    arrays, with their bandwidth relative to ``np.copyto`` (target: >= 0.5x),
    and ``shard(a)`` allocating its output (compared with ``a.copy()``, which
    pays the same first-touch page faults);
-3. one padded layout (8191x8190 on 7x9, tiled) for comparison;
+3. padded layouts (8191x8190 and 8192x8192 on 7x9, tiled 32x32: the last core
+   row and column partial, tile padding in every core): shard/unshard against
+   ``np.copyto`` of the same logical tensor timed in this run (target: >= 0.5x);
 4. the v2 ``#ttcore.metal_layout`` (``MetalLayoutV2``): the same tensor on 8x8
    in 32x32 tiles, and 8191x8190 with tt-mlir's grid-aware alignments
    (padded to 8192x8192 by alignment), shard/unshard against ``np.copyto``
@@ -21,8 +23,10 @@ Run: ``python bench/tt.py`` (``--quick`` for 4096x4096). Prints, in one run:
 6. ``tt.parse_module`` on a generated 2,000-line TTIR/TTNN dump (alias
    lines, v2 layouts inline and aliased, TTNN layouts, a device): target < 0.5 s.
 
-Bandwidth ratio = copyto time / unilayout time (same bytes moved). Times are
-the best of several repetitions (wall clock, one thread).
+Bandwidth ratio = copyto time / unilayout time (same bytes moved), the two
+timed in the same run, repetition by repetition interleaved (so a busy machine
+slows both alike). Times are the best of several repetitions (wall clock, one
+thread).
 """
 
 from __future__ import annotations
@@ -38,14 +42,19 @@ from unilayout.tt import MetalLayout, MetalLayoutV2
 
 
 def _round_trip(layout, x, reps):
-    """``(buf, shard s, unshard s)``: best times of ``layout.shard(x, out=buf)`` and ``unshard(buf, out=back)``;
-    ``back`` is checked to equal ``x``."""
+    """``(buf, shard s, unshard s, copyto s)``: best times of ``layout.shard(x, out=buf)``,
+    ``unshard(buf, out=back)`` and ``np.copyto`` of ``x``'s bytes, the three interleaved rep by rep so that
+    each ratio compares runs under the same load; ``back`` is checked to equal ``x``."""
     buf = layout.shard(x)
     back = np.empty_like(x)
-    t_sh = best(lambda: layout.shard(x, out=buf), reps)
-    t_un = best(lambda: layout.unshard(buf, out=back), reps)
+    dst = np.empty_like(x)
+    t_sh = t_un = t_cp = float("inf")
+    for _ in range(reps):
+        t_cp = min(t_cp, best(lambda: np.copyto(dst, x), 1))
+        t_sh = min(t_sh, best(lambda: layout.shard(x, out=buf), 1))
+        t_un = min(t_un, best(lambda: layout.unshard(buf, out=back), 1))
     assert np.array_equal(back, x)
-    return buf, t_sh, t_un
+    return buf, t_sh, t_un, t_cp
 
 
 def _row(label, t, ratio, target):
@@ -78,30 +87,36 @@ def main(argv=None):
              ("tiled 32x32", MetalLayout.from_collapse((n, n), (8, 8), tile=(32, 32))),
              ("v2 tiled 32x32", MetalLayoutV2((n, n), (8, 8), (32, 32), [(0, 1), (1, 2)], tile=(32, 32)))]
     for name, ml in cases:
-        _, t_sh, t_un = _round_trip(ml, a, reps)
+        _, t_sh, t_un, t_cp = _round_trip(ml, a, reps)
         t_alloc = best(lambda: ml.shard(a), max(3, reps // 2))
         for label, t in ((f"{name}: shard(a, out=buf)", t_sh), (f"{name}: unshard(buf, out=back)", t_un)):
-            ok &= _row(label, t, t_copy / t, True)
+            ok &= _row(label, t, t_cp / t, True)
         print(f"  {name + ': shard(a) (allocates)':<44}{t_alloc * 1e3:9.1f} ms  {t_copy / t_alloc:6.2f}x copyto, "
               f"{t_fresh / t_alloc:.2f}x a.copy()")
     m = n - 1
     ml = MetalLayout.from_collapse((m, m - 1), (7, 9), tile=(32, 32))
     b = rng.random((m, m - 1), dtype=np.float32)
-    same = t_copy * (b.nbytes / a.nbytes)  # copyto's time for b's bytes
-    buf, t_sh, t_un = _round_trip(ml, b, reps)
+    buf, t_sh, t_un, same = _round_trip(ml, b, reps)  # same: copyto of b's own bytes, interleaved
+    print(f"  {f'np.copyto of the {m}x{m - 1} tensor':<44}{same * 1e3:9.1f} ms  {b.nbytes / same / 1e9:6.1f} GB/s")
     print(f"  padded {m}x{m - 1} on 7x9, tiled 32x32 (memref {'x'.join(map(str, ml.memref_shape))} tiles, "
           f"{buf.nbytes / b.nbytes:.3f}x the bytes):")
     for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
-        _row(label, t, same / t, False)
+        ok &= _row(label, t, same / t, True)
+    pad = MetalLayout.from_collapse((n, n), (7, 9), tile=(32, 32))
+    buf, t_sh, t_un, t_cp = _round_trip(pad, a, reps)
+    print(f"  padded {n}x{n} on 7x9, tiled 32x32 (memref {'x'.join(map(str, pad.memref_shape))} tiles, "
+          f"{buf.nbytes / a.nbytes:.3f}x the bytes):")
+    for label, t in (("  shard(a, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
+        ok &= _row(label, t, t_cp / t, True)
     v2 = tt.MetalLayout.from_v2((m, m - 1), (8, 8), tile=(32, 32))
-    _, t_sh, t_un = _round_trip(v2, b, reps)
+    _, t_sh, t_un, same = _round_trip(v2, b, reps)
     print(f"  v2 {m}x{m - 1}, from_v2 on 8x8 tiled (alignments {'x'.join(map(str, v2.dim_alignments))}, device "
           f"{'x'.join(map(str, v2.device_shape))}):")
     for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):
         ok &= _row(label, t, same / t, True)
     il = tt.TTNNTensorLayout((m, m - 1), "(d0, d1) -> (d0, d1)", (8, 8), element_type="f32", buffer_type="l1",
                              memory_layout="interleaved", tile=(32, 32))
-    _, t_sh, t_un = _round_trip(il, b, reps)
+    _, t_sh, t_un, same = _round_trip(il, b, reps)
     print(f"  TTNN L1-interleaved {m}x{m - 1} on 8x8 (pages round robin, memref "
           f"{'x'.join(map(str, il.memref_shape))} tiles; no target):")
     for label, t in (("  shard(b, out=buf)", t_sh), ("  unshard(buf, out=back)", t_un)):

@@ -324,3 +324,16 @@ def test_shard_of_a_void_array_pads_with_zero_bytes_and_round_trips():
     assert ml.shard(np.zeros((5, 5), "V3")).shape == (2, 2, 3, 3)
     with pytest.raises(LayoutError, match="oob_val one needs a numeric array"):
         ML.from_collapse((5, 5), (2, 2), oob_val="one").shard(a)
+
+
+def test_tiled_shard_moves_whole_shard_rows_in_at_most_two_copies_per_dim():
+    """A padded tiled layout copies whole shard rows (not 32-element tile rows): <= 2^g copies, runs of a shard row."""
+    from unilayout.tt.metal import shard as shard_mod
+
+    ml = ML.from_collapse((8191, 8190), (7, 9), tile=(32, 32))
+    phys = np.zeros((8191, 8190), np.float32)
+    out = np.empty(ml.shards_shape, np.float32)
+    pairs = list(shard_mod._views(ml, phys, out))
+    assert len(pairs) <= 4
+    widths = sorted({ov.dtype.itemsize for ov, _ in pairs})
+    assert widths == [-(-8190 // 9) * 4]                    # a whole shard row of 910 float32s per item

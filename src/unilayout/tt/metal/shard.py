@@ -27,9 +27,9 @@ space — a free ``reshape`` for a dense collapse, one strided copy for other
 maps without div/mod (stride bumps, duplicate dims), a gather/scatter by
 index only for maps with div/mod. Step 2 moves physical to shards with a
 handful of strided copies: each dim splits into at most two runs of cores
-(full cores, the last partial one) and, tilized, at most two runs of tiles
-inside each, so a rank-g grid needs at most ``2^g`` (scalar) or
-``2^g * 4`` (tilized) numpy copies, whatever the sizes. No Python loop runs
+(full cores, the last partial one), so a rank-g grid needs at most ``2^g``
+numpy copies, whatever the sizes, each moving whole shard rows (tiles change
+only where the padding lies, filled by tile-aligned slabs). No Python loop runs
 over elements or cores.
 """
 
@@ -108,30 +108,19 @@ def _is_dense(ml) -> bool:
 
 
 def _pieces(ml):
-    """Per physical dim, the runs ``(phys_start, G_start, G_count, inner)`` covering its data.
+    """Per physical dim, the runs ``(phys_start, G_start, G_count, count)`` covering its data.
 
-    ``inner`` is ``(count,)`` for a scalar dim, ``(t_start, t_count, u_count)``
-    for a tiled one.
+    Each dim splits into at most two runs of cores: the full ones and the
+    last, partial one. Tiles need no runs of their own: a core's data is a
+    box at the origin of its row-major padded shard, so whole shard rows move
+    at once and only the padding (``_fill_padding``) is addressed by tile.
     """
-    g = len(ml.grid)
     out = []
-    for i, (P, s) in enumerate(zip(_extent(ml), ml.shard_shape)):
+    for P, s in zip(_extent(ml), ml.shard_shape):
         full, rem = divmod(P, s)
-        cores = [(0, full, s)] if full else []
+        runs = [(0, 0, full, s)] if full else []
         if rem:
-            cores.append((full, 1, rem))
-        runs = []
-        tiled = ml.tile is not None and i >= g - 2
-        for g0, gn, extent in cores:
-            if not tiled:
-                runs.append((g0 * s, g0, gn, (extent,)))
-                continue
-            T = ml.tile[i - (g - 2)]
-            ft, rt = divmod(extent, T)
-            if ft:
-                runs.append((g0 * s, g0, gn, (0, ft, T)))
-            if rt:
-                runs.append((g0 * s + ft * T, g0, gn, (ft, 1, rt)))
+            runs.append((full * s, full, 1, rem))
         out.append(runs)
     return out
 
@@ -147,36 +136,25 @@ def _tile_view(ml, arr):
 
 
 def _views(ml, phys, out):
-    """Pairs of (out view, physical view) for every combination of runs.
+    """Pairs of (out view, physical view) for every combination of runs (at most ``2^g``).
 
-    ``phys`` and ``out`` are C-contiguous, ``out`` of shape ``grid + padded_shard``;
-    tilized, its axes are addressed through ``_tile_view``.
+    ``phys`` and ``out`` are C-contiguous, ``out`` of shape ``grid + padded_shard``.
     """
     g = len(ml.grid)
-    tiled = ml.tile is not None
     pst = _c_strides(_extent(ml))
+    ost = _c_strides(out.shape)
     pflat, oflat = phys.reshape(-1), out.reshape(-1)
     pis, ois = phys.itemsize, out.itemsize
-    ost = [st // ois for st in _tile_view(ml, out).strides]
     for combo in itertools.product(*_pieces(ml)):
         poff = ooff = 0
-        shape = [0] * (2 * g + (2 if tiled else 0))
-        pstr = [0] * len(shape)
-        ostr = [0] * len(shape)
-        for i, (p0, g0, gn, inner) in enumerate(combo):
-            s = ml.shard_shape[i]
+        shape = [0] * (2 * g)
+        pstr = [0] * (2 * g)
+        ostr = [0] * (2 * g)
+        for i, (p0, g0, gn, count) in enumerate(combo):
             poff += p0 * pst[i]
             ooff += g0 * ost[i]
-            shape[i], pstr[i], ostr[i] = gn, s * pst[i], ost[i]
-            if len(inner) == 1:
-                shape[g + i], pstr[g + i], ostr[g + i] = inner[0], pst[i], ost[g + i]
-            else:
-                t0, tn, un = inner
-                T = ml.tile[i - (g - 2)]
-                ta, ua = g + i, g + i + 2
-                ooff += t0 * ost[ta]
-                shape[ta], pstr[ta], ostr[ta] = tn, T * pst[i], ost[ta]
-                shape[ua], pstr[ua], ostr[ua] = un, pst[i], ost[ua]
+            shape[i], pstr[i], ostr[i] = gn, ml.shard_shape[i] * pst[i], ost[i]
+            shape[g + i], pstr[g + i], ostr[g + i] = count, pst[i], ost[g + i]
         ov = as_strided(oflat[ooff:], shape=shape, strides=[v * ois for v in ostr])
         pv = as_strided(pflat[poff:], shape=shape, strides=[v * pis for v in pstr])
         yield _as_runs(ov), _as_runs(pv)
