@@ -216,7 +216,9 @@ out = []
 for c in json.load(sys.stdin):
     ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx)
     shared = c["type"].startswith("!ttg.memdesc")
-    op = ("    %%v = ttg.local_alloc : () -> %s" if shared else "    %%v = arith.constant dense<0> : %s") % c["type"]
+    tmem = "#ttng.tensor_memory," in c["type"] or "#ttng.tensor_memory>" in c["type"]
+    op = ("    %%v = ttng.tmem_alloc : () -> %s" if tmem else "    %%v = ttg.local_alloc : () -> %s" if shared
+          else "    %%v = arith.constant dense<0> : %s") % c["type"]
     src = "\n".join(c.get("aliases", []) + ['module attributes {"ttg.num-warps" = %d : i32, "ttg.threads-per-warp" = '
                      '%d : i32, "ttg.num-ctas" = %d : i32} {' % (c["warps"], c["lanes"], c.get("ctas", 1)),
                      "  tt.func @f() {", op, "    tt.return", "  }", "}"])
@@ -228,13 +230,16 @@ for c in json.load(sys.stdin):
         if not m.verify():
             raise ValueError("verifier rejects")
         vals = []
-        m.walk(lambda o: vals.append(o.get_result(0)) if o.get_name() in ("arith.constant", "ttg.local_alloc") else None)
+        m.walk(lambda o: vals.append(o.get_result(0)) if o.get_name() in ("arith.constant", "ttg.local_alloc",
+                                                                            "ttng.tmem_alloc") else None)
         lay = b.get_gluon_layout_from_memdesc(vals[0]) if shared else b.get_gluon_layout_from_tensor(vals[0])
         r = b.to_linear_layout(lay._to_ir(b), c["shape"])
         if hasattr(r, "reg_bases"):
             out.append({"register": r.reg_bases, "lane": r.lane_bases, "warp": r.warp_bases, "block": r.block_bases})
-        else:
+        elif hasattr(r, "offset_bases"):
             out.append({"offset": r.offset_bases, "block": r.block_bases})
+        else:  # tensor memory: Gluon gives the row and col bases
+            out.append({"row": r.rows, "col": r.cols})
     except Exception as e:
         out.append({"error": (str(e).strip().splitlines() or [repr(e)])[-1][:300]})
 json.dump(out, sys.stdout)

@@ -15,6 +15,7 @@ import pytest
 from unilayout import LayoutError, NotRepresentableError, ParseError
 from unilayout.linear import encodings as E
 from unilayout.linear import ttgir as T
+from unilayout.linear.family import LINEAR
 from unilayout.linear.text import attr as TA
 from unilayout.linear.text import fast as TF
 
@@ -361,3 +362,36 @@ def test_text_after_an_alias_definition_is_a_parse_error():
     with pytest.raises(ParseError, match="the end of the line or another alias") as e:
         E.parse_module(text)
     assert e.value.position == text.index("junk")
+
+
+@pytest.mark.parametrize("enc, buffers, shape, bits", [
+    ("#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>", 2, [128, 128], "f32"),
+    ("#ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 2>", 4, [128, 64], "f16"),
+])
+def test_buffered_tensor_memory_memdesc_stacks_buffers_along_the_columns(enc, buffers, shape, bits):
+    text = f"!ttg.memdesc<{buffers}x{'x'.join(map(str, shape))}x{bits}, {enc}, #ttng.tensor_memory, mutable>"
+    (want,) = H.triton_mlir_layouts([{"type": text, "shape": shape, "warps": 4, "lanes": 32}])
+    assert "error" not in want, want  # Triton reads the buffered type; one buffer's layout is Triton's
+    L = T.layout(text)
+    cols = dict(L.bases)["col"]
+    k = buffers.bit_length() - 1
+    assert [v[1:] for v in dict(L.bases)["row"]] == want["row"]
+    assert [v[1:] for v in cols[:len(cols) - k]] == want["col"]
+    # buffer b starts at column b * (one buffer's columns), as Triton's getTmemAllocSizes allocates them
+    assert cols[len(cols) - k:] == [[1 << i, 0, 0] for i in range(k)]
+    assert L.out_dims == [("dim0", buffers), ("dim1", shape[0]), ("dim2", shape[1])]
+
+
+def test_tensor_memory_memdesc_with_three_buffers_is_not_linear():
+    text = ("!ttg.memdesc<3x128x64xf16, #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 2>, "
+            "#ttng.tensor_memory, mutable>")
+    with pytest.raises(NotRepresentableError, match="3-buffer tensor-memory memdesc"):
+        T.layout(text)
+
+
+def test_tensor_memory_canonical_text_is_one_line_that_reads_back():
+    L = T.layout("!ttg.memdesc<128x128xf32, #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>, "
+                 "#ttng.tensor_memory, mutable>")
+    text = LINEAR.canonical(L)
+    assert "\n" not in text and text.startswith("- row=1 -> (1, 0)")
+    assert LINEAR.parse(text) == L

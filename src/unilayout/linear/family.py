@@ -61,8 +61,8 @@ class LinearFamily(Family):
     def canonical(self, L):
         try:
             return L.to_attr()
-        except LayoutError:  # offset/block (shared) layouts have no #ttg.linear form
-            return str(L).strip("\n")
+        except LayoutError:  # tensor memory (row, col) and other named layouts have no Triton attribute:
+            return " ".join(str(L).split())  # Triton's toString on one line (it reads back)
 
     def facts(self, L, shape):
         d = {"in_dims": {n: int(L.in_dim_size(n)) for n in L.in_dim_names},

@@ -4,7 +4,8 @@
 asks the encoding for its layout at the type's shape: distributed encodings
 give ``register, lane, warp, block`` -> tensor, shared ones ``offset, block``
 (a multi-buffered memdesc stacks its buffers above one buffer's offsets),
-tensor memory ``row, col, block``; ``padded_shared`` gives the affine map of
+tensor memory ``row, col, block`` (a multi-buffered one puts its buffers one
+after another along the columns, as Triton allocates them); ``padded_shared`` gives the affine map of
 each element's padded address (padding is not linear over GF(2)). This is
 what ``unilayout.parse`` does for such text.
 
@@ -22,6 +23,7 @@ from ..text.module import _ALIAS, _DIALECTS, _TYPE, _module, parse, parse_type
 from .blocked import LinearEncoding
 from .padded import PaddedShared
 from .shared import NvmmaShared, SharedLinear, SwizzledShared
+from .tmem import TensorMemory, TensorMemoryScales
 
 __all__ = ["layout"]
 
@@ -84,6 +86,8 @@ def layout(text: str) -> LinearLayout:
                                         f"PaddedShared.address_map({list(shape)}); the buffers' spacing is not "
                                         "in the type")
         return enc.address_map(shape)  # padding is affine, not linear: the affine family carries it
+    if isinstance(enc, (TensorMemory, TensorMemoryScales)) and len(shape) == 3:
+        return _tmem_buffers(enc, shape)
     L = enc.to_linear(shape)
     if buffers is None:
         return L
@@ -98,6 +102,21 @@ def layout(text: str) -> LinearLayout:
     blocks = tuple((n, tuple(tuple(x) + (0,) for x in v)) for n, v in L._bases if n != "offset")
     out = LinearLayout._make(stacked._bases + blocks, stacked._outs)
     return out.transpose_outs([f"dim{i}" for i in range(len(shape) + 1)])
+
+
+def _tmem_buffers(enc, shape) -> LinearLayout:
+    """A multi-buffered tensor-memory memdesc ``NxMxK``: buffer b starts at column b times one buffer's columns
+    (Triton's ``getTmemAllocSizes`` multiplies the columns by N), so the buffer index is the next column bits."""
+    buffers = shape[0]
+    if buffers & (buffers - 1):
+        raise NotRepresentableError(f"a {buffers}-buffer tensor-memory memdesc: the buffer index is not a power of "
+                                    "two, so (row, col) -> element is not linear over GF(2); one buffer's layout is "
+                                    f"{type(enc).__name__}.to_linear({list(shape[1:])})")
+    L = enc.to_linear(shape[1:])
+    bases = [(n, [[0] + list(v) for v in vecs] + ([[1 << i, 0, 0] for i in range(buffers.bit_length() - 1)]
+                                                 if n == "col" else [])) for n, vecs in L.bases]
+    return LinearLayout(bases, [("dim0", buffers)] + [(f"dim{i + 1}", sz) for i, (_, sz) in enumerate(L.out_dims)],
+                        require_surjective=False)
 
 
 def _shared_rank(enc):
