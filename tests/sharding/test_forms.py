@@ -1,5 +1,6 @@
 """sharding.forms: one sharding in each vocabulary that can say it, or why not."""
 
+import numpy as np
 import pytest
 
 from unilayout import NotRepresentableError
@@ -22,3 +23,91 @@ def test_a_vocabulary_that_cannot_say_it_gives_the_reason():
     assert conversions(s, None, "dtensor")["dtensor"] == conversions(s, None)["dtensor"]
     with pytest.raises(NotRepresentableError):
         to_text(parse_hlo("{devices=[4]<=[4]}", (5,)), "jax", (4,))
+
+
+def _factorizations(n):
+    """Every mesh shape (sizes > 1, in order) of n devices."""
+    if n == 1:
+        return [()]
+    return [(k,) + rest for k in range(2, n + 1) if n % k == 0 for rest in _factorizations(n // k)]
+
+
+def _torch_sharding(shape, mesh, texts):
+    """The Sharding torch's own DTensor arithmetic gives placements ``texts`` on ``mesh`` (ranks row-major)."""
+    import numpy as np
+    from torch.distributed.tensor import Replicate, Shard
+    from torch.distributed.tensor._utils import _compute_local_shape_and_global_offset
+
+    from unilayout.sharding import Sharding
+    pls = [Replicate() if t == "Replicate()" else Shard(int(t[6:-1])) for t in texts]
+    boxes = {}
+    for r, coord in enumerate(np.ndindex(*mesh)):
+        local, off = _compute_local_shape_and_global_offset(shape, mesh, list(coord), pls)
+        boxes[r] = [tuple((o, o + k) for o, k in zip(off, local))] if all(local) else []
+    return Sharding(shape, boxes)
+
+
+def _dtensor_reference(s):
+    """Some (mesh, placements) whose torch boxes are ``s``'s (every mesh, every Shard/Replicate choice), or None."""
+    import itertools
+    choices = ["Replicate()"] + [f"Shard({d})" for d in range(s.rank)]
+    for mesh in _factorizations(s.num_devices) or [(1,)]:
+        for texts in itertools.product(choices, repeat=len(mesh)):
+            if _torch_sharding(s.shape, mesh, texts) == s:
+                return mesh, texts
+    return None
+
+
+def _check_printed_placements(s, line):
+    from unilayout.sharding import from_dtensor
+    texts, mesh = line.split("  on mesh ")
+    mesh = tuple(int(k) for k in mesh.split("x"))
+    texts = [t.strip() + ")" for t in texts.split("),")]
+    texts[-1] = texts[-1][:-1]
+    if any(t.startswith("_Strided") for t in texts):  # torch's offsets do not describe a strided piece
+        assert from_dtensor(texts, mesh, s.shape) == s
+    else:
+        assert _torch_sharding(s.shape, mesh, texts) == s, line
+
+
+def test_dtensor_form_of_the_issue_sharding_matches_torch():
+    pytest.importorskip("torch", reason="torch's DTensor arithmetic is the reference")
+    s = parse_hlo("{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}", (784, 16384))
+    line = to_text(s, "dtensor", None)
+    assert line == "Replicate(), Shard(0)  on mesh 2x4"
+    _check_printed_placements(s, line)
+
+
+def test_every_hlo_sharding_dtensor_can_say_gets_its_placements():
+    """Random HLO iota shardings over 8 devices: placements exist for torch <=> the dtensor form finds them."""
+    pytest.importorskip("torch", reason="torch's DTensor arithmetic is the reference")
+    import itertools
+    import random
+    rng = random.Random(11)
+    found = 0
+    for _case in range(70):
+        rank = rng.randint(1, 2)
+        n = rng.choice([2, 4, 8])
+        mesh = rng.choice(_factorizations(n))
+        perm = list(range(len(mesh)))
+        rng.shuffle(perm)
+        # group the permuted iota dims into the tensor dims and the copies
+        cuts = sorted(rng.randint(0, len(mesh)) for _ in range(rank))
+        groups = [perm[a:b] for a, b in zip([0] + cuts, cuts + [len(mesh)])]
+        tiles = [int(np.prod([mesh[j] for j in g])) for g in groups]
+        reps = tiles[-1]
+        dims = tiles[:-1] + ([reps] if reps > 1 else [])
+        order = list(itertools.chain(*groups))
+        body = f"<=[{','.join(map(str, mesh))}]T({','.join(map(str, order))})"
+        text = f"{{devices=[{','.join(map(str, dims))}]{body}{' last_tile_dim_replicate' if reps > 1 else ''}}}"
+        shape = tuple(rng.choice([t, 2 * t, t + 1, 7]) for t in tiles[:-1])
+        s = parse_hlo(text, shape)
+        ref = _dtensor_reference(s)
+        try:
+            line = to_text(s, "dtensor", None)
+        except NotRepresentableError as e:
+            assert ref is None, f"{text} {shape}: torch places it as {ref}, we say {e}"
+            continue
+        found += 1
+        _check_printed_placements(s, line)
+    assert found > 30

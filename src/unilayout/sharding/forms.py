@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
+from ._meshes import candidate_meshes
 from .dtensor import to_dtensor
 from .hlo import tile_assignment, to_hlo
 from .jax import _spec_for, _split_sums
@@ -57,12 +58,19 @@ def to_text(s, to, mesh_shape):
     if to == "shardy":
         st, mt = to_shardy(s)
         return f"{st}  over  {mt}"
-    m = _mesh_for(s, mesh_shape)
     if s.devices != tuple(range(s.num_devices)):
         raise NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
                                     f"{to} places by rank")
-    pl = to_dtensor(s, m, as_text=True) if to == "dtensor" else to_ttnn(s, m)
-    return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+    # without --mesh-shape: the mesh the tile assignment is an iota of (ranks row-major), then the tile counts'
+    meshes = [mesh_shape] if mesh_shape is not None else candidate_meshes(s, _mesh_for(s, None))
+    for k, m in enumerate(meshes):
+        try:
+            pl = to_dtensor(s, m, as_text=True) if to == "dtensor" else to_ttnn(s, m)
+        except NotRepresentableError:
+            if k == len(meshes) - 1:
+                raise
+            continue
+        return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
 
 
 def jax_text(s, mesh_shape=None) -> str:
