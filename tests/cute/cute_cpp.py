@@ -221,23 +221,52 @@ def _smem_lines(cases):
     return out
 
 
-def program(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=()) -> str:
+#: C++ ``print(x)`` verbatim (static ``_N`` markers, spaces, pointers, several lines): (key, C++ expression).
+PRINTS = ([(f"smem:{k}:{b}", f"SM90::GMMA::Layout_{k}_Atom<{_VT[b]}>{{}}") for k, b in SMEM]
+          + [(f"smem_tensor:{k}:{b}", f"make_tensor(make_smem_ptr(({_VT[b]}*)nullptr), "
+              f"tile_to_shape(SM90::GMMA::Layout_{k}_Atom<{_VT[b]}>{{}}, Shape<_256,_256>{{}}))") for k, b in SMEM]
+          + [("gmem_tensor", "make_tensor(make_gmem_ptr(buf), Layout<Shape<_4,_8>,Stride<_8,_1>>{})"),
+             ("ptr_tensor", "make_tensor((float*)buf, Layout<Shape<_4,_8>,Stride<_8,_1>>{})"),
+             ("rmem_tensor", "make_tensor<half_t>(Layout<Shape<_2,_4>>{})"),
+             ("sw_layout", "composition(Swizzle<3,4,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{})"),
+             ("layout_o_layout", "composition(Layout<Shape<_4,_8>,Stride<_8,_1>>{}, _2{}, Layout<Shape<_4,_8>>{})"),
+             ("identity_tensor", "make_identity_tensor(Shape<_4,_5>{})"),
+             ("basis_layout", "make_layout(Shape<_8>{}, Stride<ScaledBasis<_2,0>>{})"),
+             ("tiled_mma:tile", "make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2>>{}, "
+              "Tile<_32,_32,_16>{})"),
+             ("tiled_mma:rowmajor", "make_tiled_mma(SM80_16x8x8_F16F16F16F16_TN{}, "
+              "Layout<Shape<_2,_2,_1>,Stride<_2,_1,_0>>{})"),
+             ("tiled_mma:sm70", "make_tiled_mma(SM70_8x8x4_F32F16F16F32_NT{}, Layout<Shape<_2,_2,_1>>{}, "
+              "Tile<_32,Layout<Shape<_8,_2,_2>,Stride<_1,_16,_8>>,_4>{})"),
+             ("tiled_mma:gmma", "make_tiled_mma(SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>{})"),
+             ("tiled_copy", "make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{}, "
+              "Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{})")])
+
+
+def _print_lines(cases):
+    """``print(expr)`` between markers, read back verbatim by ``outputs`` (key ``raw:<key>``)."""
+    return [f'  {{ std::cout.flush(); printf("\\n@@raw:{key}="); print({expr}); printf("\\n@@end\\n"); fflush(stdout); }}'
+            for key, expr in cases]
+
+
+def program(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=(), prints=()) -> str:
     lines = ["#include <cute/tensor.hpp>", "#include <cute/atom/mma_atom.hpp>",
              "#include <cute/arch/mma_sm90_gmma_ext.hpp>", "#include <cute/atom/mma_traits_sm90_gmma_ext.hpp>",
              "#include <cute/atom/copy_atom.hpp>", "#include <iostream>",
              "using namespace cute;", "static float buf[1 << 20];", "int main() {"]
     lines += _atom_lines(atom_names) + _tiled_lines(tiled_cases)
     lines += _copy_atom_lines(copy_atoms) + _tiled_copy_lines(tiled_copies) + _vector_lines(vectors)
-    lines += _smem_lines(smem)
+    lines += _smem_lines(smem) + _print_lines(prints)
     lines += ["}"]
     return "\n".join(lines) + "\n"
 
 
-def outputs(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=(), timeout=900):
-    """Compile and run; ``{key: value}`` (spaces and C++'s static ``_`` markers removed), or None."""
+def outputs(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(), smem=(), prints=(), timeout=900):
+    """Compile and run; ``{key: value}`` (spaces and C++'s static ``_`` markers removed; the ``prints`` kept
+    verbatim as ``raw:<key>``, newlines written ``\\n``), or None."""
     if not available():
         return None
-    src = program(atom_names, tiled_cases, copy_atoms, tiled_copies, vectors, smem)
+    src = program(atom_names, tiled_cases, copy_atoms, tiled_copies, vectors, smem, prints)
     with tempfile.TemporaryDirectory() as tmp:
         cpp, exe = Path(tmp) / "o.cpp", Path(tmp) / "o"
         cpp.write_text(src)
@@ -248,11 +277,19 @@ def outputs(atom_names, tiled_cases, copy_atoms=(), tiled_copies=(), vectors=(),
         if r.returncode != 0:
             raise RuntimeError("CuTe oracle did not compile:\n" + r.stderr[-4000:])
         run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout)
-    out = {}
-    for line in run.stdout.splitlines():
+    out, stdout = {}, run.stdout
+    for m in re.finditer(r"\n@@(raw:[^=\n]*)=(.*?)\n@@end\n", stdout, re.S):
+        out[m.group(1)] = m.group(2).replace("\n", "\\n")  # C++'s prints hold no backslash
+    stdout = re.sub(r"\n@@raw:.*?\n@@end\n", "\n", stdout, flags=re.S)
+    for line in stdout.splitlines():
         k, _, v = line.partition("=")
         out[k] = v.replace(" ", "").replace("_", "")
     return out
+
+
+def raw(key: str) -> str:
+    """C++'s verbatim ``print`` of ``PRINTS``' case ``key`` (stored with newlines escaped)."""
+    return load()[f"raw:{key}"].replace("\\n", "\n")
 
 
 def load():
@@ -358,7 +395,7 @@ def main():
     catoms = [(n, b) for n in copy_atoms() if not n.startswith("SM90_TMA") for b in (8, 16, 32, 64)
               if b <= 32 or n.startswith(("UniversalCopy<uint64", "UniversalCopy<uint128", "SM80_CP_ASYNC_CACHE"))]
     catoms = [(n, b) for n, b in catoms if _accepts(n, b)]
-    out = outputs(names, TILED, catoms, TILED_COPY, VECTOR, SMEM)
+    out = outputs(names, TILED, catoms, TILED_COPY, VECTOR, SMEM, PRINTS)
     if out is None:
         raise SystemExit("no C++ compiler or CuTe/CCCL headers found")
     with open(DATA, "w") as f:

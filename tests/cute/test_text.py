@@ -3,7 +3,10 @@ from hypothesis import given
 
 from cute_strategies import layouts
 from unilayout import LayoutError, ParseError
-from unilayout.cute import ComposedLayout, Layout, Swizzle, parse
+from unilayout.cute import ComposedLayout, Layout, Swizzle, make_identity_layout, parse, tile_to_shape
+from unilayout.cute.evaluate import index_map
+
+from . import cute_cpp
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -96,3 +99,73 @@ def test_named_cute_values_round_trip(v):
 def test_parse_reads_thousands_of_leading_zeros_as_the_number():
     assert parse("0" * 4301 + "4:1") == Layout(4, 1)
     assert parse("(" + "0" * 5000 + "2,3):(1," + "0" * 5000 + "2)") == Layout((2, 3), (1, 2))
+
+
+# --- C++ print forms (issue 23): the texts are CuTe C++'s own prints (tests/cute/cute_cpp.py PRINTS) --------
+
+_CPP = cute_cpp.load()
+PRINTS, SMEM, raw = cute_cpp.PRINTS, cute_cpp.SMEM, cute_cpp.raw
+
+
+def _same_function(a, b):
+    ia, ib = index_map(a), index_map(b)
+    return ia.shape == ib.shape and (ia == ib).all()
+
+
+@pytest.mark.parametrize("kind,bits", SMEM)
+def test_cpp_printed_smem_atom_reads_as_its_position_independent_form(kind, bits):
+    """``Sw<3,4,3> o smem_ptr[16b](unset) o L`` (byte swizzle) is C++'s as_position_independent_swizzle_tensor."""
+    printed = raw(f"smem:{kind}:{bits}")
+    assert f"smem_ptr[{bits}b](unset)" in printed
+    independent = parse(_CPP[f"smem:{kind}:{bits}"].split("|")[1].replace("o0o", " o 0 o "))
+    assert _same_function(parse(printed), independent)
+
+
+@pytest.mark.parametrize("kind,bits", SMEM)
+def test_cpp_printed_swizzle_pointer_tensor_reads_as_element_function(kind, bits):
+    """``Sw<..>_smem_ptr[16b]((nil)) o L``: the swizzle pointer's byte swizzle, as a function of element offsets."""
+    atom = parse(_CPP[f"smem:{kind}:{bits}"].split("|")[1].replace("o0o", " o 0 o "))
+    inner = atom.inner if isinstance(atom, ComposedLayout) else atom
+    tiled = tile_to_shape(inner, (256, 256))
+    expected = ComposedLayout(atom.outer, 0, tiled) if isinstance(atom, ComposedLayout) else tiled
+    assert _same_function(parse(raw(f"smem_tensor:{kind}:{bits}")), expected)
+
+
+@pytest.mark.parametrize("key", ["gmem_tensor", "ptr_tensor", "rmem_tensor"])
+def test_cpp_printed_pointer_tensor_reads_as_its_layout(key):
+    printed = raw(key)
+    pointer, layout = printed.split(" o ")
+    assert "ptr[" in pointer
+    assert parse(printed) == parse(layout)
+
+
+def test_cpp_printed_identity_tensor_reads_as_identity_layout():
+    assert parse(raw("identity_tensor")) == make_identity_layout((4, 5))
+    with pytest.raises(ParseError, match="non-zero base"):
+        parse("ArithTuple(_1,_0) o (_4,_5):(_1@0,_1@1)")
+
+
+def test_composed_layout_without_offset_reads_as_offset_zero():
+    for key in ("sw_layout", "layout_o_layout"):
+        printed = raw(key)                                  # C++ prints the offset: 'A o _2 o B'
+        outer, offset, inner = printed.split(" o ")
+        assert parse(printed) == ComposedLayout(parse(outer), int(offset.strip("_")), parse(inner))
+        assert parse(f"{outer} o {inner}") == ComposedLayout(parse(outer), 0, parse(inner))
+    assert parse("(4,8):(8,1) o 8") == ComposedLayout(Layout((4, 8), (8, 1)), 0, Layout(8, 1))
+
+
+@pytest.mark.parametrize("text,match", [
+    ("Sw<3,4,3>_smem_ptr[16b](0x7f0000000010) o (8,64):(64,1)", "not aligned"),
+    ("Sw<3,0,3>_smem_ptr[64b](0x0) o (8,64):(64,1)", "inside a 64-bit element"),
+    ("(8,8):(8,1) o smem_ptr[16b](unset) o (8,64):(64,1)", "after a swizzle"),
+    ("ptr[12b](0x10) o 8:1", "power of two"),
+    ("ptr[32b](0x10) (8,1)", "'o'"),
+    ("Sw<3,4,3>_smem_ptr[16b]((nil)) o Sw<1,1,1> o 0 o 8:1", "plain layout"),
+])
+def test_bad_cpp_prints_are_parse_errors(text, match):
+    with pytest.raises(ParseError, match=match):
+        parse(text)
+
+
+def test_every_cpp_print_case_is_stored():
+    assert all(f"raw:{key}" in _CPP for key, _ in PRINTS)

@@ -1,9 +1,11 @@
-"""CuTe's text form: ``shape:stride``, swizzles ``Sw<B,M,S>`` and ``Sw<3,4,3> o 0 o (8,64):(64,1)``.
+"""CuTe's text form: ``shape:stride``, swizzles ``Sw<B,M,S>``, ``Sw<3,4,3> o 0 o (8,64):(64,1)`` and C++'s prints.
 
 Grammar, read with the shared ``unilayout._text.Scanner`` (whitespace free
 between tokens)::
 
-    text     ::= function [sep INT sep function]           a ComposedLayout: outer o offset o inner
+    text     ::= [pointer sep] composed                    C++ print(tensor): the pointer, then the layout
+    composed ::= function [sep [offset sep] function]       a ComposedLayout: outer o offset o inner (offset 0 if absent)
+    offset   ::= INT | flag
     function ::= swizzle | layout
     layout   ::= tuple [':' stride]                         a shape alone is column-major
     tuple    ::= int | '(' [tuple (',' tuple)* [',']] ')'
@@ -12,13 +14,31 @@ between tokens)::
     int      ::= ['_'] ['+' | '-'] ['_'] DIGITS             '_' is C++'s static marker (_8, _-1, -_1)
     swizzle  ::= 'Sw<' INT ',' INT ',' INT '>' | 'SW_' INT '_' INT '_' INT
     sep      ::= 'o' | '_o_'
+    pointer  ::= [swizzle '_'] [space] ('ptr' | 'subptr') '[' BITS 'b](' ADDRESS ')' | 'tmem_[' BITS 'b](' ADDRESS ')'
+               | 'ArithTuple(' int (',' int)* ')'          space: gmem_ smem_ rmem_; ADDRESS: 0x.., (nil), unset
+    flag     ::= 'smem_ptr[' BITS 'b](unset)'               C++'s smem_ptr_flag_bits: offset 0, bytes swizzled
 
 ``str(L)`` prints CuTe C++'s form without spaces (``print(layout)``);
-``parse`` reads it back. Departures from C++ (which has no parser): the
-static markers, spaces, and pycute's forms (trailing commas ``(3,):(2,)``,
-``SW_3_4_3``, ``_o_``) are read too; the inner part of a composed layout must
-be a layout; tuples nest at most 64 deep. The CuTe DSL's printed layouts read
-the same; a ``?`` (a dynamic value) is refused with a ParseError saying so.
+``parse`` reads it back, and what C++'s ``print`` writes:
+
+- a tensor, ``ptr[32b](0x7ffe..) o (_4,_8):(_8,_1)``, ``gmem_ptr[..]``,
+  ``smem_ptr[..]``, ``tmem_[32b](0x0000.0000)``, reads to its layout (the
+  value is a function of element offsets; the pointer's address, memory and
+  element width are not part of it), ``ArithTuple(_0,_0) o L`` (an identity
+  tensor) to ``L`` when its base is zero;
+- a swizzle that acts on byte addresses, ``Sw<3,4,3> o smem_ptr[16b](unset) o
+  L`` (a GMMA shared-memory atom) or a swizzle pointer ``Sw<3,4,3>_smem_ptr[16b]
+  ((nil)) o L``, reads to the same function of element offsets:
+  ``Sw<3,3,3> o 0 o L`` for 16-bit elements (the base moves down by
+  ``log2(bits/8)``); a swizzle pointer must be aligned to the bytes its
+  swizzle reads;
+- ``Sw<3,4,3> o L`` and ``A o B`` (no offset) read as offset 0.
+
+Departures from C++ (which has no parser): the static markers, spaces, and
+pycute's forms (trailing commas ``(3,):(2,)``, ``SW_3_4_3``, ``_o_``) are read
+too; the inner part of a composed layout must be a layout; tuples nest at
+most 64 deep. The CuTe DSL's printed layouts read the same; a ``?`` (a
+dynamic value) is refused with a ParseError saying so.
 
 >>> parse("((2,2),2):((4,1),2)")
 Layout(((2, 2), 2), ((4, 1), 2))
@@ -26,6 +46,10 @@ Layout(((2, 2), 2), ((4, 1), 2))
 Layout((8, 4), (4, 1))
 >>> parse("Sw<3,4,3> o 0 o (8,64):(64,1)")
 ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1)))
+>>> parse("Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)")
+ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1)))
+>>> parse("ptr[32b](0x7ffe7143e500) o (_4,_8):(_1,_4)")
+Layout((4, 8), (1, 4))
 >>> parse("(128,32):(1@2,1@3)")
 Layout((128, 32), (ScaledBasis(1, 2), ScaledBasis(1, 3)))
 >>> parse("(4,?):(1,4)")
@@ -44,9 +68,11 @@ unilayout.errors.ParseError: expected an integer or '(', found end of text at po
 
 from __future__ import annotations
 
+import re
+
 from .._ints import as_int
 from .._text import MAX_INT, Scanner, check_text
-from ..errors import LayoutError
+from ..errors import LayoutError, ParseError
 from .basis import ScaledBasis
 from .inttuple import congruent, int_tuple_str
 from .layout import Layout
@@ -162,6 +188,98 @@ def _separator(s: Scanner) -> bool:
     return s.accept("_o_") or s.keyword("o")
 
 
+_POINTER = re.compile(
+    r"(?:Sw<(\d+),(\d+),(-?\d+)>_)?"                   # a swizzle_ptr: print(Swizzle) '_' print(pointer)
+    r"(sparse<\d+>_)?(gmem_|smem_|rmem_)?(?:(sub)?ptr|(tmem_))\[(\d+)b\]"
+    r"\((\(nil\)|unset|[0-9A-Za-z.]+)\)")
+_FLAG = re.compile(r"smem_ptr\[(\d+)b\]\(unset\)")
+
+
+def _pointer(s: Scanner):
+    """C++'s printed pointer at the cursor: ``(swizzle or None, sparse, bits, address text, start)``, or None."""
+    at = s.skip()
+    m = _POINTER.match(s.text, at)
+    if m is None:
+        return None
+    s.pos = m.end()
+    sw = None
+    if m.group(1) is not None:
+        try:
+            sw = Swizzle(*(as_int(int(g), "int") for g in m.group(1, 2, 3)))
+        except LayoutError as e:
+            s.fail(str(e), at)
+    return sw, m.group(4), _bits(s, m.group(8), at), m.group(9), at
+
+
+def _bits(s: Scanner, digits: str, at: int) -> int:
+    bits = int(digits)
+    if bits < 1 or bits & (bits - 1) or bits > 1024:
+        s.fail(f"a pointer's element width must be a power of two up to 1024 bits, got {digits}b", at)
+    return bits
+
+
+def _element_swizzle(s: Scanner, sw: Swizzle, bits: int, at: int) -> Swizzle:
+    """The swizzle of element offsets that ``sw`` on byte addresses is, for ``bits``-bit elements."""
+    base = sw.base + 3 - (bits.bit_length() - 1)
+    if base < 0:
+        s.fail(f"{sw} on byte addresses moves bits inside a {bits}-bit element: not a function of element offsets",
+               at)
+    return Swizzle(sw.bits, base, sw.shift)
+
+
+def _arith_tuple(s: Scanner) -> bool:
+    """``ArithTuple(_0,_0) o``: an identity tensor's base coordinate, which must be zero."""
+    at = s.skip()
+    if not s.text.startswith("ArithTuple(", at):
+        return False
+    s.pos = at + len("ArithTuple")
+    base = _tuple(s)
+    if any(v != 0 for v in (base if isinstance(base, tuple) else (base,))):
+        s.fail("an ArithTuple tensor with a non-zero base coordinate is a layout plus an offset: only base 0 reads",
+               at)
+    return True
+
+
+def _offset(s: Scanner):
+    """After ``outer o``: the offset and its ``o`` (an int, or C++'s ``smem_ptr[B b](unset)`` flag, read
+    ``(0, bits)``), or None when the inner function follows at once (``Sw<3,4,3> o L``)."""
+    at = s.skip()
+    m = _FLAG.match(s.text, at)
+    if m is not None:
+        s.pos = m.end()
+        if not _separator(s):
+            s.expected("'o' and the inner layout")
+        return 0, _bits(s, m.group(1), at)
+    try:
+        value = _int(s)
+    except ParseError:
+        s.pos = at
+        return None
+    if _separator(s):
+        return value, None
+    if value <= 0 and not s.at(":"):  # no layout has a shape <= 0: this was an offset missing its 'o'
+        s.expected("'o' and the inner layout")
+    s.pos = at  # 'A o 8' : the inner layout 8
+    return None
+
+
+def _composed(s: Scanner):
+    result = _function(s)
+    if not _separator(s):
+        return result
+    offset = _offset(s)
+    value, flag_bits = offset if offset is not None else (0, None)
+    inner_at = s.skip()
+    inner = _function(s)
+    if not isinstance(inner, Layout):
+        s.fail("the inner part of a composed layout must be a layout", inner_at)
+    if flag_bits is not None:
+        if not isinstance(result, Swizzle):
+            s.fail("a smem_ptr flag offset comes after a swizzle (Sw<B,M,S> o smem_ptr[16b](unset) o L)", 0)
+        result = _element_swizzle(s, result, flag_bits, 0)
+    return ComposedLayout(result, value, inner)
+
+
 def parse(text: str):
     """Parse CuTe text into a ``Layout``, ``Swizzle`` or ``ComposedLayout``.
 
@@ -169,17 +287,27 @@ def parse(text: str):
     (Layout(8, 1), Swizzle(2, 0, 2))
     >>> parse("(4,8) o 2 o (4,8):(8,1)")
     ComposedLayout(Layout((4, 8), (1, 4)), 2, Layout((4, 8), (8, 1)))
+    >>> parse("(4,8):(8,1) o (4,8):(1,4)"), parse("Sw<3,4,3> o (8,64):(64,1)")
+    (ComposedLayout(Layout((4, 8), (8, 1)), 0, Layout((4, 8), (1, 4))), ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, 64), (64, 1))))
+    >>> parse("Sw<3,4,3>_smem_ptr[16b]((nil)) o ((_8,_32),(_64,_4)):((_64,_512),(_1,_16384))")
+    ComposedLayout(Swizzle(3, 3, 3), 0, Layout(((8, 32), (64, 4)), ((64, 512), (1, 16384))))
     """
     s = Scanner(check_text(text, "CuTe text"))
-    result = _function(s)
-    if _separator(s):
-        offset = _int(s, "an integer")
+    pointer = _pointer(s)
+    if pointer is not None or _arith_tuple(s):
         if not _separator(s):
-            s.expected("'o' and the inner layout")
-        inner_at = s.skip()
-        inner = _function(s)
-        if not isinstance(inner, Layout):
-            s.fail("the inner part of a composed layout must be a layout", inner_at)
-        result = ComposedLayout(result, offset, inner)
+            s.expected("'o' and the tensor's layout")
+    layout_at = s.skip()
+    result = _composed(s)
     s.expect_end()
+    if pointer is not None and pointer[0] is not None:  # a swizzle pointer: the swizzle acts on its byte addresses
+        sw, _, bits, address, at = pointer
+        if not isinstance(result, Layout):
+            s.fail("a swizzle pointer's tensor must have a plain layout", layout_at)
+        base = int(address, 16) if re.fullmatch(r"0x[0-9a-fA-F]+", address) else 0
+        reach = sw.bits + sw.base + abs(sw.shift)
+        if base % (1 << reach):
+            s.fail(f"the swizzle pointer's address {address} is not aligned to the {1 << reach} bytes {sw} reads: "
+                   "its function of element offsets depends on the address", at)
+        result = ComposedLayout(_element_swizzle(s, sw, bits, at), 0, result)
     return result
