@@ -37,6 +37,7 @@ unilayout.errors.LayoutError: Tiling ((64, 8), (16, 8), (8, 8), (2,)) does not a
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -388,29 +389,32 @@ class TiledLayout:
         ([0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3], [0, 1, 2, 3, 0])
         """
         shape = _ints(shape, "shape")
-        regs = self.registers_shape(shape)
-        crd = np.unravel_index(np.arange(math.prod(shape), dtype=np.int64), shape) if shape else ()
-        idx = list(self.tiling.tile_indices(crd))
-        out = {"warp": self._linear(idx, self.warp_dims), "lane": self._linear(idx, self.lane_dims)}
-        element = idx[self.vector_dim]
-        n = len(idx)
-        for d in (*self.partitioned_warp_dims, *self.partitioned_lane_dims, self.vector_dim):
-            idx[d + n] = 0
-        register = np.ravel_multi_index(tuple(idx), regs) if regs else np.zeros(element.shape, np.int64)
-        out["thread"] = WARP_SIZE * out["warp"] + out["lane"]
-        out["register"] = np.asarray(register, dtype=np.int64)
-        out["element"] = np.asarray(element, dtype=np.int64)
-        out["value"] = out["register"] * self.vector_length + out["element"]
-        return out
+        _, vmodes = self.modes(shape)
+        values = math.prod(s for s, _, _ in vmodes)
+        owner = self.owner_index(shape).reshape(-1)
+        thread, value = owner // values, owner % values
+        vec = self.vector_length
+        return {"warp": thread // WARP_SIZE, "lane": thread % WARP_SIZE, "thread": thread, "register": value // vec,
+                "element": value % vec, "value": value}
 
-    def _linear(self, idx, dims):
-        acc, stride = 0, 1
-        for d in reversed(dims):
-            size = d.times if isinstance(d, Replicated) else self._tts[d]
-            if not isinstance(d, Replicated):
-                acc = acc + idx[d] * stride
-            stride *= size
-        return np.asarray(acc, dtype=np.int64) + np.zeros(np.shape(idx[-1]), dtype=np.int64)
+    def owner_index(self, shape) -> np.ndarray:
+        """``thread * values_per_thread + value`` of each element's first holder, as an int64 array of ``shape``.
+
+        Every mode walks one dim, so the index is a sum of one small table per
+        dim, broadcast: one pass over the elements for a 2-D array.
+
+        >>> WG = TiledLayout(Tiling(((64, 8), (16, 8), (8, 8), (2,))), (-7,), (-3, -2), -1)
+        >>> WG.owner_index((64, 8))[9, :4].tolist()
+        [18, 19, 22, 23]
+        """
+        shape = _ints(shape, "shape")
+        tables = _dim_tables(self, shape)
+        if not shape:
+            return np.zeros((), dtype=np.int64)
+        out = tables[0].reshape((-1,) + (1,) * (len(shape) - 1))
+        for d in range(1, len(shape)):
+            out = out + tables[d].reshape((1,) * d + (-1,) + (1,) * (len(shape) - d - 1))
+        return out
 
     def replica_threads(self) -> np.ndarray:
         """The thread offsets that hold the same data (0 first): one per replica, ``replication_factor`` of them.
@@ -463,6 +467,24 @@ def modes_of(layout, shape):
     special = {d + m for d in (*layout.partitioned_warp_dims, *layout.partitioned_lane_dims, layout.vector_dim)}
     value = [mode(layout.vector_dim)] + [mode(k - m) for k in reversed(range(m)) if k not in special and tiled[k] != 1]
     return thread, value
+
+
+@functools.lru_cache(maxsize=256)
+def _dim_tables(layout, shape):
+    """Per dim, the part of ``thread * values + value`` its coordinate gives (small, cached per layout and shape)."""
+    tmodes, vmodes = modes_of(layout, shape)
+    values = math.prod(s for s, _, _ in vmodes)
+    tables = [np.zeros(n, dtype=np.int64) for n in shape]
+    for modes, unit in ((vmodes, 1), (tmodes, values)):
+        place = unit
+        for size, d, step in modes:
+            if d is not None:
+                x = np.arange(shape[d], dtype=np.int64)
+                tables[d] += ((x // step) % size) * place
+            place *= size
+    for t in tables:
+        t.flags.writeable = False
+    return tuple(tables)
 
 
 def _evaluate(tmodes, vmodes, rank):
