@@ -89,8 +89,10 @@ def test_bad_parameters_raise():
         E.PaddedShared([[32, 4]], [1, 0]).to_linear([8, 8])
     with pytest.raises(LayoutError, match="shape"):
         E.blocked([], [], [], [], [])
-    with pytest.raises(LayoutError, match="every CTA tile"):
+    with pytest.raises(LayoutError, match="not a permutation"):
         E.blocked([64, 64], [1, 1], [4, 8], [1, 1], [1, 0], cga_layout=[[1, 1]])
+    with pytest.raises(LayoutError, match="every CTA tile"):
+        E.blocked([64, 64], [1, 1], [4, 8], [1, 1], [1, 0], cga_layout=[[2, 0]])
 
 
 

@@ -395,3 +395,34 @@ def test_tensor_memory_canonical_text_is_one_line_that_reads_back():
     text = LINEAR.canonical(L)
     assert "\n" not in text and text.startswith("- row=1 -> (1, 0)")
     assert LINEAR.parse(text) == L
+
+
+_LIN = "#ttg.linear<{register = %s, lane = [], warp = [], block = []}>"
+_SL = "#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [4, 0]], block = [[2, 0]]}, alignment = 16>"
+_PAD = "#ttg.padded_shared<[4:+4] {offset=[[1, 0], [2, 0], [0, 1], [0, 2]], block=[]}>"
+_CGA = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [0, 1], "
+        "CGALayout = %s}>")
+
+
+@pytest.mark.parametrize("bad, good, shape, ctas", [
+    # lit-test texts Triton's verifier rejects, each beside the nearest text it accepts
+    (f"tensor<4xi32, {_LIN % '[[1], [3]]'}>", f"tensor<4xi32, {_LIN % '[[1], [2]]'}>", [4], 1),
+    (f"tensor<2x2xi32, {_LIN % '[[1, 1], [1, 0]]'}>", f"tensor<2x2xi32, {_LIN % '[[0, 1], [1, 0]]'}>", [2, 2], 1),
+    (f"tensor<4xi32, {_LIN % '[[1], [2], [1]]'}>", f"tensor<4xi32, {_LIN % '[[1], [2], [0]]'}>", [4], 1),
+    (f"!ttg.memdesc<16x16xf16, {_SL}, #ttg.shared_memory, mutable>",
+     f"!ttg.memdesc<8x4xf16, {_SL}, #ttg.shared_memory, mutable>", [8, 4], 2),
+    (f"!ttg.memdesc<16x16xf16, {_PAD}, #ttg.shared_memory, mutable>",
+     f"!ttg.memdesc<4x4xf16, {_PAD}, #ttg.shared_memory, mutable>", [4, 4], 1),
+    (f"tensor<1x1xi32, {_CGA % '[[1, 0], [1, 0]]'}>", f"tensor<1x1xi32, {_CGA % '[[1, 0], [0, 1]]'}>", [1, 1], 4),
+])
+def test_what_tritons_verifier_rejects_is_a_parse_error(bad, good, shape, ctas):
+    bad_shape = [int(x) for x in bad.split("<", 1)[1].split("x")[:len(shape)]]
+    got = H.triton_mlir_layouts([{"type": bad, "shape": bad_shape, "warps": 1, "lanes": 32, "ctas": ctas},
+                                 {"type": good, "shape": shape, "warps": 1, "lanes": 32, "ctas": ctas}])
+    # a padded layout parses but has no linear layout in Triton (its to_linear_layout aborts saying so)
+    assert "error" in got[0] and ("error" not in got[1] or "has no linear layout" in got[1]["error"]), got
+    with pytest.raises(ParseError) as e:
+        T.layout(bad)
+    assert e.value.position == bad.index("#")
+    if "padded_shared" not in good:  # padding is affine: its layout is an affine map, not Triton's bases
+        assert dict(T.layout(good).bases) == got[1]

@@ -61,6 +61,11 @@ def _cga_layout(cga_layout, rank: int) -> LinearLayout:
             got = _ONE_CTA[rank] = LinearLayout._make((("block", ()),), tuple((f"dim{i}", 1) for i in range(rank)))
         return got
     cga = _bases_layout("block", cga_layout or [], rank)
+    moved = [v for v in cga._bases[0][1] if any(v)]
+    if len(set(moved)) != len(moved) or any(sum(e != 0 for e in v) != 1 or sum(v) & (sum(v) - 1) for v in moved):
+        # Triton's verifier: "After removing broadcast bases the CGA encoding must be a permutation matrix"
+        raise LayoutError(f"cga_layout {[list(v) for v in cga_layout]} is not a permutation once its zero bases are "
+                          "removed: each non-zero basis must be one power of two in one dim, and no two the same")
     if not cga.is_surjective():
         raise LayoutError(
             f"cga_layout {[list(v) for v in cga_layout]} does not reach every CTA tile it spans "

@@ -209,6 +209,7 @@ class LinearEncoding(_Encoding):
         own = self.layout
         if shape is None:
             return own
+        _verify_linear(own)
         shape = _shape(shape)
         outs = own.out_dim_names
         if list(shape) == [s for _, s in own.out_dims]:
@@ -222,6 +223,17 @@ class LinearEncoding(_Encoding):
 
     def __str__(self) -> str:
         return self.layout.to_attr()
+
+
+def _verify_linear(own: LinearLayout) -> None:
+    """Triton's verifier of ``#ttg.linear`` as a tensor's encoding: once the zero (broadcast) bases are
+    removed, the bases form a permutation matrix: each one power of two in one dim, no two the same."""
+    moved = [tuple(v) for _, vecs in own.bases for v in vecs if any(v)]
+    bad = next((v for v in moved if sum(e != 0 for e in v) != 1 or sum(v) & (sum(v) - 1)), None)
+    if bad is not None or len(set(moved)) != len(moved):
+        what = f"basis {list(bad)} is not one power of two in one dim" if bad is not None else "two bases are the same"
+        raise LayoutError(f"#ttg.linear as a tensor encoding needs a permutation matrix once its zero bases are "
+                          f"removed (Triton's verifier): {what}")
 
 
 def _fit_linear(own: LinearLayout, shape) -> LinearLayout:

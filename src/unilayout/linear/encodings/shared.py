@@ -311,7 +311,7 @@ class SharedLinear(_Encoding):
         return _implied_shape(list(self.offset_bases) + list(self.block_bases), "shared_linear")
 
     def to_linear(self, shape: Sequence[int] | None = None) -> LinearLayout:
-        """``offset, block`` -> tensor; ``shape`` (default: :attr:`shape`) must hold the bases.
+        """``offset, block`` -> tensor; ``shape`` (default: :attr:`shape`) must be the one the bases span.
 
         >>> SharedLinear([[1]], [[2]]).to_linear([4]).apply({"offset": 1, "block": 1})
         {'dim0': 3}
@@ -323,8 +323,9 @@ class SharedLinear(_Encoding):
                               f"{len(shape)}")
         as_pow2(self.alignment, "alignment")
         for d, (a, b) in enumerate(zip(shape, own)):
-            if b > a:
-                raise LayoutError(f"shared_linear bases reach dim{d} = {b - 1}, past the shape {list(shape)}")
+            if b != a:  # Triton's verifier: "Mismatch in expected shape for dimension d"
+                raise LayoutError(f"shared_linear bases span shape {list(own)}, not the tensor's {list(shape)} "
+                                  f"(dim{d}: {b} vs {a}); Triton requires them equal")
         rank = len(shape)
         # the bases were checked by ``shape`` (ints, one per dim, non-negative) and fit in ``shape``
         return LinearLayout._make((("offset", tuple(_ints(v, "offset basis", rank) for v in self.offset_bases)),

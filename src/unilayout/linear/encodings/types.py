@@ -20,6 +20,7 @@ from ..._text import Scanner
 from ...errors import LayoutError, NotRepresentableError, ParseError
 from ..layout import LinearLayout
 from ..text.module import _ALIAS, _DIALECTS, _TYPE, _module, parse, parse_type
+from ._fit import _implied_shape
 from .blocked import LinearEncoding
 from .padded import PaddedShared
 from .shared import NvmmaShared, SharedLinear, SwizzledShared
@@ -76,6 +77,16 @@ def layout(text: str) -> LinearLayout:
         shape, _, enc = parse_type(text[offset:], aliases)
     except ParseError as e:
         raise ParseError(e.message, text, e.position + offset) from None
+    try:
+        return _type_layout(enc, shape)
+    except (ParseError, NotRepresentableError):
+        raise
+    except LayoutError as e:  # Triton's verifier rejects the type: point at its encoding
+        raise ParseError(str(e), text, text.find("#", offset) if "#" in text[offset:] else offset) from None
+
+
+def _type_layout(enc, shape) -> LinearLayout:
+    """The layout of a type whose shape and encoding were read (see :func:`layout`)."""
     buffers, rank = None, _shared_rank(enc)
     if rank is not None and len(shape) == rank + 1:
         # a multi-buffered !ttg.memdesc<NxSHAPE, ...>: N buffers of SHAPE, one after another in memory
@@ -85,6 +96,10 @@ def layout(text: str) -> LinearLayout:
             raise NotRepresentableError(f"a {buffers}-buffer padded_shared memdesc: the address of one buffer is "
                                         f"PaddedShared.address_map({list(shape)}); the buffers' spacing is not "
                                         "in the type")
+        own = _padded_shape(enc)
+        if own is not None and tuple(own) != tuple(shape):  # Triton: "Mismatch in expected shape for dimension"
+            raise LayoutError(f"this padded_shared layout is written for shape {list(own)}, not the tensor's "
+                              f"{list(shape)}; Triton requires them equal")
         return enc.address_map(shape)  # padding is affine, not linear: the affine family carries it
     if isinstance(enc, (TensorMemory, TensorMemoryScales)) and len(shape) == 3:
         return _tmem_buffers(enc, shape)
@@ -117,6 +132,15 @@ def _tmem_buffers(enc, shape) -> LinearLayout:
                                                  if n == "col" else [])) for n, vecs in L.bases]
     return LinearLayout(bases, [("dim0", buffers)] + [(f"dim{i + 1}", sz) for i, (_, sz) in enumerate(L.out_dims)],
                         require_surjective=False)
+
+
+def _padded_shape(enc):
+    """The shape a ``padded_shared`` layout is written for (its ``shape`` field, or what its bases span)."""
+    if enc.shape is not None:
+        return tuple(enc.shape)
+    if enc.offset_bases:
+        return _implied_shape(list(enc.offset_bases) + list(enc.block_bases or ()), "padded_shared")
+    return None
 
 
 def _shared_rank(enc):
