@@ -14,12 +14,14 @@ Three kinds of input, each run under a time limit and the shared table cap:
 
 An outcome is one of ``value`` (parsed, and ``str(v)`` parses back to ``v``),
 ``clean`` (a unilayout ``LayoutError``), ``bare`` (any other exception: a
-bug), ``hang`` (over the time limit), ``wrong`` (a value that is not exact:
+bug), ``hang`` (over the time limit), ``memory`` (a ``MemoryError``: past the
+address-space limit ``bench/fuzz.py`` sets), ``wrong`` (a value that is not exact:
 a round trip that does not come back, a vectorised answer that differs).
 """
 
 from __future__ import annotations
 
+import json
 import pathlib
 import random
 import re
@@ -34,7 +36,7 @@ from unilayout import LayoutError, affine, cute, linear, tsl, tt
 from unilayout.facts import canonical_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-OUTCOMES = ("value", "clean", "bare", "hang", "wrong")
+OUTCOMES = ("value", "clean", "bare", "hang", "memory", "wrong")
 
 
 class Hang(BaseException):
@@ -57,6 +59,8 @@ def run_limited(fn, limit: float):
         return "hang", e, time.perf_counter() - t
     except LayoutError as e:
         return "clean", e, time.perf_counter() - t
+    except MemoryError as e:  # an allocation past the address-space limit (bench/fuzz.py: 1 GiB over the start)
+        return "memory", e, time.perf_counter() - t
     except Exception as e:  # noqa: BLE001 -- what the fuzzer looks for
         return "bare", e, time.perf_counter() - t
     finally:
@@ -74,8 +78,13 @@ _CODE = re.compile(r"`([^`\n]{2,400})`")
 _QUOTED = re.compile(r"""['"]([^'"\n]{3,400})['"]""")
 
 
-def corpus() -> list[str]:
-    """Every distinct text in the docs, the seeds and the shared test texts that ``unilayout.parse`` reads."""
+def corpus(per_producer: int = 12) -> list:
+    """The texts to fuzz: ``(text, given)`` pairs, ``given`` the keywords ``unilayout.read`` needs for the text.
+
+    Every distinct text in the docs, the seeds and the shared test texts that ``unilayout.parse`` reads (given
+    ``{}``), then the first ``per_producer`` texts of each producer in ``tests/corpus/corpus.jsonl`` that
+    ``unilayout.read`` reads with the row's ``shape``/``mesh`` (a sharding is read against its tensor's shape).
+    """
     candidates = []
     for path in sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "tests" / "seed_texts.py"]:
         src = path.read_text(encoding="utf-8", errors="replace")
@@ -91,24 +100,54 @@ def corpus() -> list[str]:
         seen.add(c)
         outcome, _, _ = run_limited(lambda c=c: unilayout.parse(c), 2.0)
         if outcome == "value":
-            out.append(c)
+            out.append((c, {}))
+    taken = {}
+    path = ROOT / "tests" / "corpus" / "corpus.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else ():
+        row = json.loads(line)
+        text, ctx = row["text"], row.get("context") or {}
+        if taken.get(row["producer"], 0) >= per_producer or text in seen or row.get("expect") != "reads":
+            continue
+        given = {k: ctx[k] for k in ("shape", "mesh", "mesh_shape") if ctx.get(k) is not None}
+        outcome, _, _ = run_limited(lambda: unilayout.read(text, **given), 2.0)
+        if outcome == "value":
+            seen.add(text)
+            out.append((text, given))
+            taken[row["producer"]] = taken.get(row["producer"], 0) + 1
     return out
 
 
-def _encodings_parse(text):
+def _encodings_parse(text, **given):
     return linear.encodings.parse(text)
 
 
-#: Every parser the fuzzer feeds: name -> function of one text.
-PARSERS = {
-    "unilayout.parse": unilayout.parse,
-    "cute.parse": cute.parse,
-    "linear.parse": linear.parse,
+#: Parsers that are not a family record's hook (a sub-grammar read on its own); fuzzed besides the registry's.
+EXTRA_PARSERS = {
     "linear.encodings.parse": _encodings_parse,
-    "affine.parse": affine.parse,
-    "tsl.parse": tsl.parse,
-    "tt.parse": tt.parse,
 }
+
+
+def _hook(rec):
+    """One text through ``rec``'s ``parse`` hook, called as ``unilayout.read`` calls it."""
+    def parse(text, shape=None, mesh=None, mesh_shape=None):
+        return rec.parse(text, shape=shape, mesh=mesh, mesh_shape=mesh_shape)
+    return parse
+
+
+def all_parsers() -> dict:
+    """Every parser the fuzzer feeds, name -> function of one text (and the keywords ``shape``, ``mesh``,
+    ``mesh_shape``), read from the registry at call time: ``unilayout.parse`` (``unilayout.read``), then ``<family>.parse`` (the family record's ``parse`` hook, called directly, so that a
+    bare exception is not hidden behind ``unilayout.read``'s "unreadable text" wrapper) for every family
+    ``unilayout.families()`` names, then ``EXTRA_PARSERS``. A family registered later is fuzzed with no edit here.
+    """
+    from unilayout import _families
+
+    out = {"unilayout.parse": unilayout.read}
+    for name in unilayout.families():
+        out[f"{name}.parse"] = _hook(_families.record(name))
+    out.update(EXTRA_PARSERS)
+    return out
+
 
 _HUGE = ["0", "-1", "18446744073709551616", "9223372036854775807", "9223372036854775808", "1" * 5000,
          "68719476736", "4294967296", "-9223372036854775809", "99999999999999999999999", "63", "64", "65536"]
@@ -153,17 +192,31 @@ def mutate(text: str, rng: random.Random) -> str:
     return text
 
 
-def check_text(parser, text: str, limit: float = 1.0):
-    """``(outcome, detail)`` of one parser on one text: a value must print back to an equal value.
+def _printed(v) -> str:
+    """The text a parsed value prints for its reader: its record's canonical text, or ``str`` for a value no
+    family owns (an encoding of ``linear.encodings.parse``)."""
+    try:
+        unilayout.family_of(v)
+    except LayoutError:
+        return str(v)
+    return canonical_text(v)
 
-    ``unilayout.parse`` reads back each value's canonical text (its family record's ``canonical``: CuTe's print
-    of a TiledMMA is for people, its ``make_tiled_mma(...)`` for the reader); every family parser its ``str``.
+
+def check_text(parser, text: str, limit: float = 1.0, given=None):
+    """``(outcome, detail)`` of one parser on one text (with ``given``: the keywords of ``unilayout.read``, a
+    sharding's tensor shape); a value must print back to an equal value.
+
+    The parser reads back the value's canonical text (its family record's ``canonical``: CuTe's print of a
+    TiledMMA is for people, its ``make_tiled_mma(...)`` for the reader).
     """
-    outcome, v, _ = run_limited(lambda: parser(text), limit)
+    given = given or {}
+    outcome, v, _ = run_limited(lambda: parser(text, **given), limit)
     if outcome != "value":
         return outcome, v
-    printed = canonical_text(v) if parser is unilayout.parse else str(v)
-    back, v2, _ = run_limited(lambda: parser(printed), limit)  # the same parser reads what it printed
+    outcome, printed, _ = run_limited(lambda: _printed(v), limit)
+    if outcome != "value":
+        return outcome, printed
+    back, v2, _ = run_limited(lambda: parser(printed, **given), limit)  # the same parser reads what it printed
     if back == "value":
         if v2 != v:
             return "wrong", f"{text!r} -> {v!r}: {printed!r} parses back to {v2!r}"
@@ -176,21 +229,28 @@ def check_text(parser, text: str, limit: float = 1.0):
 
 
 def fuzz_texts(n: int, seed: int = 0, parsers=None, texts=None, limit: float = 1.0):
-    """Fuzz ``n`` texts (the corpus first, then mutations) through every parser; ``({parser: counts}, findings)``."""
+    """Fuzz ``n`` texts (the corpus first, then mutations) through every parser; ``({parser: counts}, findings)``.
+
+    ``texts``: the corpus (``corpus()``'s ``(text, given)`` pairs, or plain texts); ``parsers``: name -> parser
+    (``all_parsers()``: every parser the registry knows now). A mutation keeps its original's ``given``.
+    """
     rng = random.Random(seed)
     texts = texts if texts is not None else corpus()
-    parsers = parsers or PARSERS
+    texts = [(t, {}) if isinstance(t, str) else t for t in texts]
+    parsers = parsers or all_parsers()
     counts = {name: new_counts() for name in parsers}
     findings = []
     for k in range(n):
-        text = texts[k] if k < len(texts) else mutate(rng.choice(texts), rng)
+        text, given = texts[k] if k < len(texts) else rng.choice(texts)
+        if k >= len(texts):
+            text = mutate(text, rng)
         for name, parser in parsers.items():
-            outcome, detail = check_text(parser, text, limit)
+            outcome, detail = check_text(parser, text, limit, given)
             c = counts[name]
             c["inputs"] += 1
             c[outcome] += 1
-            if outcome in ("bare", "hang", "wrong") and len(findings) < 200:
-                findings.append((name, text, outcome, describe(detail)))
+            if outcome in ("bare", "hang", "memory", "wrong") and len(findings) < 200:
+                findings.append((name, text, outcome, describe(detail), given))
     return counts, findings
 
 
@@ -261,7 +321,7 @@ def fuzz_calls(limit: float = 1.0, calls=None):
                 outcome, detail, _ = run_limited(lambda: fn(*args), limit)
                 counts["inputs"] += 1
                 counts[outcome] += 1
-                if outcome in ("bare", "hang"):
+                if outcome in ("bare", "hang", "memory"):
                     findings.append((name, i, short(w), outcome, describe(detail)))
     return counts, findings
 
@@ -431,7 +491,7 @@ def fuzz_numerics(n: int, seed: int = 0, families=None):
                 outcome, detail = check(v, rng)
             c["inputs"] += 1
             c[outcome] += 1
-            if outcome in ("bare", "hang", "wrong") and len(findings) < 100:
+            if outcome in ("bare", "hang", "memory", "wrong") and len(findings) < 100:
                 findings.append((fam, outcome, describe(detail)))
     return counts, findings
 
@@ -441,22 +501,39 @@ def fuzz_numerics(n: int, seed: int = 0, families=None):
 SWEEP_WEIRD = [1.5, None, "x", -1, 0, 1 << 70, np.array(2), True, [], {}]
 
 
-def sweep_public(limit: float = 1.0):
-    """Every public callable of every family (and of ``unilayout``), called with its required positional
+def sweep_public(limit: float = 1.0, texts=None):
+    """Every public callable of every registered family's package (and of ``unilayout``), called with its required positional
     arguments set to a sample value of that family and one of them, in turn, to each ``SWEEP_WEIRD`` value.
 
-    Returns ``(counts, {name: [findings]})`` where a finding is a bare exception or a hang.
+    A family's sample is the first ``texts`` (default ``corpus()``) value of its package. Returns
+    ``(counts, {name: [findings]})`` where a finding is a bare exception, a hang or a ``MemoryError``.
     """
+    import importlib  # lazy: the family packages the registry names
     import inspect
+
+    from unilayout import _families
 
     samples = {"cute": cute.Layout((4, 2), (2, 1)), "linear": linear.LinearLayout.identity_1d(8, "i", "o"),
                "affine": affine.parse("(d0, d1) -> (d1, d0)"), "tsl": tsl.parse("#tsl.tsl<[2, 4] -> (4, 1)>"),
                "tt": tt.MetalLayout.from_collapse((53, 63), (3, 2)), "unilayout": cute.Layout(8, 1)}
-    mods = {"cute": cute, "linear": linear, "affine": affine, "tsl": tsl, "tt": tt, "unilayout": unilayout}
+    mods = {"unilayout": unilayout}
+    texts = corpus() if texts is None else texts
+    for w in _families.WINGS:  # every registered family's package, with a value of the family as its sample
+        mname = w.package.rsplit(".", 1)[-1]
+        if mname in mods:
+            continue
+        mods[mname] = importlib.import_module(w.package)
+        for text, given in texts:
+            if mname in samples:
+                break
+            outcome, v, _ = run_limited(lambda: unilayout.read(text, **given), limit)
+            if outcome == "value" and type(v).__module__.startswith(w.package):
+                samples[mname] = v
+        samples.setdefault(mname, samples["unilayout"])
     counts, bad = new_counts(), {}
     for mname, mod in mods.items():
         sample = samples[mname]
-        for name in mod.__all__:
+        for name in getattr(mod, "__all__", ()):
             f = getattr(mod, name)
             if not callable(f) or inspect.ismodule(f) or name == "parse":
                 continue
@@ -472,6 +549,6 @@ def sweep_public(limit: float = 1.0):
                     outcome, detail, _ = run_limited(lambda: f(*args), limit)
                     counts["inputs"] += 1
                     counts[outcome] += 1
-                    if outcome in ("bare", "hang"):
+                    if outcome in ("bare", "hang", "memory"):
                         bad.setdefault(f"{mname}.{name}", []).append((i, short(w), outcome, describe(detail)))
     return counts, bad
