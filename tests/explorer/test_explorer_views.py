@@ -269,7 +269,7 @@ def test_huge_layouts_are_cropped_or_summarised_not_refused():
     from unilayout.explorer.views import MAX_CANVAS_CELLS
 
     cases = [
-        ("(4096,4096):(1,4096)", None, "showing rows 0..1447 and columns 0..1447 of 4096x4096"),
+        ("(4096,4096):(1,4096)", None, "showing rows 0..127 and columns 0..127 of 4096x4096"),
         ("tensor<4096x4096xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
          "memref<4096x4096xf32, #tt.memory_space<l1>>>>", None, "summary"),
         ("#tsl.tsl<[1048576, 1048576] -> (1048576, 1), [1048576] -> (1)>", None, "showing rows"),
@@ -278,7 +278,7 @@ def test_huge_layouts_are_cropped_or_summarised_not_refused():
     for text, shape, note in cases:
         start = time.perf_counter()
         view = text_view(text, shape)
-        assert time.perf_counter() - start < 10.0, text
+        assert time.perf_counter() - start < 1.0, text  # summarised: a block of CROP_CELLS (issue 30)
         assert view["count"] <= MAX_CANVAS_CELLS < view["total"] and note in view["note"], text
         status, answer = handle("/api/view", json.dumps({"text": text, "shape": list(shape) if shape else None}).encode())
         assert status == 200 and answer["count"] == view["count"]
@@ -286,7 +286,7 @@ def test_huge_layouts_are_cropped_or_summarised_not_refused():
     assert metal["canvas"]["cell_class"] == "core" and metal["count"] == 1
     # a CuTe layout of 2^80 cells: its top-left block is drawn, with exact offsets
     view = text_view("(1099511627776,1099511627776):(1099511627776,1)")
-    assert view["total"] == 1 << 80 and "showing rows 0..1447 and columns 0..1447" in view["note"]
+    assert view["total"] == 1 << 80 and "showing rows 0..127 and columns 0..127" in view["note"]
     a = canvas_arrays(view)
     drawn = a["color"] > 0
     L = cute.parse("(1099511627776,1099511627776):(1099511627776,1)")

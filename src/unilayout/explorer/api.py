@@ -46,6 +46,7 @@ Errors answer 4xx with ``{"error": {"message": ..., "position": ..., "field": ..
 from __future__ import annotations
 
 import json
+import math
 
 from .._families import read, record
 from ..errors import LayoutError
@@ -100,8 +101,27 @@ def _encodings(body):
     return encodings.answer(body)
 
 
+#: Most chips the planner's ``mesh`` may have (a Galaxy has 32): a mesh's device is built chip by chip, core by core.
+MAX_MESH_CHIPS = 1024
+
+
 def _plan(body):
-    """The planner panel (``unilayout.plan.panel.answer``): ranked grids, the chosen one's picture, a reshard's price."""
+    """The planner panel (``unilayout.plan.panel.answer``): ranked grids, the chosen one's picture, a reshard's price.
+
+    A ``mesh`` of more than ``MAX_MESH_CHIPS`` chips is refused (413) before any device is built.
+
+    >>> handle("/api/plan", b'{"shape": "64x64", "mesh": [1048576, 1048576]}')[1]["error"]["message"]
+    "'mesh' has 1,099,511,627,776 chips; the planner takes meshes of at most 1,024"
+    """
+    mesh = body.get("mesh") if isinstance(body, dict) else None
+    if mesh not in (None, "", []):
+        try:
+            chips = math.prod(ints_of(mesh, "mesh"))
+        except RequestError:  # not a list of sizes: the panel says what it expects
+            chips = 0
+        if chips > MAX_MESH_CHIPS:
+            raise RequestError(f"'mesh' has {chips:,} chips; the planner takes meshes of at most {MAX_MESH_CHIPS:,}",
+                               413, "mesh")
     from ..plan import panel  # lazy: the planner imports tt; the explorer loads no family until asked
 
     return panel.answer(body)

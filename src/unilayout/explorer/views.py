@@ -59,6 +59,8 @@ each point of its box, its coordinate and its value (``Family.cells``).
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from .. import facts
@@ -68,6 +70,8 @@ from ..draw.svg import to_svg
 from ..errors import LayoutError
 from .adapter import picture
 from .canvas import MAX_LABELS, SVG_CELLS, payload
+
+_log = logging.getLogger(__name__)
 
 __all__ = ["layout_view", "text_view", "view_of", "svg_view", "tiled_view", "MAX_CELLS", "LABELLED_CELLS",
            "CROP_CELLS", "MAX_DOMAIN", "MAX_CANVAS_CELLS", "DEFAULT_AFFINE_EXTENT"]  # noqa: F822 (from __getattr__)
@@ -183,15 +187,91 @@ def _canvas_view(c, total) -> dict:
     return view
 
 
+def _summary_facts(value, shape, total) -> list:
+    """The facts of a layout too big to tabulate here: what its record says without evaluating it."""
+    rec = record(value)
+    box = rec.box(value)
+    if box is None:
+        box = shape if shape is not None else rec.default_shape(value)
+    rows = [["family", rec.name], ["text", facts.canonical_text(value)], ["size", f"{int(total):,}"]]
+    if box is not None:
+        rows.append(["shape", "x".join(str(int(b)) for b in box) or "a point"])
+    rows.append(["note", f"{int(total):,} cells are more than the {MAX_CANVAS_CELLS:,} the explorer tabulates: "
+                         "injectivity and contiguity not computed here (unilayout show computes them)"])
+    return rows
+
+
+def _no_picture_svg(message) -> str:
+    """A one-line ``<svg>`` standing for the picture of a layout too big to draw even in part."""
+    from xml.sax.saxutils import escape  # lazy: only a layout too big to draw needs it
+
+    width = 16 + 7 * len(message)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="summary-only" width="{width}" height="40" '
+            f'viewBox="0 0 {width} 40"><text x="8" y="25" font-family="sans-serif" font-size="12">'
+            f"{escape(message)}</text></svg>")
+
+
+def _summary_view(value, shape, total) -> dict:
+    """The view of a layout of more than ``MAX_CANVAS_CELLS`` cells: a summary, bounded in time and memory.
+
+    Its top-left block of about ``CROP_CELLS`` cells is drawn (on the canvas),
+    as the family's picture crops (a metal layout: per core); the facts are
+    the record's own, not tabulated. A layout whose family cannot draw even a
+    block of it (a box past int64 positions) gets no picture: the summary
+    says its size and why.
+    """
+    rec = record(value)
+    family = rec.name
+    what = f"{family} layout, {int(total):,} cells"
+    scene, extras = None, {}
+    try:
+        c = rec.cells(value, shape, details=False)  # a family may summarise a big value its own way (per warp)
+        family, extras = c.family or family, c.extras
+        scene = c.scene if c.scene is not None else picture(value, shape, max_cells=CROP_CELLS, labels=True)
+        why = ""
+    except LayoutError as exc:  # the family cannot draw even a block of it: say why, keep the summary
+        why = f"no picture: {exc}"
+    except (ValueError, OverflowError, MemoryError) as exc:  # a box past int64 in the family's drawing: no picture
+        _log.warning("the %s picture of a %s-cell layout failed: %r", family, total, exc)
+        why = f"no picture: {int(total):,} cells are past what a picture can index (int64 positions)"
+    view = {"total": int(total), "keys": {}, "family": family, "text": facts.canonical_text(value),
+            "facts": _summary_facts(value, shape, total), "columns": [], "details": [], "groups": {}, "padding": 0}
+    if scene is None:
+        view.update(note=f"summary: {why}", title=what, count=0, summary=f"{what} (summarised)",
+                    svg=_no_picture_svg(f"{what}: too many to draw; the facts say what it is"))
+        return view
+    drawn = scene.count_cells()
+    cell = scene.cell_class if scene.cell_class in ("core", "warp") else "cell"
+    crop = [n for n in scene.notes if n.startswith(("showing", "summary"))][:1]
+    per = f" per {cell}" if cell != "cell" else ""
+    view.update(
+        note=(f"summary: {int(total):,} cells are more than the {MAX_CANVAS_CELLS:,} the explorer draws; "
+              f"{drawn:,} {cell}s drawn" + (f" ({crop[0]})" if crop else "") + f"; hover or click a {cell} for its "
+              "details"),
+        title=scene.title, count=drawn, summary=f"{what} (summarised{per})",
+        padding=int(np.count_nonzero(scene.padding)), svg="", canvas=payload(scene))
+    view.update(extras)
+    return view
+
+
 def view_of(value, shape=None, source=None) -> dict:
     """The view of ``value`` as it is (``shape``: the box of a value with none of its own, e.g. an affine map's).
 
     ``source`` is the text ``value`` was read from, shown when the value has
     no canonical text. Above ``canvas.SVG_CELLS`` cells (and when its family
-    allows), the picture goes on a canvas.
+    allows), the picture goes on a canvas; above ``MAX_CANVAS_CELLS`` the
+    layout is summarised (``_summary_view``: a block of it drawn, its size
+    stated), in bounded time and memory whatever its size.
+
+    >>> from unilayout import tsl
+    >>> v = view_of(tsl.parse("#tsl.tsl<[4611686018427387904] -> (1)>"))
+    >>> v["summary"], v["count"] <= CROP_CELLS
+    ('tsl layout, 4,611,686,018,427,387,904 cells (summarised)', True)
     """
     rec = record(value)
     total = rec.size(value, shape) if rec.canvas else 0
+    if total > MAX_CANVAS_CELLS:
+        return _summary_view(value, shape, total)
     big = total > SVG_CELLS
     c = rec.cells(value, shape, details=not big)
     return _canvas_view(c, total) if big else _finish(c, source)
