@@ -137,9 +137,9 @@ def test_an_idle_connection_is_closed_after_the_timeout(monkeypatch):
         conn.close()
 
 
-def test_at_most_max_threads_requests_run_at_once(monkeypatch):
-    monkeypatch.setattr(server_mod, "MAX_THREADS", 2)
-    monkeypatch.setattr(server_mod, "TIMEOUT", 0.3)  # how long a request waits for a slot
+def test_at_most_max_connections_are_held_at_once(monkeypatch):
+    monkeypatch.setattr(server_mod, "MAX_CONNECTIONS", 2)
+    monkeypatch.setattr(server_mod, "TIMEOUT", 0.3)  # how long a connection waits for a place
     monkeypatch.setattr(server_mod._Handler, "timeout", 5)
     with serve(port=0) as s:
         idle = [socket.create_connection((s.host, s.port), timeout=5) for _ in range(2)]
@@ -150,6 +150,90 @@ def test_at_most_max_threads_requests_run_at_once(monkeypatch):
             c.close()
         time.sleep(0.3)
         assert send(s, "GET", "/")[0] == 200
+
+
+def _slowloris(srv, n, stop):
+    """``n`` connections that send a request's headers one byte every 0.2 s until ``stop`` is set."""
+    import threading
+
+    conns = [socket.create_connection((srv.host, srv.port), timeout=30) for _ in range(n)]
+    head = (b"POST /api/view HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"X-Slow: " + b"a" * 1000)
+
+    def drip():
+        for i in range(len(head)):
+            if stop.is_set():
+                return
+            for c in conns:
+                try:
+                    c.sendall(head[i:i + 1])
+                except OSError:
+                    pass
+            time.sleep(0.2)
+
+    t = threading.Thread(target=drip, daemon=True)
+    t.start()
+    return conns, t
+
+
+def test_slow_connections_do_not_starve_normal_requests():
+    import threading
+
+    stop = threading.Event()
+    with serve(port=0) as s:
+        conns, t = _slowloris(s, 20, stop)  # more than MAX_THREADS (16) request slots
+        try:
+            time.sleep(0.5)
+            for _ in range(5):
+                t0 = time.perf_counter()
+                status, _, data = send(s, "POST", "/api/view", b'{"text": "8:1"}', JSON)
+                assert status == 200 and json.loads(data)["count"] == 8
+                assert time.perf_counter() - t0 < 2.0
+        finally:
+            stop.set()
+            t.join()
+            for c in conns:
+                c.close()
+
+
+def test_a_connection_too_slow_to_send_its_request_is_closed(monkeypatch):
+    import threading
+
+    monkeypatch.setattr(server_mod, "READ_TIMEOUT", 0.5)
+    stop = threading.Event()
+    with serve(port=0) as s:
+        conns, t = _slowloris(s, 3, stop)
+        try:
+            t0 = time.perf_counter()
+            for c in conns:
+                assert c.recv(100) == b""  # closed by the server while still dripping headers
+            assert time.perf_counter() - t0 < 3.0
+        finally:
+            stop.set()
+            t.join()
+            for c in conns:
+                c.close()
+
+
+@pytest.mark.parametrize("name,values", [("Host", ["127.0.0.1", "evil.example"]), ("Host", ["127.0.0.1"] * 2),
+                                         ("Content-Length", ["15", "15"])])
+def test_a_request_with_a_repeated_host_or_length_header_is_400(srv, name, values):
+    c = socket.create_connection((srv.host, srv.port), timeout=5)
+    head = b"POST /api/view HTTP/1.1\r\nContent-Type: application/json\r\n"
+    if name != "Host":
+        head += b"Host: 127.0.0.1\r\n"
+    if name != "Content-Length":
+        head += b"Content-Length: 15\r\n"
+    head += b"".join(f"{name}: {v}\r\n".encode() for v in values)
+    c.sendall(head + b'\r\n{"text": "8:1"}')
+    answer = b""
+    while True:
+        chunk = c.recv(65536)
+        if not chunk:
+            break
+        answer += chunk
+    c.close()
+    assert answer.startswith(b"HTTP/1.1 400 ") and f"at most one {name} header".encode() in answer
 
 
 def test_a_dropped_connection_prints_nothing(srv, capfd):

@@ -26,8 +26,16 @@ visits must not be able to drive it):
   ``Origin`` header, when sent, must be the server's own, else 403;
 - every answer carries a ``Content-Security-Policy`` (scripts and styles from
   the page only, ``frame-ancestors 'none'``) and ``X-Frame-Options: DENY``;
-- each connection has a ``TIMEOUT``-second socket timeout and at most
-  ``MAX_THREADS`` requests run at once (the others wait, then get 503);
+- a connection must send each whole request (request line, headers, body)
+  within ``READ_TIMEOUT`` seconds of the server starting to wait for it (an
+  idle keep-alive wait included), else it is closed: a slow client
+  (slowloris) holds a connection for seconds, never a request slot;
+- at most ``MAX_CONNECTIONS`` connections are held at once and at most
+  ``MAX_THREADS`` requests are answered at once, counted only once a request
+  has been read: slow or idle connections do not starve fast clients (the
+  others wait up to ``TIMEOUT`` seconds, then get 503); each connection
+  also has a ``TIMEOUT``-second socket timeout;
+- a request with two ``Host`` (or ``Content-Length``) headers is refused (400);
 - a client that drops its connection is not an error: nothing is printed.
 
 >>> html = render_html("(2,2):(1,2)")
@@ -39,8 +47,10 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from xml.sax.saxutils import escape
@@ -60,8 +70,12 @@ ALLOWED_HOSTS = ("127.0.0.1", "localhost")
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 #: Seconds a connection may stay silent (idle keep-alive, a slow body) before it is closed.
 TIMEOUT = 10
-#: Most requests answered at once; more wait up to ``TIMEOUT`` seconds for a slot, then get 503.
+#: Most requests answered at once (counted once read); more wait up to ``TIMEOUT`` seconds for a slot, then get 503.
 MAX_THREADS = 16
+#: Most connections held at once (a thread each); more wait up to ``TIMEOUT`` seconds, then get 503.
+MAX_CONNECTIONS = 128
+#: Seconds a connection has to send a whole request (its wait for the request line included), else it is closed.
+READ_TIMEOUT = 5
 #: The page loads its script, style and data from itself only, and may not be framed.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -122,6 +136,25 @@ class _Handler(BaseHTTPRequestHandler):
     def _fail(self, status, message):
         self._json(status, {"error": {"message": message, "position": None, "field": None, "detail": message}})
 
+    def handle_one_request(self):
+        # the whole request must arrive within READ_TIMEOUT (the server's reaper closes the socket otherwise);
+        # do_GET / do_POST stop the clock once it is read, so answering is not counted
+        self.server.watch(self.connection, READ_TIMEOUT)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.unwatch(self.connection)
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        for name in ("Host", "Content-Length"):
+            if len(self.headers.get_all(name) or ()) > 1:
+                self.close_connection = True
+                self._fail(400, f"a request must have at most one {name} header")
+                return False
+        return True
+
     def _host_ok(self) -> bool:
         """Whether the Host header names the loopback with this server's port (else 403 sent)."""
         host = (self.headers.get("Host") or "").strip().lower()
@@ -132,6 +165,7 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self):
+        self.server.unwatch(self.connection)  # read: the page is answered at once
         if not self._host_ok():
             return
         path = self.path.split("?", 1)[0].split("#", 1)[0]
@@ -177,8 +211,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._fail(415, f"a POST must be Content-Type: application/json, got {ctype or 'none'!r}")
             return
         body = self.rfile.read(n)
-        if len(body) < n:  # the client went away mid-body
+        if len(body) < n:  # the client went away mid-body (or was too slow and was closed)
             self.close_connection = True
+            return
+        self.server.unwatch(self.connection)  # read in time: answering it is not counted
+        if not self.server.slots.acquire(timeout=TIMEOUT):
+            self.close_connection = True
+            self._fail(503, f"the explorer is answering {MAX_THREADS} requests already: try again")
             return
         try:
             status, payload = handle(path, body)  # answers every unilayout error itself (4xx)
@@ -186,6 +225,8 @@ class _Handler(BaseHTTPRequestHandler):
             _log.exception("internal error answering POST %s", path)  # the traceback, once, on the server's log
             status, payload = 500, {"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
                                               "position": None, "field": None, "detail": ""}}
+        finally:
+            self.server.slots.release()
         self._json(status, payload)
 
     def _not_allowed(self):
@@ -213,7 +254,8 @@ _DROPPED = (ConnectionError, TimeoutError, OSError)
 
 
 class _Server(ThreadingHTTPServer):
-    """A ThreadingHTTPServer with at most ``MAX_THREADS`` requests at once and no traceback for dropped clients."""
+    """A ThreadingHTTPServer with at most ``MAX_CONNECTIONS`` connections and ``MAX_THREADS`` requests answered at
+    once, a reaper that closes connections too slow to send their request, and no traceback for dropped clients."""
 
     daemon_threads = True
     # socketserver's default listen backlog is 5: clients that reconnect together (after refused requests close
@@ -221,11 +263,44 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
 
     def __init__(self, address, handler):
-        super().__init__(address, handler)
-        self._slots = threading.BoundedSemaphore(MAX_THREADS)
+        self.slots = threading.BoundedSemaphore(MAX_THREADS)  # requests being answered
+        self._connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._deadlines = {}  # socket -> time.monotonic() by which its request must have been read
+        self._deadlines_lock = threading.Lock()
+        self._closing = threading.Event()
+        super().__init__(address, handler)  # binds (a busy port raises here, after server_close)
+        self._reaper = threading.Thread(target=self._reap, name="unilayout-explorer-reaper", daemon=True)
+        self._reaper.start()
+
+    def watch(self, sock, seconds):
+        """Close ``sock`` unless ``unwatch`` is called within ``seconds``."""
+        with self._deadlines_lock:
+            self._deadlines[sock] = time.monotonic() + seconds
+
+    def unwatch(self, sock):
+        with self._deadlines_lock:
+            self._deadlines.pop(sock, None)
+
+    def _reap(self):
+        """Every 0.1 s, shut down the sockets past their deadline: their reads end, their threads finish."""
+        while not self._closing.wait(0.1):
+            now = time.monotonic()
+            with self._deadlines_lock:
+                late = [s for s, t in self._deadlines.items() if t <= now]
+                for s in late:
+                    del self._deadlines[s]
+            for s in late:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:  # closed already
+                    pass
+
+    def server_close(self):
+        self._closing.set()
+        super().server_close()
 
     def process_request(self, request, client_address):
-        if not self._slots.acquire(timeout=TIMEOUT):
+        if not self._connections.acquire(timeout=TIMEOUT):
             try:
                 request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             except OSError:
@@ -235,14 +310,14 @@ class _Server(ThreadingHTTPServer):
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._slots.release()
+            self._connections.release()
             raise
 
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._slots.release()
+            self._connections.release()
 
     def handle_error(self, request, client_address):
         exc = sys.exc_info()[1]
