@@ -117,6 +117,7 @@ sys.stdout.flush()
 os._exit(0)
 '''
 
+FILE_SHAPES = 12  # at most this many other same-rank shapes of the test file per encoding (file order)
 _SHARED = ("swizzled_shared", "nvmma_shared", "padded_shared", "shared_linear", "amd_rotating_shared")
 
 
@@ -153,8 +154,9 @@ def _machine(enc: str) -> tuple[int, int, int]:
 
 
 def triton_cases(raws: list[dict]) -> list[dict]:
-    """Each encoding with the shapes its test used it with, then with the other shapes of the same rank
-    that the same test file uses (``shape_from``: ``used`` / ``file``): Triton decides every pair."""
+    """Each encoding with the shapes its test used it with, then with (up to ``FILE_SHAPES``) other shapes
+    of the same rank that the same test file uses (``shape_from``: ``used`` / ``file``): Triton decides
+    every pair."""
     pool: dict = {}
     for r in raws:
         for shape in r["raw"][1].split():
@@ -164,7 +166,7 @@ def triton_cases(raws: list[dict]) -> list[dict]:
         enc = r["raw"][0]
         used = r["raw"][1].split()
         rank = len(_dims(used[0]))
-        others = [s for s in dict.fromkeys(pool[(r["source"]["path"], rank)]) if s not in used]
+        others = [s for s in dict.fromkeys(pool[(r["source"]["path"], rank)]) if s not in used][:FILE_SHAPES]
         for shape in used + (others if r["expect_test"] == "reads" else []):
             shared = any("#ttg." + k + "<" in enc for k in _SHARED) and "parent" not in enc
             bits = re.search(r"elementBitWidth\s*=\s*(\d+)", enc)
