@@ -132,12 +132,14 @@ class Reader:
         self.expect(">", "'>' to close the tile")
         return th, tw, dtype
 
-    def memref_head(self, elem, v1=False):
+    def memref_head(self, elem, v1=False, signed_ok=False):
         """'memref<' dims 'x' (element | tile) -> ``(rpos, mshape, epos, tile, tile_dtype)``.
 
         ``rpos``: where 'memref<' starts, ``epos``: where its element or tile is read; ``tile``
         and ``tile_dtype`` are None for a scalar memref, whose element must be ``elem``.
         ``v1``: the '!tt.tile<' spelling, a bad tile size reported at ``epos``.
+        ``signed_ok``: a signless ``iN`` tensor may store ``siN`` (TTNN keeps integer
+        data as its signed ``DataType``: an ``i32`` tensor's memref is ``si32``).
         """
         rpos = self.ws()
         self.expect("memref<", "'memref<'")
@@ -147,6 +149,6 @@ class Reader:
             th, tw, tile_dtype = self.tile_type(epos if v1 else None, f"'!{dialect}.tile<'")
             return rpos, mshape, epos, (th, tw), tile_dtype
         melem, _ = self.ident(f"the memref element type or '!{dialect}.tile<...>'")
-        if melem != elem:
+        if melem != elem and not (signed_ok and elem and elem[0] == "i" and melem == "s" + elem):
             raise self.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
         return rpos, mshape, epos, None, None

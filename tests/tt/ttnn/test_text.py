@@ -1,5 +1,6 @@
 """tt.ttnn.text: TTNN's printed layouts and memory configs, from tt-mlir lit tests, read and printed back."""
 
+import numpy as np
 import pytest
 
 import unilayout
@@ -37,6 +38,8 @@ def test_lit_ttnn_tensors_parse_check_their_memref_and_round_trip(text, memref):
     assert tt.parse(str(L)) == L and unilayout.parse(str(L)) == L
     # printing resolves the buffer alias; otherwise the text is the same
     canon = text.replace("#l1>", "#ttnn.buffer_type<l1>>").replace("#dram>", "#ttnn.buffer_type<dram>>")
+    # core ranges print as today's tt-mlir prints them: core_ranges = <[...]>
+    canon = canon.replace("core_ranges = #ttnn.core_range_set<[", "core_ranges = <[")
     if "virt_to_physical_map" not in text:
         assert str(L) == canon
 
@@ -88,7 +91,7 @@ def test_lit_memory_configs(text, value):
         ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #dram>, "
          "<interleaved>>>", r"memref 1x2 does not match 1x1 in 32x32 tiles", "memref"),
         ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>, "
-         "<interleaved>>>", "Memory layout is not allowed for SystemMemory", "#ttnn"),
+         "<interleaved>>>", "Memory layout is not allowed for SystemMemory", "<interleaved>>>"),
         ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xbf16, #dram>, <interleaved>>>",
          "memref element type bf16 does not match the tensor's f32", "bf16, #dram"),
         ("#ttnn.shard_spec<<[#ttnn.core_range<(0,0), (0,0)>]>, <32x32>, <row_major>>", "is not read here", "#ttnn"),
@@ -122,3 +125,116 @@ def test_nd_memory_config_to_metal_where_a_grid_split_is_the_same():
     nd3 = tt.MemoryConfig("l1", "block_sharded", tt.NdShardSpec((1, 32, 32), (2, 2), distribution="GRID_2D"))
     with pytest.raises(unilayout.NotRepresentableError, match="not a 2-D grid split"):
         nd3.to_metal((2, 64, 64))
+
+
+# tt-mlir's TTNNLayoutAttr::verify (TTNNOpsAttrs.cpp) and its negative lit test (ttnnlayoutattr_tests_negative.mlir)
+VERIFIER_REJECTS = [
+    # the lit test's text: DRAM width-sharded 1x8 without core ranges
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x8>, memref<32x4xf32, #dram>, <width_sharded>>>",
+     r"sharded TTNN layout \(width_sharded\) must carry a core_range_set", "<width_sharded>"),
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x8>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, "
+     "<width_sharded>>>", r"must carry a core_range_set", "<width_sharded>"),
+    ("tensor<64x64xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x2>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, "
+     "<block_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (1, 1)>]>>>",
+     "BlockSharded layout is not supported for DRAM buffer type", "<block_sharded>"),
+    ("tensor<64x64xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x2>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, "
+     "<interleaved>>>", r"expected \(1, 1\) grid shape for dram buffer type with interleaved memory layout, got \(2, 2\)",
+     "<2x2>"),
+    ("tensor<64x64xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x2>, memref<32x32xf32, #system_memory>>>",
+     r"expected \(1, 1\) grid shape for system_memory buffer type, got \(2, 2\)", "<2x2>"),
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>, "
+     "<interleaved>, core_ranges = <[#ttnn.core_range<(0, 0), (0, 0)>]>>>",
+     r"non-sharded TTNN layout must not carry a core_range_set \(got interleaved\)", "<[#ttnn.core_range"),
+    # the lit test's third case: no memory layout on an L1 buffer
+    ("tensor<32x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #l1>>>",
+     "Memory layout is required for non-SystemMemory buffer type", "#ttnn"),
+]
+
+
+@pytest.mark.parametrize("text, message, needle", VERIFIER_REJECTS)
+def test_what_ttnn_layout_verifier_rejects_is_a_parse_error_naming_the_rule(text, message, needle):
+    with pytest.raises(ParseError, match=message) as e:
+        unilayout.parse(text)
+    assert e.value.position == text.index(needle), text[e.value.position:]
+
+
+# Texts tt-mlir prints today, from its lit tests, with the facts tt-mlir's rules give
+LIT_NEW_FORMS = [
+    # d2m ttnn-mode test: DRAM height-sharded, core ranges in the printed short form; shard = ceilDiv(256, 8) rows
+    ("tensor<256x32xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, "
+     "<height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (7, 0)>]>>>", (8, 1), (32, 32), "dram"),
+    # ttnn_to_ttmetal: L1 height-sharded over 32 cores, (x 0..7, y 0..3)
+    ("tensor<1x1x1024x32xbf16, #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 32 + d2, d3), <32x1>, "
+     "memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), "
+     "(7, 3)>]>>>", (32, 1), (32, 32), "l1"),
+    # a rank-1 si32 tensor: (d0) -> (0, d0), block-sharded over 8 cores, 512 / 8 = 64 columns = 2 tiles
+    ("tensor<512xsi32, #ttnn.ttnn_layout<(d0) -> (0, d0), <1x8>, memref<1x2x!ttcore.tile<32x32, si32>, #l1>, "
+     "<block_sharded>, core_ranges = <[#ttnn.core_range<(0,0), (7,0)>]>>>", (1, 8), (1, 64), "l1"),
+    # i32 tensor kept as TTNN's si32 in a row-major memref
+    ("tensor<32x32xi32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xsi32, #dram>, <interleaved>>>",
+     (1, 1), (32, 32), "dram"),
+]
+
+
+@pytest.mark.parametrize("text, grid, shard, buffer", LIT_NEW_FORMS)
+def test_todays_printed_ttnn_forms_read_with_their_facts(text, grid, shard, buffer):
+    L = unilayout.parse(text)
+    assert (L.grid, L.shard_shape, L.buffer_type) == (grid, shard, buffer)
+    assert tt.parse(str(L)) == L
+    assert "core_ranges = #ttnn.core_range_set" not in str(L)
+
+
+def test_core_ranges_short_form_gives_the_same_cores_as_the_set_form():
+    short = ("tensor<192x32xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <6x2>, memref<1x1x!ttcore.tile<32x32, bf16>, "
+             "#l1>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (1, 5)>]>>>")
+    L = unilayout.parse(short)
+    assert L.core_ranges == (CoreRange((0, 0), (1, 5)),)
+    assert L == unilayout.parse(short.replace("core_ranges = <[", "core_ranges = #ttnn.core_range_set<["))
+    assert "core_ranges = <[#ttnn.core_range<(0,0), (1,5)>]>" in str(L)
+
+
+# d2m's ttnn-mode lit test: height/width sharding over a 2-D grid; the metal cast is 12x1 (1x12) shards
+SHARDED_2D = [
+    ("tensor<384x32xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <6x2>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, "
+     "<height_sharded>, exactGrid = true>>", (12, 1)),
+    ("tensor<384x32xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x6>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, "
+     "<height_sharded>, exactGrid = true>>", (12, 1)),
+    ("tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <6x2>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, "
+     "<width_sharded>, exactGrid = true>>", (1, 12)),
+    ("tensor<2x384x32xbf16, #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 384 + d1, d2), <6x2>, memref<2x1x!ttcore.tile<"
+     "32x32, bf16>, #l1>, <height_sharded>>>", (12, 1)),
+]
+
+
+@pytest.mark.parametrize("text, virtual", SHARDED_2D)
+def test_height_and_width_sharding_on_a_2d_grid_lay_shards_row_major_over_its_cores(text, virtual):
+    """Shard k of the rows (columns) cut over every core lands on core (k div gx, k mod gx): a numbered array checks it."""
+    L = unilayout.parse(text)
+    gy, gx = L.grid
+    n = gy * gx
+    rows, cols = L.physical_shape
+    ref = tt.MetalLayout(L.logical_shape, L.linear, virtual, "bf16", "l1", tile=(32, 32))
+    assert L.shard_shape == ref.shard_shape
+    a = np.arange(1, int(np.prod(L.logical_shape)) + 1, dtype=np.int64).reshape(L.logical_shape)
+    s = L.shard(a)
+    assert s.shape == (gy, gx) + ref.padded_shard_shape
+    flat = a.reshape(rows, cols)
+    for k in range(n):
+        core = divmod(k, gx)
+        if virtual == (n, 1):
+            block = flat[k * L.shard_shape[0]:(k + 1) * L.shard_shape[0], :]
+        else:
+            block = flat[:, k * L.shard_shape[1]:(k + 1) * L.shard_shape[1]]
+        assert np.array_equal(s[core][:block.shape[0], :block.shape[1]], block)
+    assert np.array_equal(L.unshard(s), a)
+    assert L.padding_summary().total == int(L.padding_mask().sum()) == s.size - a.size
+    assert L.locate(*np.unravel_index(a.size - 1, a.shape)) [0] == divmod(n - 1, gx)
+    cfg = L.memory_config()
+    assert sum((r.end[0] - r.start[0] + 1) * (r.end[1] - r.start[1] + 1) for r in cfg.shard_spec.grid) == n
+
+
+def test_height_sharding_on_a_2d_grid_checks_the_memref_against_all_its_cores():
+    text = ("tensor<384x32xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <6x2>, memref<2x1x!ttcore.tile<32x32, bf16>, "
+            "#l1>, <height_sharded>>>")
+    with pytest.raises(ParseError, match=r"memref 2x1 does not match 1x1 .* grid 12x1\) \(height_sharded over the 6x2"):
+        unilayout.parse(text)

@@ -45,8 +45,56 @@ from ..ttnn_view import CoreRange, ShardSpec, TTNNLayout, core_ranges
 from .memory_config import MemoryConfig
 from .pages import Pages, page_shard_shape
 from .placement import _SHARDED, _SPACE, BUFFER_TYPES, TTNN_MEMORY_LAYOUTS, check_core_ranges, core_range_text
+from .virtual import VirtualGrid
 
 __all__ = ["TTNNTensorLayout"]
+
+
+def _verify(grid, buffer_type, memory_layout, core_ranges):
+    """tt-mlir's ``TTNNLayoutAttr::verify`` beyond the buffer / memory-layout pairing (a ``LayoutError`` naming the rule).
+
+    - only L1, and DRAM when sharded, may use a grid other than 1x1;
+    - DRAM does not block-shard;
+    - a DRAM-sharded layout carries its core ranges (DRAM sharding came to
+      tt-mlir together with the core range set; before, DRAM had to be
+      interleaved), and a layout that is not sharded carries none.
+
+    An L1-sharded layout without core ranges is accepted: older tt-mlir
+    printed them so (with ``exactGrid`` or nothing), and the cores follow
+    from the grid.
+    """
+    sharded = memory_layout in _SHARDED
+    if buffer_type == "dram" and memory_layout == "block_sharded":
+        raise LayoutError("BlockSharded layout is not supported for DRAM buffer type; use WidthSharded, "
+                          "HeightSharded or Interleaved")
+    if not (buffer_type == "l1" or (buffer_type == "dram" and sharded)) and tuple(grid) != (1, 1):
+        how = " with interleaved memory layout" if buffer_type == "dram" else ""
+        raise LayoutError(f"expected (1, 1) grid shape for {buffer_type} buffer type{how}, got "
+                          f"({', '.join(map(str, grid))})")
+    if buffer_type == "dram" and sharded and core_ranges is None:
+        raise LayoutError(f"sharded TTNN layout ({memory_layout}) must carry a core_range_set: tt-mlir shards DRAM "
+                          "only with core_ranges = <[...]> (older revisions: DRAM buffer type must have Interleaved "
+                          "memory layout)")
+    if not sharded and core_ranges is not None:
+        raise LayoutError(f"non-sharded TTNN layout must not carry a core_range_set (got "
+                          f"{memory_layout or 'no memory layout'})")
+
+
+def _virtual_grid(grid, memory_layout):
+    """The one-column (height) or one-row (width) grid of every core a 2-D height/width-sharded layout uses, or None.
+
+    tt-mlir reads ``<6x2>`` height-sharded as 12 shards of whole rows, shard
+    ``k`` on core ``(k div 2, k mod 2)`` (row-major): the grid the rows are
+    split over is ``12x1``. None when that is the grid itself.
+
+    >>> _virtual_grid((6, 2), "height_sharded"), _virtual_grid((2, 6), "width_sharded"), _virtual_grid((8, 1), "height_sharded")
+    ((12, 1), (1, 12), None)
+    """
+    if len(grid) != 2 or memory_layout not in ("height_sharded", "width_sharded"):
+        return None
+    n = grid[0] * grid[1]
+    virtual = (n, 1) if memory_layout == "height_sharded" else (1, n)
+    return None if tuple(grid) == virtual else virtual
 
 class TTNNTensorLayout(MetalLayout):
     """A tensor with a ``#ttnn.ttnn_layout``: a ``MetalLayout`` that prints as TTNN text; immutable, ``==`` by value.
@@ -100,6 +148,10 @@ class TTNNTensorLayout(MetalLayout):
             if self.tile is None:
                 raise LayoutError("an L1-interleaved TTNN layout on several cores must be tiled (its memref counts tiles)")
             s(self, "shard_shape", page_shard_shape(self.physical_shape, self.tile, self.grid))
+        _verify(self.grid, buffer_type, memory_layout, core_ranges)
+        virtual = _virtual_grid(self.grid, memory_layout)
+        if virtual is not None:  # height / width sharding over every core of a 2-D grid
+            s(self, "shard_shape", tuple(-(-p // g) for p, g in zip(self.physical_shape, virtual)))
         s(self, "buffer_type", buffer_type)
         s(self, "memory_layout", memory_layout)
         s(self, "grid_map", grid_map)
@@ -130,8 +182,10 @@ class TTNNTensorLayout(MetalLayout):
             buffer, layout = "system_memory", None
         else:
             buffer, layout = ml.memory_space, view.memory_layout.lower()
+        # tt-mlir shards DRAM only with its core ranges (the shard spec's cores); L1 may leave them to the grid
+        ranges = view.shard_spec.grid if buffer == "dram" and layout in _SHARDED and view.shard_spec else None
         return TTNNTensorLayout(ml.logical_shape, ml.linear, ml.grid, ml.element_type, buffer, layout, ml.tile,
-                                ml.tile_dtype)
+                                ml.tile_dtype, core_ranges=ranges)
 
     def _key(self):
         return (self.logical_shape, self.linear, self.grid, self.element_type, self.buffer_type, self.memory_layout,
@@ -198,8 +252,7 @@ class TTNNTensorLayout(MetalLayout):
         if self.memory_layout is not None:
             parts.append(f"<{self.memory_layout}>")
         if self.core_ranges is not None:
-            parts.append("core_ranges = #ttnn.core_range_set<[" + ", ".join(core_range_text(r) for r in
-                                                                           self.core_ranges) + "]>")
+            parts.append("core_ranges = <[" + ", ".join(core_range_text(r) for r in self.core_ranges) + "]>")
         if self.exact_grid is not None:
             parts.append(f"exactGrid = {'true' if self.exact_grid else 'false'}")
         return f"#ttnn.ttnn_layout<{', '.join(parts)}>"
@@ -224,6 +277,11 @@ class TTNNTensorLayout(MetalLayout):
 
     # --- views ---------------------------------------------------------------------------
     def _refuse_pages(self, what):
+        virtual = _virtual_grid(self.grid, self.memory_layout)
+        if virtual is not None:
+            raise NotRepresentableError(
+                f"{what}: {self.memory_layout} over the {xs(self.grid)} grid cuts {xs(virtual)} shards laid "
+                f"row-major over its cores, not a split of each grid dim")
         if self.interleaved_pages:
             raise NotRepresentableError(
                 f"{what}: an L1-interleaved tensor spreads its {xs(self.memref_shape)}-tile pages round robin over "
@@ -260,7 +318,7 @@ class TTNNTensorLayout(MetalLayout):
             gy, gx = self.grid if o == "ROW_MAJOR" else self.grid[::-1]
             ranges = (CoreRange((0, 0), (gx - 1, gy - 1)),)
         else:
-            n = self.grid[0] if self.memory_layout == "height_sharded" else self.grid[1]
+            n = self.grid[0] * self.grid[1]  # height/width: every core of the grid holds one shard
             ranges = core_ranges(n, (max(8, -(-n // 8)), 8) if o == "ROW_MAJOR" else (8, max(8, -(-n // 8))), o)
         shape = self.padded_shard_shape
         if len(shape) != 2:
@@ -281,12 +339,14 @@ class TTNNTensorLayout(MetalLayout):
                           buffer_type=self.buffer_type.upper(), shard_spec=cfg.shard_spec)
 
     # --- L1-interleaved pages (pages.py) ----------------------------------------------------
-    def _pages(self) -> Pages:
-        """The ``Pages`` placement of this L1-interleaved layout (built once)."""
-        pages = self._cache.get("pages")
-        if pages is None:
-            pages = self._cache["pages"] = Pages(self)
-        return pages
+    def _pages(self):
+        """The placement that is not a grid split, built once: ``Pages`` (L1-interleaved on several cores),
+        ``VirtualGrid`` (height/width sharding over a 2-D grid), or None (the metal layout's own)."""
+        if "pages" not in self._cache:
+            virtual = _virtual_grid(self.grid, self.memory_layout)
+            self._cache["pages"] = Pages(self) if self.interleaved_pages else \
+                VirtualGrid(self, virtual) if virtual is not None else None
+        return self._cache["pages"]
 
     def index_map(self):
         """int64 (N,): each logical element's flat position in ``shard()``'s output (L1-interleaved: its page slot).
@@ -295,7 +355,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> int(L.index_map()[32 * 96 + 32]) // (32 * 64), L.shards_shape    # tile (1, 1) is page 4: bank 0
         (0, (1, 2, 32, 96))
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().index_map()
         return self._pages().index_map()
 
@@ -311,7 +371,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> s.shape, int(s[0, 0, 0, 32]), int(s[0, 1, 0, 0]), int(s[0, 1, 0, 32])
         ((1, 2, 32, 64), 64, 32, 0)
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().shard(array, out=out)
         return self._pages().shard(array, out)
 
@@ -323,7 +383,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> bool((L.unshard(L.shard(a)) == a).all())
         True
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().unshard(shards, out=out)
         return self._pages().unshard(shards, out)
 
@@ -334,7 +394,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> L.padding_mask()[0, :, 0, ::32].tolist()       # core 1's second page slot holds no page
         [[False, False], [False, True]]
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().padding_mask()
         return self._pages().padding_mask()
 
@@ -345,7 +405,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> L.padding_summary().slots.tolist(), L.padding_summary().total
         ([[0, 1024]], 1024)
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().padding_summary()
         return self._pages().padding_summary()
 
@@ -356,7 +416,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> L.locate(5, 70)                                  # tile 2 = page 2: core 0, second page slot
         ((0, 0), (5, 38))
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().locate(*index)
         return self._pages().locate(index)
 
@@ -367,7 +427,7 @@ class TTNNTensorLayout(MetalLayout):
         >>> L.logical_index((0, 0), (5, 38)), L.logical_index((0, 1), (0, 32))
         ((5, 70), None)
         """
-        if not self.interleaved_pages:
+        if self._pages() is None:
             return super().logical_index(grid_coord, shard_coord)
         return self._pages().logical_index(grid_coord, shard_coord)
 

@@ -234,17 +234,19 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
         p.expect("=", "'=' after 'mesh'")
         mesh = _tensor_mesh(p)
         p.expect(",", "',' after the tensor mesh")
-    rpos, mshape, _, ttile, tdtype = p.memref_head(elem)
+    rpos, mshape, _, ttile, tdtype = p.memref_head(elem, signed_ok=True)
     p.expect(",", "',' before the buffer type")
     buffer = _buffer(p)
     p.expect(">", "'>' to close 'memref<'")
     layout = ranges = exact = None
+    lpos = cpos = apos
     while p.accept(","):
         if p.peek("<"):
-            layout, _ = _angle_word(p, TTNN_MEMORY_LAYOUTS, "memory layout")
+            layout, lpos = _angle_word(p, TTNN_MEMORY_LAYOUTS, "memory layout")
         elif p.accept("core_ranges"):
             p.expect("=", "'=' after 'core_ranges'")
-            ranges = _core_range_set(p)
+            cpos = p.ws()
+            ranges = _spec_ranges(p)   # "<[...]>" as tt-mlir prints it, or "#ttnn.core_range_set<[...]>"
         elif p.accept("exactGrid"):
             p.expect("=", "'=' after 'exactGrid'")
             word, wpos = p.ident("true or false")
@@ -260,10 +262,14 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
         L = TTNNTensorLayout(shape, linear, grid, elem, buffer, layout, ttile, tdtype, grid_map, ranges, exact, mesh)
     except LayoutError as e:
         msg = str(e)
-        where = mpos if "map" in msg else gpos if "grid" in msg else apos
+        where = (cpos if ranges is not None else lpos) if "core_range_set" in msg else lpos if "layout" in msg and "grid" not in msg else \
+            mpos if "map" in msg else gpos if "grid" in msg else apos
         raise p.error(msg, where) from None
     if L.memref_shape != tuple(mshape):
-        rule = "pages per bank" if L.interleaved_pages else f"ceilDiv(physical {xs(L.physical_shape)}, grid {xs(grid)})"
+        over = grid if L.interleaved_pages or L._pages() is None else L._pages().virtual
+        rule = "pages per bank" if L.interleaved_pages else f"ceilDiv(physical {xs(L.physical_shape)}, grid {xs(over)})"
+        if over != grid:
+            rule += f" ({L.memory_layout} over the {xs(grid)} cores)"
         unit = f" in {xs(ttile)} tiles" if ttile else ""
         raise p.error(f"memref {xs(mshape)} does not match {xs(L.memref_shape)}{unit} = {rule}", rpos)
     return L
