@@ -32,8 +32,9 @@ def test_device_ids_open_dims_priorities_replicated_unreduced():
     assert all(u.partial.values()) and u.device_boxes[1] == [((0, 2),)]
     inline = parse_shardy('#sdy.sharding<mesh<["a"=2]>, [{"a"}]>', None, (4,))
     assert inline.device_boxes == {0: [((0, 2),)], 1: [((2, 4),)]}
-    maximal = parse_shardy('#sdy.sharding<@m, [{}]>', '<[], device_ids=[5]>', (3,))
+    maximal = parse_shardy('#sdy.sharding<@m, []>', '<[], device_ids=[5]>', (3,))  # names no dims, any shape
     assert maximal.device_boxes == {5: [((0, 3),)]}
+    assert to_shardy(maximal) == ('#sdy.sharding<@mesh, []>', 'sdy.mesh @mesh = <[], device_ids=[5]>')
 
 
 def test_uneven_dims_are_padded_tiles():
@@ -85,8 +86,8 @@ def test_refusals_and_errors():
         to_shardy(Sharding((5,), {0: [((0, 2),)], 1: [((2, 3),)], 2: [((3, 4),)], 3: [((4, 5),)]}))
     for sharding, mesh, msg in [
         ('#sdy.sharding<@mesh, [{"x"}, {"x"}]>', MESH, "used twice"),
-        ('#sdy.sharding<@mesh, [{"x":(1)4}, {"x":(2)2}]>', MESH, "used twice"),
-        ('#sdy.sharding<@mesh, [{"x":(3)2}]>', MESH, "does not divide"),
+        ('#sdy.sharding<@mesh, [{"x":(1)4}, {"x":(2)2}]>', MESH, "sub-axis size is equal to the full axis size"),
+        ('#sdy.sharding<@mesh, [{"x":(3)2}]>', MESH, "doesn't divide"),
         ('#sdy.sharding<@mesh, [{"x"}]>', MESH, "1 dim shardings for an array of rank 2"),
         ('#sdy.sharding<@mesh, [{"x"}, {}], odd={}>', MESH, "expected 'replicated=' or 'unreduced='"),
         ('#sdy.shard<@mesh, [{}]>', MESH, "'#sdy.sharding'"),
@@ -116,3 +117,59 @@ def test_mesh_sizes_and_ids_are_bounded():
         parse_mesh('<["x"=2], device_ids=[0, 9223372036854775808]>')
     with pytest.raises(ParseError, match="out of range"):
         parse_shardy('#sdy.sharding<@mesh, [{"x":(9223372036854775808)1}]>', '<["x"=2]>', (4,))
+
+
+# Shardy's own verifier cases (shardy/dialect/sdy/ir/test/tensor_sharding_verification.mlir and
+# mesh_verification.mlir): each sharding there carries an expected-error; each is an error here too
+SDY_MESH = 'sdy.mesh @mesh = <["a"=8, "b"=4]>'
+SDY_ERRORS = [
+    ('[{}, {"a":(1)8}]', "sub-axis size is equal to the full axis size"),
+    ('[{}, {"a":(2)1}]', "sub-axis sizes must be greater than 1"),
+    ('[{}, {"a":(3)2}]', "next pre-size 6 doesn't divide the size of the full axis 8"),
+    ('[{}, {"a":(4)4}]', "next pre-size 16 doesn't divide"),
+    ('[{"a":(2)4}, {"b":(2)2}], replicated={"a":(1)4}', "overlapping sub-axes"),
+    ('[{}, {"a":(2)2, "a":(4)2}]', "two consecutive sub-axes can be merged"),
+    ('[{}, {}], replicated={"a":(2)2, "a":(4)2}', "two consecutive sub-axes can be merged"),
+    ('[{}, {"a"}], replicated={"a":(2)2}', "both sub-axis and full-axis are used"),
+    ('[{}, {"a"}], unreduced={"a":(2)2}', "both sub-axis and full-axis are used"),
+    ('[{}, {"a":(2)2}], replicated={"a":(2)2}', "duplicate axis ref"),
+    ('[{}, {"a"}], replicated={"a"}', "duplicate axis ref"),
+    ('[{}, {}], replicated={"a"}, unreduced={"a"}', "duplicate axis ref"),
+    ('[{}, {"a", "a"}]', "duplicate axis ref"),
+    ('[{"a"}, {"a"}]', "duplicate axis ref"),
+    ('[{}, {}], replicated={"b", "a"}', "replicated axes are not ordered w.r.t. mesh"),
+    ('[{}, {}], unreduced={"a":(4)2, "a":(1)2, "b"}', "unreduced axes are not ordered w.r.t. mesh"),
+    ('[{"a"}, {}p3]', "dim 1 is empty and closed but has a priority"),
+]
+
+
+@pytest.mark.parametrize("dims, message", SDY_ERRORS)
+def test_shardy_verifier_rules_are_errors(dims, message):
+    with pytest.raises(ParseError, match=message):
+        parse_shardy(f"#sdy.sharding<@mesh, {dims}>", SDY_MESH, (8, 8))
+
+
+def test_shardy_verifier_accepts_what_it_accepts():
+    ok = parse_shardy('#sdy.sharding<@mesh, [{"a":(1)2}, {"a":(4)2, ?}p0], replicated={"a":(2)2, "b"}>', SDY_MESH,
+                      (8, 8))
+    assert ok.num_devices == 32 and ok.device_boxes[0] == [((0, 4), (0, 4))]
+    assert parse_shardy('#sdy.sharding<@mesh, [{?}p2, {}]>', SDY_MESH, (8, 8)).is_fully_replicated  # open: fine
+
+
+@pytest.mark.parametrize("mesh, message", [
+    ('<["a"=2, "b"=2, "a"=4]>', "named twice"),
+    ('<[], device_ids=[1, 0]>', "axes is empty and device_ids has more than one element"),
+    ('<["a"=2, "b"=2], device_ids=[0, 2, 1, 3, 4, 5]>', "device_ids has 6 ids"),
+    ('<["a"=2], device_ids=[1, 1]>', "appears twice"),
+    ('<["a"=2], device_ids=[2, 1]>', "sorted device ids must be 0..1"),
+])
+def test_shardy_mesh_verifier_rules_are_errors(mesh, message):
+    with pytest.raises(ParseError, match=message):
+        parse_mesh(mesh)
+
+
+def test_maximal_mesh_sharding_names_no_dims():
+    with pytest.raises(ParseError, match="a maximal sharding"):
+        parse_shardy('#sdy.sharding<@m, [{}, {}]>', '<[], device_ids=[0]>', (8, 8))
+    with pytest.raises(NotRepresentableError, match="numbers its devices 0..n-1"):
+        to_shardy(Sharding((4,), {3: [((0, 2),)], 7: [((2, 4),)]}))

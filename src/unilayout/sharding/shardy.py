@@ -53,10 +53,11 @@ class Mesh:
     Mesh(name=None, axes=(('a', 2), ('b', 2)), device_ids=(3, 2, 1, 0))
     """
 
-    __slots__ = ("name", "axes", "device_ids")
+    __slots__ = ("name", "axes", "device_ids", "maximal")
 
-    def __init__(self, name, axes, device_ids):
+    def __init__(self, name, axes, device_ids, maximal=False):
         self.name, self.axes, self.device_ids = name, tuple(axes), tuple(device_ids)
+        self.maximal = maximal  # '<[], device_ids=[k]>': one device, and shardings on it name no dims
 
     def __repr__(self):
         return f"Mesh(name={self.name!r}, axes={self.axes!r}, device_ids={self.device_ids!r})"
@@ -105,8 +106,9 @@ def _mesh_body(sc: Scanner, name=None) -> Mesh:
     if total > MAX_DEVICES:
         sc.fail(f"the mesh axes {[n for _, n in axes]} have {total} devices, more than the {MAX_DEVICES} a "
                 "sharding may span", at)
-    ids = list(range(total))
+    ids, explicit = list(range(total)), False
     if sc.accept(","):
+        explicit = True
         k = sc.skip()
         if not sc.keyword("device_ids"):
             sc.expected("'device_ids'")
@@ -118,12 +120,17 @@ def _mesh_body(sc: Scanner, name=None) -> Mesh:
             while sc.accept(","):
                 ids.append(sc.integer(what="a device id", limit=MAX_ID))
             sc.expect("]")
+        if not axes and len(ids) > 1:
+            sc.fail("axes is empty and device_ids has more than one element (Shardy's mesh verifier)", k)
         if len(ids) != total:
             sc.fail(f"device_ids has {len(ids)} ids but the mesh axes {[n for _, n in axes]} need {total}", k)
         if len(set(ids)) != len(ids):
             sc.fail("a device id appears twice in device_ids", k)
+        if axes and sorted(ids) != list(range(total)):
+            sc.fail(f"sorted device ids must be 0..{total - 1} (iota(product(axes))), got {sorted(ids)[:8]}"
+                    f"{'...' if total > 8 else ''} (Shardy's mesh verifier)", k)
     sc.expect(">", "'>' to close the mesh")
-    return Mesh(name, axes, ids)
+    return Mesh(name, axes, ids, maximal=explicit and not axes)
 
 
 def _mesh(sc: Scanner) -> Mesh:
@@ -168,8 +175,15 @@ def _ref(sc: Scanner, sizes):
         pre = sc.integer(what="a sub-axis pre-size", limit=MAX_ID)
         sc.expect(")")
         size = sc.integer(what="a sub-axis size", limit=MAX_ID)
-        if pre < 1 or size < 1 or n % (pre * size):
-            sc.fail(f"sub-axis {a!r}:({pre}){size} does not divide axis {a!r} of size {n}", k)
+        name = f'"{a}":({pre}){size}'
+        if pre < 1:
+            sc.fail(f"sub-axis pre-size must be at least 1: {name}", k)
+        if size <= 1:
+            sc.fail(f"sub-axis sizes must be greater than 1: {name}", k)
+        if n % (pre * size):
+            sc.fail(f"sub-axis next pre-size {pre * size} doesn't divide the size of the full axis {n}: {name}", k)
+        if size == n:
+            sc.fail(f"sub-axis size is equal to the full axis size: {name} (write the full axis \"{a}\")", k)
         return (a, pre, size, k)
     return (a, 1, n, k)
 
@@ -230,23 +244,29 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
     dims = []
     if not sc.accept("]"):
         while True:
-            refs, _ = _refs(sc, sizes, allow_open=True)
+            k = sc.skip()
+            refs, opened = _refs(sc, sizes, allow_open=True)
             sc.skip()
             if sc.at("p") and sc.text[sc.pos + 1:sc.pos + 2].isdigit():
                 sc.pos += 1
-                sc.integer(what="a priority")
+                sc.integer(what="a priority", limit=MAX_ID)
+                if not refs and not opened:
+                    sc.fail(f"dim {len(dims)} is empty and closed but has a priority (Shardy's verifier)", k)
             dims.append(refs)
             if not sc.accept(","):
                 break
         sc.expect("]")
-    if len(dims) != len(shape):
+    if mesh.maximal and len(dims):  # a maximal mesh <[], device_ids=[k]>: one device
+        sc.fail("a maximal sharding (mesh <[], device_ids=[k]>) can only have a sharding with rank 0 ([]) and no "
+                "replicated or unreduced axes (Shardy's verifier)", at)
+    if len(dims) != len(shape) and not mesh.maximal:
         sc.fail(f"{len(dims)} dim shardings for an array of rank {len(shape)} (shape {tuple(shape)})", at)
-    unreduced = []
+    unreduced, replicated = [], []
     while sc.accept(","):
         k = sc.skip()
         if sc.keyword("replicated"):
             sc.expect("=")
-            _refs(sc, sizes)
+            replicated += _refs(sc, sizes)[0]
         elif sc.keyword("unreduced"):
             sc.expect("=")
             unreduced += _refs(sc, sizes)[0]
@@ -254,22 +274,14 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
             sc.fail("expected 'replicated=' or 'unreduced='", k)
     sc.expect(">", "'>' to close the sharding")
     sc.expect_end()
-    # each mesh axis's factors may be used once
-    used = {}
-    for refs in dims + [unreduced]:
-        for a, pre, size, k in refs:
-            span = (pre, pre * size)  # the factors of axis a this ref takes (sub-axes of one axis must not overlap)
-            for lo_, hi_ in used.get(a, []):
-                if lo_ < span[1] and span[0] < hi_:
-                    sc.fail(f"axis {a!r} is used twice", k)
-            used.setdefault(a, []).append(span)
+    _verify(sc, mesh, dims, replicated, unreduced)
     names = [a for a, _ in mesh.axes]
     msizes = [n for _, n in mesh.axes]
     coords = np.indices(msizes, dtype=np.int64).reshape(len(msizes), -1) if msizes else np.zeros((0, 1), np.int64)
     ids = np.asarray(mesh.device_ids, dtype=np.int64)
     lo = np.zeros((ids.size, len(shape)), dtype=np.int64)
     hi = np.zeros((ids.size, len(shape)), dtype=np.int64)
-    for i, (n, refs) in enumerate(zip(shape, dims)):
+    for i, (n, refs) in enumerate(zip(shape, dims or [[]] * len(shape))):
         ks, cs = [], []
         for a, pre, size, _ in refs:
             m = coords[names.index(a)]
@@ -292,6 +304,51 @@ def parse_shardy(sharding_text, mesh_text, shape) -> Sharding:
         order = np.argsort(key, kind="stable")
         groups = [ids[g].tolist() for g in np.split(order, np.flatnonzero(np.diff(key[order])) + 1)]
     return Sharding._from_arrays(shape, ids, lo, hi, partial, groups)
+
+
+def _verify(sc: Scanner, mesh: Mesh, dims, replicated, unreduced):
+    """Shardy's tensor-sharding verifier (``verifyTensorShardingAttr``): each rule broken is a ParseError at the ref.
+
+    Every ref names each factor of an axis once (no duplicate, no full axis beside
+    its sub-axis, no overlapping sub-axes); two neighbours of one list that are
+    consecutive sub-axes of one axis must be written merged; ``replicated`` and
+    ``unreduced`` list their axes in mesh order.
+    """
+    sizes = dict(mesh.axes)
+    order = {a: j for j, (a, _) in enumerate(mesh.axes)}
+
+    def text(r):
+        a, pre, size, _ = r
+        return f'"{a}"' if (pre, size) == (1, sizes[a]) else f'"{a}":({pre}){size}'
+
+    if mesh.maximal and (replicated or unreduced):
+        sc.fail("a maximal sharding can only have a sharding with rank 0 and no replicated or unreduced axes "
+                "(Shardy's verifier)", (replicated or unreduced)[0][3])
+    seen, by_axis = set(), {}
+    for what, refs in [(None, d) for d in dims] + [("replicated", replicated), ("unreduced", unreduced)]:
+        keys = [(order[a], pre, size) for a, pre, size, _ in refs]
+        if what and keys != sorted(keys):
+            sc.fail(f"{what} axes are not ordered w.r.t. mesh (Shardy's verifier)", refs[0][3])
+        prev = None
+        for r in refs:
+            a, pre, size, k = r
+            if (a, pre, size) in seen:
+                sc.fail(f"duplicate axis ref: {text(r)} (an axis is used twice)", k)
+            seen.add((a, pre, size))
+            full = (pre, size) == (1, sizes[a])
+            if not full:
+                by_axis.setdefault(a, []).append(r)
+                if prev is not None and prev[0] == a and (prev[1], prev[2]) != (1, sizes[a]) and \
+                        prev[1] * prev[2] == pre:
+                    sc.fail(f"two consecutive sub-axes can be merged: {text(prev)}, {text(r)}", k)
+            prev = r
+    for a, subs in by_axis.items():
+        if (a, 1, sizes[a]) in seen:
+            sc.fail(f'both sub-axis and full-axis are used for axis name: "{a}"', subs[0][3])
+        subs = sorted(subs, key=lambda r: (r[1], r[2]))
+        for p, q in zip(subs, subs[1:]):
+            if p[1] * p[2] > q[1]:
+                sc.fail(f"overlapping sub-axes: {text(p)}, {text(q)}", q[3])
 
 
 def _by_sum_group(s, rows):
@@ -357,6 +414,11 @@ def to_shardy(sharding, mesh_name="mesh"):
     elif any(flags):
         axes.append((rep, 1))
     ids = assign.reshape(-1).tolist()
+    if axes and sorted(ids) != list(range(len(ids))):
+        raise NotRepresentableError(f"devices {sorted(ids)[:8]}{'...' if len(ids) > 8 else ''} are not 0..{len(ids) - 1}: "
+                                    "a Shardy mesh numbers its devices 0..n-1 (only a maximal mesh names one other id)")
+    if not axes and ids != [0]:  # one device k: Shardy's maximal mesh, whose sharding names no dims
+        dims = []
     axes_text = ", ".join(f'"{a}"={n}' for a, n in axes)
     id_text = "" if ids == list(range(len(ids))) else f", device_ids=[{', '.join(map(str, ids))}]"
     extra = ', unreduced={"u"}' if any(flags) else ""
