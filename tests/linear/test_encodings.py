@@ -1,6 +1,7 @@
 """Encodings: the seed's and reference's examples, and differential tests against
 Triton's own conversion (Gluon's to_linear_layout) on random parameters."""
 
+import itertools
 import random
 
 import linear_helpers as H
@@ -336,3 +337,19 @@ def test_fields_triton_defaults_may_be_left_out(text, shape, warps):
     (want,) = H.triton_mlir_layouts([{"type": text, "shape": shape, "warps": warps, "lanes": 32}])
     assert "error" not in want, want
     assert dict(unilayout.parse(text).bases) == want
+
+
+def test_mma_v2_dot_operand_a_tile_follows_the_instruction_m():
+    # lit-test texts (test/Conversion/tritongpu_to_llvm.mlir use instrShape = [8, 8] with kWidth = 1), then a grid
+    cases = []
+    for instr in ([16, 8], [8, 8], [16, 16]):
+        for op, kw, shape, wpc in itertools.product([0, 1], [1, 2], [[128, 32], [16, 16], [64, 64]],
+                                                    [[2, 4], [1, 1], [4, 1]]):
+            text = (f"tensor<{shape[0]}x{shape[1]}xi32, #ttg.dot_op<{{opIdx = {op}, parent = #ttg.nvidia_mma<{{"
+                    f"versionMajor = 2, versionMinor = 0, warpsPerCTA = {wpc}, instrShape = {instr}}}>, "
+                    f"kWidth = {kw}}}>>")
+            cases.append({"type": text, "shape": shape, "warps": wpc[0] * wpc[1], "lanes": 32})
+    got = H.triton_mlir_layouts(cases)
+    assert sum("error" in g for g in got) == 0
+    for case, want in zip(cases, got):
+        assert dict(unilayout.parse(case["type"]).bases) == want, case["type"]

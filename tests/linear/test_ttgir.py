@@ -414,6 +414,10 @@ _CGA = ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPe
     (f"!ttg.memdesc<16x16xf16, {_PAD}, #ttg.shared_memory, mutable>",
      f"!ttg.memdesc<4x4xf16, {_PAD}, #ttg.shared_memory, mutable>", [4, 4], 1),
     (f"tensor<1x1xi32, {_CGA % '[[1, 0], [1, 0]]'}>", f"tensor<1x1xi32, {_CGA % '[[1, 0], [0, 1]]'}>", [1, 1], 4),
+    ("tensor<16x16xi32, #ttg.dot_op<{opIdx = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
+     "[8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>, kWidth = 8}>>",
+     "tensor<16x16xi32, #ttg.dot_op<{opIdx = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = "
+     "[8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>}>>", [16, 16], 1),
 ])
 def test_what_tritons_verifier_rejects_is_a_parse_error(bad, good, shape, ctas):
     bad_shape = [int(x) for x in bad.split("<", 1)[1].split("x")[:len(shape)]]

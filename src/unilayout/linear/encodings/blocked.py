@@ -95,6 +95,9 @@ def _fma_dot(dot, shape) -> LinearLayout:
         raise LayoutError(f"DotOperand: operand_index must be 0 (A) or 1 (B) and the rank at least 2, "
                           f"got {idx} and shape {list(shape)}")
     names, k_dim = _dims(rank), rank - 1 if idx == 0 else rank - 2
+    if dot.k_width not in (0, None):  # Triton's verifier
+        raise LayoutError(f"DotOperand: kWidth {dot.k_width} is not supported when the parent is a blocked layout "
+                          "(write kWidth = 0 or leave it out)")
     spt = list(_pow2s(parent.size_per_thread, "size_per_thread", rank))
     tpw = _pow2s(parent.threads_per_warp, "threads_per_warp", rank)
     wpc = _pow2s(parent.warps_per_cta, "warps_per_cta", rank)

@@ -55,8 +55,9 @@ def _version(enc) -> tuple:
 
 
 def _mma_dot(dot, shape) -> LinearLayout:
-    """An NVIDIA MMA operand (``dot.parent`` an :class:`NvidiaMma`): A is 16 x 8·k_width, B 8·k_width x 8
-    (the MMA's tile rule, K inner); warps follow the parent's, broadcast along K."""
+    """An NVIDIA MMA operand (``dot.parent`` an :class:`NvidiaMma`): A is M x 8·k_width (M the MMA v2's
+    instrShape M, 16 or 8; 16 on Hopper), B 8·k_width x 8 (the MMA's tile rule, K inner); warps follow the
+    parent's, broadcast along K."""
     parent = dot.parent
     rank, idx, kw, names, k_dim, _ = _dot_common(dot, shape)
     v, _, warp_order = parent._orders(rank)
@@ -64,8 +65,9 @@ def _mma_dot(dot, shape) -> LinearLayout:
         raise LayoutError("DotOperand: Hopper (MMA v3) takes operand B from shared memory, not registers")
     wpc = _pow2s(parent.warps_per_cta, "warps_per_cta", rank)
     is_a = idx == 0
-    if is_a:
-        tile_m, tile_n = 16, kw * 8
+    instr = _pow2s(parent.instr_shape, "instr_shape")
+    if is_a:  # the tile's non-K size is the MMA's (instrShape M: 16, or 8 for an m8 instruction)
+        tile_m, tile_n = instr[-2] if v == 2 else 16, kw * 8
         order = tuple(range(rank - 1, -1, -1))
     else:
         tile_m, tile_n = 8, kw * 8  # m = non-K (N, 8), n = K
