@@ -242,6 +242,16 @@ def cute_entries(raws: list[dict]) -> list[dict]:
         if r["raw"][0].startswith("text "):
             out.extend(_cute_printed(P, r))
             continue
+        if r["raw"][0] == "values":
+            lay = _pycute_layout(P, r["raw"][1])
+            facts = {"shape": _plain(lay.shape), "stride": _plain(lay.stride), "size": P.size(lay),
+                     "cosize": P.cosize(lay), "values": [lay(i) for i in range(P.size(lay))]}
+            if r["raw"][2] != "-":  # what the docs' print1D shows
+                facts["printed_values"] = [int(v) for v in r["raw"][2].split()]
+            out.append({"producer": "cute", "source": r["source"], "text": r["raw"][1],
+                        "context": {"role": "printed by CuTe (docs)"}, "expect_test": "reads", "expect": "reads",
+                        "facts": facts})
+            continue
         op, *args = r["raw"]
         layouts = [eval(a, ns) for a in args]  # the pycute constructor the test wrote
         fn = getattr(P, op)

@@ -75,6 +75,8 @@ def _facts(entry: dict, v) -> str | None:
             return f"size/cosize: unilayout {(v.size, v.cosize)} vs pycute {(f['size'], f['cosize'])}"
         if "values" in f and cute.index_map(v).tolist() != f["values"]:
             return "values differ from pycute's L(i)"
+        if "printed_values" in f and cute.index_map(v).tolist() != f["printed_values"]:
+            return "values differ from those the CuTe docs print"
         for op in ("coalesce", "complement", "left_inverse", "right_inverse", "composition", "logical_product"):
             if op in f:
                 other = f[op].get("other")
