@@ -100,6 +100,7 @@ from .tensor import Tensor, local_partition, local_tile
 from .text import parse
 from .tiled import ThrMMA, TiledMMA, make_tiled_mma
 from .tiled_copy import ThrCopy, TiledCopy, make_tiled_copy, make_tiled_copy_A, make_tiled_copy_B, make_tiled_copy_C
+from .tiled_text import parse_tiled_mma
 from .tv import make_layout_tv, tv_owner, tv_table
 from .vector import max_common_layout, max_common_vector, nullspace
 
@@ -140,7 +141,7 @@ __all__ = [
     "slice_and_offset", "index_map", "evaluate", "print_layout", "layout_table", "make_layout_tv",
     "tv_owner", "tv_table", "find_swizzle", "fit_mode", "fit_layout", "MAX_SWIZZLE_BITS",
     "ScaledBasis", "E", "ArithTuple", "CoordTensor", "make_basis_like", "make_identity_layout",
-    "make_identity_tensor", "MMAAtom", "mma_atom", "mma_atoms", "TiledMMA", "ThrMMA", "make_tiled_mma",
+    "make_identity_tensor", "MMAAtom", "mma_atom", "mma_atoms", "TiledMMA", "ThrMMA", "make_tiled_mma", "parse_tiled_mma",
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
     "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",

@@ -35,8 +35,9 @@ from .layout import Layout, size
 from .printing import layout_table
 from .swizzle import ComposedLayout, Swizzle, swizzle_layout
 from .text import parse
-from .tiled import TiledMMA, parse_tiled_mma
+from .tiled import TiledMMA
 from .tiled_copy import TiledCopy, parse_tiled_copy
+from .tiled_text import parse_tiled_mma
 
 __all__ = ["CUTE", "TILED", "CuteFamily", "TiledFamily"]
 
@@ -197,8 +198,9 @@ class TiledFamily(Family):
             value = parse_tiled_copy(text)
         if value is None:
             at = len(text) - len(text.lstrip())
-            raise ParseError("expected a TiledMMA ('SM80_16x8x16_F32F16F16F32_TN (2,2,1)', 'make_tiled_mma(...)') "
-                             "or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)')", text, at)
+            raise ParseError("expected a TiledMMA ('SM80_16x8x16_F32F16F16F32_TN (2,2,1)', 'make_tiled_mma(...)', "
+                             "C++'s print(tiled_mma)) or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)')",
+                             text, at)
         return value
 
     def canonical(self, x):
