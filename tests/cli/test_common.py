@@ -2,10 +2,12 @@
 error printing."""
 
 import json
+import time
 
+import pytest
 from helpers_cli import CUTE, run
 
-from unilayout import cute
+from unilayout import LayoutError, cute
 from unilayout._families import EXPECTED
 from unilayout.cli import SCREEN_CHARS
 
@@ -69,3 +71,45 @@ def test_shape_resolves_a_dynamic_tsl(capsys, tmp_path):
     p = tmp_path / "t.svg"
     status, _, _ = run(capsys, "render", dyn, "--shape", "64x64", "-o", str(p), "--max-cells", "100000")
     assert status == 0 and p.read_text().count('class="cell"') == 64 * 64
+
+
+_METAL = ("tensor<256x256xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x8>, "
+          "memref<32x32xf32, #tt.memory_space<l1>>>>")
+_RANK64 = "x".join(["2"] * 64)
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["plan", "grids", "9223372036854775808"], "SHAPE: sizes must be below 2**40"),
+    (["plan", "grids", "999999999999999999999999999999x2"], "SHAPE: sizes must be below 2**40"),
+    (["plan", "grids", _RANK64], "SHAPE: at most 16 sizes, got 64"),
+    (["plan", "grids", "53x63", "--tile", "999999999999999999999999999999x2"], "--tile: sizes must be below"),
+    (["plan", "grids", "53x63", "--mesh", _RANK64], "--mesh: at most 16 sizes, got 64"),
+    (["plan", "grids", "53x63", "--mesh", "1048576x1048576"], "--mesh: a mesh of at most 65536 devices"),
+    (["plan", "reshard", _METAL, _METAL, "--mesh", "1024x1024"], "--mesh: a mesh of at most 65536 devices"),
+    (["sharding", "Shard(0), Shard(0)", "--mesh-shape", "1048576x1048576", "--shape", "4x4"],
+     "--mesh-shape: a mesh of at most 65536 devices, got 1048576x1048576"),
+    (["sharding", "Shard(0), Shard(0)", "--mesh-shape", "2x2", "--shape", _RANK64], "--shape: at most 16 sizes"),
+    (["show", "Shard(0), Shard(0)", "--mesh-shape", "1048576x1048576", "--shape", "4x4"], "--mesh-shape: a mesh of"),
+    (["show", "Shard(0), Shard(0)", "--mesh-shape", "2x2", "--shape", _RANK64], "--shape: at most 16 sizes"),
+    (["show", "(d0, d1) -> (d1, d0)", "--shape", "999999999999999999999999999999x2"], "--shape: sizes must be"),
+    (["render", "(d0, d1) -> (d1, d0)", "-o", "-", "--shape", "999999999999999999999999999999x2"], "--shape: sizes"),
+    (["convert", "Shard(0)", "--shape", "4", "--mesh-shape", "1048576x1048576", "--to", "dtensor"], "--mesh-shape"),
+])
+def test_oversized_sizes_are_usage_errors_within_100_ms(capsys, argv, says):
+    run(capsys, *argv)  # warm: the verb's lazy imports load once
+    t = time.perf_counter()
+    status, out, err = run(capsys, *argv)
+    assert time.perf_counter() - t < 0.1
+    assert status == 2 and "internal error" not in err and says in err, (status, err)
+
+
+def test_sizes_bounds_rank_size_product_and_devices():
+    from unilayout.cli._common import MAX_DEVICES, MAX_SIZE, sizes
+
+    assert sizes("1x" * 15 + "1") == (1,) * 16 and sizes(f"{MAX_SIZE - 1}") == (MAX_SIZE - 1,)
+    assert sizes("256x256", "--mesh", devices=True) == (256, 256) and 256 * 256 == MAX_DEVICES
+    for text, kw in [("1x" * 16 + "1", {}), (str(MAX_SIZE), {}), (f"{1 << 20}x{1 << 20}", {}),
+                     ("256x257", {"devices": True}), ("-1", {}), ("x", {})]:
+        with pytest.raises(LayoutError):
+            sizes(text, "--shape", **kw)
+    assert sizes("0x8", least=0) == (0, 8)

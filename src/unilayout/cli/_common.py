@@ -5,7 +5,10 @@
   it through the registry's one front door with ``--shape`` / ``--mesh`` /
   ``--mesh-shape`` (a dynamic TSL resolved, a TTNN config or a sharding given
   its tensor) and ``add_context`` declares those options.
-- **Sizes**: ``sizes("8x8")`` is ``_text.parse_sizes`` with None kept.
+- **Sizes**: ``sizes("8x8")`` is ``_text.parse_sizes`` with None kept, and bounded: at most
+  ``MAX_RANK`` sizes, each below ``MAX_SIZE``, their product below ``MAX_SIZE`` too (a mesh: at most
+  ``MAX_DEVICES``), so that an oversized argument is a usage error (status 2), never an overflow or an
+  allocation deep inside a verb.
 - **JSON**: every ``--json`` object starts with ``envelope(...)`` (the schema
   ``JSON_SCHEMA``); ``json_default`` writes numpy values.
 - **Progress and errors** go to standard error: ``progress`` (one line),
@@ -13,6 +16,10 @@
 
 >>> sizes("4x8"), sizes(None)
 ((4, 8), None)
+>>> sizes("9223372036854775808", "SHAPE")
+Traceback (most recent call last):
+...
+unilayout.errors.LayoutError: SHAPE: sizes must be below 2**40 each and together, got 9223372036854775808
 >>> envelope("show", parse_text("8:2"))
 {'schema': 'unilayout/1', 'command': 'show', 'ok': True, 'family': 'cute', 'text': '8:2'}
 >>> error_dict(ParseError("expected ')'", "(2,3", 4))
@@ -35,7 +42,7 @@ from .._families import read as _read
 from .._text import parse_sizes
 from ..errors import LayoutError, NotRepresentableError, ParseError
 
-__all__ = ["JSON_SCHEMA", "SCREEN_CHARS", "add_text", "read_text", "parse_text", "sizes", "read_value", "envelope",
+__all__ = ["JSON_SCHEMA", "SCREEN_CHARS", "MAX_RANK", "MAX_SIZE", "MAX_DEVICES", "add_text", "read_text", "parse_text", "sizes", "read_value", "envelope",
            "json_default", "progress", "Bar", "error_dict", "print_error", "add_context", "box_shape",
            "placement_summary"]
 
@@ -45,6 +52,13 @@ __all__ = ["JSON_SCHEMA", "SCREEN_CHARS", "add_text", "read_text", "parse_text",
 #: (``unilayout.facts.describe``) and ``tables``; ``check`` adds ``valid`` and ``checks``; ``convert`` adds
 #: ``to``, ``result`` (the converted text) or ``shards`` (a metal layout's per-core layouts).
 JSON_SCHEMA = "unilayout/1"
+
+#: The most sizes a command-line shape, tile or mesh may have (numpy's arrays stop at 64 dims).
+MAX_RANK = 16
+#: A size, and a product of sizes, on the command line is below 2**40 (a tensor of a trillion elements).
+MAX_SIZE = 1 << 40
+#: The most devices a command-line mesh (``--mesh``, ``--mesh-shape``) may have: a 256x256 mesh.
+MAX_DEVICES = 1 << 16
 
 #: Longest line of an error message printed whole (about a screen); a longer one (quoting a huge text) keeps its ends.
 SCREEN_CHARS = 2400
@@ -90,9 +104,36 @@ def parse_text(text, **context):
         raise ParseError(e.message + " (give TEXT, or '-' to read standard input)", e.text, e.position) from None
 
 
-def sizes(text):
-    """``"8x8"`` or ``"8,8"`` -> (8, 8) (``_text.parse_sizes``); None stays None."""
-    return None if text is None else parse_sizes(text)
+def sizes(text, what=None, least=1, devices=False):
+    """``"8x8"`` or ``"8,8"`` -> (8, 8) (``_text.parse_sizes``, each at least ``least``); None stays None.
+
+    Bounded: at most ``MAX_RANK`` sizes whose product is below ``MAX_SIZE``, or at most ``MAX_DEVICES``
+    when they are a mesh (``devices``); ``what`` names the option in the error.
+
+    >>> sizes("2x" * 63 + "2", "--mesh", devices=True)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: --mesh: at most 16 sizes, got 64
+    >>> sizes("1048576x1048576", "--mesh-shape", devices=True)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: --mesh-shape: a mesh of at most 65536 devices, got 1048576x1048576
+    """
+    if text is None:
+        return None
+    dims = parse_sizes(text, what, least=least)
+    head = f"{what}: " if what else ""
+    if len(dims) > MAX_RANK:
+        raise LayoutError(f"{head}at most {MAX_RANK} sizes, got {len(dims)}")
+    total = 1
+    for d in dims:
+        total *= max(d, 1)
+        if devices and total > MAX_DEVICES:
+            raise LayoutError(f"{head}a mesh of at most {MAX_DEVICES} devices, got {'x'.join(map(str, dims))}")
+        if d >= MAX_SIZE or total >= MAX_SIZE:
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise LayoutError(f"{head}sizes must be below 2**40 each and together, got {shown}")
+    return dims
 
 
 def read_value(args):
@@ -103,13 +144,14 @@ def read_value(args):
     #tsl.tsl<[8] -> (1)>
     """
     args.text = read_text(args.text)
-    return parse_text(args.text, shape=sizes(getattr(args, "shape", None)), mesh=getattr(args, "mesh", None),
-                      mesh_shape=sizes(getattr(args, "mesh_shape", None)))
+    return parse_text(args.text, shape=sizes(getattr(args, "shape", None), "--shape"),
+                      mesh=getattr(args, "mesh", None),
+                      mesh_shape=sizes(getattr(args, "mesh_shape", None), "--mesh-shape", devices=True))
 
 
 def box_shape(value, args):
     """``--shape`` as the box of a value that has none of its own (an affine map), else None (it was used already)."""
-    return sizes(getattr(args, "shape", None)) if record(value).box(value) is None else None
+    return sizes(getattr(args, "shape", None), "--shape") if record(value).box(value) is None else None
 
 
 def placement_summary(device, tensor_text):

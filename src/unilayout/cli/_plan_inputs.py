@@ -19,8 +19,8 @@ import os
 import sys
 
 from .. import viz
-from .._text import parse_sizes
 from ..errors import LayoutError
+from ._common import sizes
 
 __all__ = ["device", "metal", "collapse_intervals", "write_picture"]
 
@@ -32,7 +32,7 @@ def device(args):
     if args.device and args.mesh:
         raise LayoutError("give --device or --mesh, not both")
     if args.mesh:
-        mesh = parse_sizes(args.mesh, "--mesh")
+        mesh = sizes(args.mesh, "--mesh", devices=True)
         return tt.Device.from_mesh(tt.SystemDesc.wormhole_b0(math.prod(mesh)), mesh)
     if args.device:
         d = tt.parse(args.device)

@@ -70,7 +70,7 @@ def run(args) -> int:
             except LayoutError:  # no conversion between the two families at all
                 raise LayoutError(f"--to {args.to} is a {owner.name} form: it converts a {owner.name} value, not a "
                                   f"{fam.name} value") from None
-        out = fam.form(value, args.to, mesh_shape=sizes(args.mesh_shape))
+        out = fam.form(value, args.to, mesh_shape=sizes(args.mesh_shape, "--mesh-shape", devices=True))
     else:
         options = {}
         shape = box_shape(value, args)

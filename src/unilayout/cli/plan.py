@@ -31,9 +31,8 @@ import json
 
 from .._families import family_of
 from .._families import parse as parse_any
-from .._text import parse_sizes
 from ..errors import LayoutError
-from ._common import JSON_SCHEMA
+from ._common import JSON_SCHEMA, sizes
 from ._plan_inputs import collapse_intervals, device, metal, write_picture
 
 __all__ = ["EXAMPLES", "add_parser", "run", "main_for_tests"]
@@ -110,8 +109,8 @@ def _grids(args):
     from ..plan.panel import _row  # lazy: as above (the panel draws through the planner)
 
     dev = device(args)
-    tile = parse_sizes(args.tile, "--tile") if args.tile else None
-    g = grids(parse_sizes(args.shape, "SHAPE"), dev, tile=tile, element_type=args.dtype, memory_space=args.memory,
+    tile = sizes(args.tile, "--tile") if args.tile else None
+    g = grids(sizes(args.shape, "SHAPE"), dev, tile=tile, element_type=args.dtype, memory_space=args.memory,
               collapse=collapse_intervals(args.collapse), virtual=not args.physical)
     shown = g if args.top <= 0 else g[:args.top]
     moved = None

@@ -71,7 +71,7 @@ def run(args) -> int:
     if args.color:
         options["color"] = args.color
     if args.tv:
-        options["tv"] = sizes(args.tv)
+        options["tv"] = sizes(args.tv, "--tv")
     shape = box_shape(value, args)
     if shape is not None:
         options["shape"] = shape
@@ -137,7 +137,7 @@ def _render_html(args):
         raise LayoutError("--color, --tv and --place apply to .svg and .png pictures; the .html page has its own view")
     t0 = time.perf_counter()
     progress("rendering the explorer page ...")
-    html = explorer.render_html(args.text, shape=sizes(args.shape))
+    html = explorer.render_html(args.text, shape=sizes(args.shape, "--shape"))
     if args.output == "-":
         sys.stdout.write(html)
         sys.stdout.flush()

@@ -38,11 +38,10 @@ import json
 
 from .. import viz
 from .._families import detect, family_of
-from .._text import parse_sizes
 from ..draw.table import MAX_TABLE_CELLS
 from ..errors import LayoutError
 from . import show as show_verb
-from ._common import JSON_SCHEMA, parse_text, read_text
+from ._common import JSON_SCHEMA, parse_text, read_text, sizes
 
 __all__ = ["EXAMPLES", "add_parser", "run", "show", "main_for_tests"]
 
@@ -76,7 +75,7 @@ def add_parser(sub):
 
 def _dims(text, what):
     """``--shape``/``--mesh-shape`` sizes (a tensor dim may be 0); None stays None."""
-    return None if text is None else parse_sizes(text, what, least=0)
+    return sizes(text, what, least=0, devices=what == "--mesh-shape")
 
 
 def run(args) -> int:
