@@ -61,8 +61,10 @@ class LinearFamily(Family):
     def canonical(self, L):
         try:
             return L.to_attr()
-        except LayoutError:  # tensor memory (row, col) and other named layouts have no Triton attribute:
-            return " ".join(str(L).split())  # Triton's toString on one line (it reads back)
+        except LayoutError:  # no Triton attribute: Triton's toString (tensor memory's on one line; it reads back)
+            if {"row", "col"} <= set(L.in_dim_names):
+                return " ".join(str(L).split())
+            return str(L).strip("\n")
 
     def facts(self, L, shape):
         d = {"in_dims": {n: int(L.in_dim_size(n)) for n in L.in_dim_names},
