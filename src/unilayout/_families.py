@@ -103,7 +103,7 @@ WINGS = [
     Wing("xla", "unilayout.xla.family", r"[A-Za-z_][A-Za-z0-9_]*\["),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),
     Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW"),
-    Wing("mosaic", "unilayout.mosaic.family", r"#mosaic_gpu\.|(?:plgpu\.)?Layout\.[A-Z_]|memref<"),
+    Wing("mosaic", "unilayout.mosaic.family", r"#mosaic_gpu\.|#tpu\.|(?:plgpu\.)?Layout\.[A-Z_]|memref<"),
 ]
 
 _RECORDS = {}  # name -> Family, filled as wings load

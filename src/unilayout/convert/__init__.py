@@ -95,7 +95,7 @@ PAIR_MODULES = (
     affine_fit,   # affine (on a box) -> cute, tsl, linear
     tt,           # metal -> affine, cute; device -> affine
     xla,          # xla -> affine, cute, linear, tsl, metal
-    mosaic,       # mosaic -> linear, cute
+    mosaic,       # mosaic -> linear, cute, xla (a TPU memref); xla -> mosaic
 )
 
 #: ``(source family, target family) -> function``; an affine source also gets ``shape=``.

@@ -15,7 +15,10 @@ one array dim by a fixed amount, so:
   ``dim0..`` (Triton's order), exact when every mode and dim is a power of
   two (else NotRepresentableError with the mode that is not);
 - ``smem_to_cute``: a shared buffer as the CuTe layout "column-major
-  coordinate -> offset", composed with the swizzle ``Sw<B, M, 3>`` on elements.
+  coordinate -> offset", composed with the swizzle ``Sw<B, M, 3>`` on elements;
+- ``tpu_to_xla`` / ``xla_to_tpu``: a Mosaic TPU tiled memref and the XLA layout
+  of the same buffer, where the tile strides are row-major (a TPU memref's
+  CuTe and linear forms go through its XLA layout).
 
 The WGMMA accumulator is CuTe's SM90 GMMA ``CLayout_64xN`` exactly:
 
@@ -33,9 +36,12 @@ from ..errors import LayoutError, NotRepresentableError
 from ..linear import LinearLayout
 from ..mosaic import Fragmented, SmemLayout, TiledLayout, WGSplatFragLayout, WGStridedFragLayout
 from ..mosaic.smem import BITS, SwizzleTransform, TileTransform, TransposeTransform
+from ..mosaic.tpu import TpuTiledLayout, VectorLayout
+from ..xla import XlaLayout, parse_xla_layout
 from .cute_linear import cute_to_linear
+from .xla import xla_to_cute
 
-__all__ = ["mosaic_to_linear", "mosaic_to_cute", "smem_to_cute", "PAIRS"]
+__all__ = ["mosaic_to_linear", "mosaic_to_cute", "smem_to_cute", "tpu_to_xla", "xla_to_tpu", "PAIRS"]
 
 
 def _shape(v, shape):
@@ -47,6 +53,9 @@ def _shape(v, shape):
 
 
 def _register_layout(v):
+    if isinstance(v, VectorLayout):
+        raise NotRepresentableError(f"{v} places an array in TPU vregs (vreg, sublane, lane, packed): no thread "
+                                    "or register to map; its table is index_map")
     if isinstance(v, (TileTransform, SwizzleTransform)):
         raise NotRepresentableError(f"{v} is a transform: it makes a layout of a shared buffer "
                                     "(mosaic.SmemLayout) once given the buffer's shape and element type")
@@ -66,6 +75,8 @@ def mosaic_to_cute(v, shape=None) -> Layout:
     """
     if isinstance(v, SmemLayout):
         return smem_to_cute(v)
+    if isinstance(v, TpuTiledLayout):
+        return xla_to_cute(tpu_to_xla(v))
     if isinstance(v, Fragmented):
         v, shape = v.layout, v.shape if shape is None else shape
     _register_layout(v)
@@ -103,8 +114,8 @@ def mosaic_to_linear(v, shape=None) -> LinearLayout:
     ...
     unilayout.errors.NotRepresentableError: dim 1 has size 24, not a power of two: a linear layout maps bits
     """
-    if isinstance(v, SmemLayout):
-        return cute_to_linear(smem_to_cute(v))
+    if isinstance(v, (SmemLayout, TpuTiledLayout)):
+        return cute_to_linear(mosaic_to_cute(v))
     if isinstance(v, Fragmented):
         v, shape = v.layout, v.shape if shape is None else shape
     _register_layout(v)
@@ -169,5 +180,50 @@ def smem_to_cute(s: SmemLayout):
     return ComposedLayout(Swizzle((sw.swizzle // 16).bit_length() - 1, m, 3), 0, lay)
 
 
+def tpu_to_xla(t: TpuTiledLayout) -> XlaLayout:
+    """A Mosaic TPU tiled memref as the XLA layout of the same buffer (row-major tile strides only).
+
+    >>> from unilayout import mosaic
+    >>> str(tpu_to_xla(mosaic.parse("memref<16x256xbf16, #tpu.tiled<(16,128)(2,1),[2,1]>>")))
+    'bf16[16,256]{1,0:T(16,128)(2,1)}'
+    >>> tpu_to_xla(mosaic.parse("memref<16x256xf32, #tpu.tiled<(8,128),[1,2]>>"))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.NotRepresentableError: tile strides [1, 2] are not the row-major ones [2, 1]: XLA's layouts have no such gaps
+    """
+    if not isinstance(t, TpuTiledLayout):
+        raise NotRepresentableError(f"only a Mosaic TPU memref layout has an XLA form, not a {type(t).__name__}")
+    try:
+        return parse_xla_layout(t.xla_text())
+    except NotRepresentableError:
+        raise
+    except LayoutError as e:
+        raise NotRepresentableError(str(e)) from None
+
+
+def xla_to_tpu(x: XlaLayout) -> TpuTiledLayout:
+    """An XLA layout as the Mosaic TPU tiled memref of the same buffer (row-major dims only).
+
+    >>> from unilayout import xla
+    >>> str(xla_to_tpu(xla.parse("f32[16,256]{1,0:T(8,128)}")))
+    'memref<16x256xf32, #tpu.tiled<(8,128),[2,1]>>'
+    """
+    n = len(x.dims)
+    if tuple(x.minor_to_major) != tuple(range(n - 1, -1, -1)):
+        raise NotRepresentableError(f"minor_to_major {list(x.minor_to_major)} is not row-major: a Mosaic TPU "
+                                    "memref orders its dims row-major and steps tiles by tile_strides")
+    first = tuple(x.tiles[0]) if x.tiles else ()
+    k = len(first)
+    counts = [-(-d // first[i - (n - k)]) if i >= n - k else d for i, d in enumerate(x.dims)]
+    strides, acc = [0] * n, 1
+    for i in reversed(range(n)):
+        strides[i], acc = acc, acc * counts[i]
+    t = TpuTiledLayout(x.tiles, strides, x.dims, x.element_type)
+    if t.xla_text() != str(x).split(" ")[0]:
+        raise NotRepresentableError(f"{x} has no Mosaic TPU memref form with the same buffer")
+    return t
+
+
 #: The pairs this file gives ``convert_to`` (a register layout on its own or base-tile shape).
-PAIRS = {("mosaic", "linear"): mosaic_to_linear, ("mosaic", "cute"): mosaic_to_cute}
+PAIRS = {("mosaic", "linear"): mosaic_to_linear, ("mosaic", "cute"): mosaic_to_cute, ("mosaic", "xla"): tpu_to_xla,
+         ("xla", "mosaic"): xla_to_tpu}

@@ -26,6 +26,7 @@ from .frag import Fragmented, WGSplatFragLayout, WGStridedFragLayout
 from .layout import TiledLayout
 from .smem import SmemLayout, SwizzleTransform, TileTransform
 from .text import parse_mosaic
+from .tpu import TpuTiledLayout, VectorLayout
 
 __all__ = ["MOSAIC", "MosaicFamily"]
 
@@ -44,7 +45,7 @@ class MosaicFamily(Family):
 
     name = "mosaic"
     types = (TiledLayout, WGStridedFragLayout, WGSplatFragLayout, Fragmented, SmemLayout, TileTransform,
-             SwizzleTransform)
+             SwizzleTransform, VectorLayout, TpuTiledLayout)
     conversions = ("linear", "cute")
 
     def parse(self, text, **given):
@@ -62,9 +63,13 @@ class MosaicFamily(Family):
 
     def index_map(self, v, shape=None):
         shape = self._shape(v, shape)
-        if isinstance(v, SmemLayout):
-            return v.offsets().reshape(-1)
+        if isinstance(v, (SmemLayout, TpuTiledLayout)):
+            return self._concrete(v, shape).offsets().reshape(-1)
         o = v.owners(shape)
+        if isinstance(v, VectorLayout):
+            import numpy as np  # lazy: numpy, kept out of the record's import (the registry loads it for a text)
+
+            return np.stack([o["vreg"], o["sublane"], o["lane"], o["packed"]], axis=1)
         import numpy as np  # lazy: numpy, kept out of the record's import (the registry loads it for a text)
 
         return np.stack([o["thread"], o["value"]], axis=1)
@@ -72,12 +77,31 @@ class MosaicFamily(Family):
     def box(self, v):
         if isinstance(v, (WGStridedFragLayout, WGSplatFragLayout, SmemLayout, Fragmented)):
             return tuple(v.shape)
+        if isinstance(v, TpuTiledLayout) and v.shape is not None:
+            return v.shape
         return None
 
     def default_shape(self, v):
-        return tuple(v.base_tile_shape) if isinstance(v, TiledLayout) else None
+        if isinstance(v, TiledLayout):
+            return tuple(v.base_tile_shape)
+        if isinstance(v, VectorLayout):  # one vreg's slice of the array
+            rows, cols = v.vreg_slice
+            rows = 1 if v.offsets[0] == "*" else rows
+            cols = 1 if v.offsets[1] == "*" else cols
+            return {None: (rows, cols), -1: (rows,), -2: (cols,), -3: (1,)}[v.implicit_dim]
+        if isinstance(v, TpuTiledLayout):  # one tile
+            first = v.tiles[0] if v.tiles else ()
+            return (1,) * (len(v.tile_strides) - len(first)) + tuple(first)
+        return None
+
+    def _concrete(self, v, shape):
+        if isinstance(v, TpuTiledLayout) and v.shape is None:
+            return v.with_shape(self._shape(v, shape))
+        return v
 
     def with_shape(self, v, shape):
+        if isinstance(v, TpuTiledLayout):
+            return v.with_shape(shape)
         if isinstance(v, (TiledLayout, Fragmented)):
             return Fragmented(v, shape)
         if isinstance(v, _REGISTER) and tuple(shape) != v.shape:
@@ -89,6 +113,14 @@ class MosaicFamily(Family):
             return {"note": "a shared-memory transform: give it a buffer (mosaic.SmemLayout) to tabulate it"}
         shape = self._shape(v, shape)
         d = {"shape": list(shape), "size": math.prod(shape)}
+        if isinstance(v, VectorLayout):
+            d.update(bitwidth=v.bitwidth, packing=v.packing, vreg_slice=list(v.vreg_slice),
+                     tiles_per_vreg=v.tiles_per_vreg, vregs=list(v.tile_array_shape(shape)))
+            return d
+        if isinstance(v, TpuTiledLayout):
+            v = self._concrete(v, shape)
+            table_facts(d, v.offsets().reshape(-1), 0, int(v.offsets().max()) if d["size"] else 0)
+            return d
         if isinstance(v, SmemLayout):
             d.update(buffer_shape=list(v.buffer_shape), dtype=v.dtype)
             table_facts(d, v.offsets().reshape(-1), 0, d["size"] - 1)
@@ -111,9 +143,13 @@ class MosaicFamily(Family):
         n = math.prod(shape)
         if n > max_cells:
             return [too_big("thread:value", n, max_cells)]
-        if isinstance(v, SmemLayout):
-            return [("buffer offsets (row-major; rows x last dim)", grid_text(v.offsets().reshape(-1), shape))]
+        if isinstance(v, (SmemLayout, TpuTiledLayout)):
+            offs = self._concrete(v, shape).offsets().reshape(-1)
+            return [("buffer offsets (row-major; rows x last dim)", grid_text(offs, shape))]
         o = v.owners(shape)
+        if isinstance(v, VectorLayout):
+            return [(f"{k} of each element (row-major; rows x last dim)", grid_text(o[k], shape))
+                    for k in ("vreg", "sublane", "lane", "packed")]
         return [("thread of each element (row-major; rows x last dim)", grid_text(o["thread"], shape)),
                 ("value of each element (register * vector_length + element)", grid_text(o["value"], shape))]
 
@@ -122,10 +158,15 @@ class MosaicFamily(Family):
         from ..draw import DEFAULT_MAX_CELLS  # lazy: the drawing kit loads only when a value is drawn
 
         only_options(self.name, rest)
+        if isinstance(v, (VectorLayout, TpuTiledLayout)):
+            return super().picture(self._concrete(v, shape), shape=self._shape(v, shape), max_cells=max_cells,
+                                   labels=labels, color=color)
         return _picture().mosaic_scene(v, self._shape(v, shape), color, max_cells=max_cells or DEFAULT_MAX_CELLS,
                                        labels=labels)
 
     def cells(self, v, shape=None, *, details=True):
+        if isinstance(v, (VectorLayout, TpuTiledLayout)):
+            return super().cells(self._concrete(v, shape), self._shape(v, shape), details=details)
         return _picture().mosaic_cells(v, self._shape(v, shape), details=details)
 
     def size(self, v, shape=None):

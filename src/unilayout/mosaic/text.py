@@ -36,6 +36,7 @@ from .frag import WGSplatFragLayout, WGStridedFragLayout
 from .layout import Replicated, TiledLayout
 from .named import NAMES, layout
 from .smem import SmemLayout, SwizzleTransform, TileTransform, TransposeTransform, memref_shape
+from .tpu import TpuTiledLayout, VectorLayout
 
 __all__ = ["parse_mosaic"]
 
@@ -147,15 +148,73 @@ def parse_mosaic(text: str):
         if name not in NAMES:
             raise ParseError(f"unknown plgpu.Layout member {name!r}; choose one of {', '.join(NAMES)}", text, at)
         return _checked(r, at, lambda: layout(name))
+    if r.peek("#tpu."):
+        return _tpu(r, start)
     if r.peek("memref<"):
         got = memref_shape(text, r.at)
         if got is None:
-            r.fail("a memref type 'memref<64x128xf16>'")
+            return _tpu_memref(r, start)
         r.at = got[2]
         transforms = r.items(lambda: _transform(r))
         r.end()
         return _checked(r, start, lambda: SmemLayout(got[0], transforms, got[1]))
     value = _attribute(r, start)
+    r.end()
+    return value
+
+
+def _tpu(r, start):
+    """``#tpu.vpad<"...">`` or a bare ``#tpu.tiled<...>``."""
+    text = r.text
+    if r.peek('#tpu.vpad<"'):
+        r.eat('#tpu.vpad<"')
+        at = r.at
+        end = text.find('"', at)
+        if end < 0:
+            r.fail("the closing '\"'")
+        layout = VectorLayout.parse(text[at:end], text, at)
+        r.at = end + 1
+        r.eat(">")
+        r.end()
+        return layout
+    if r.peek("#tpu.tiled<"):
+        end = _closing(r, r.at + len("#tpu.tiled"))
+        value = TpuTiledLayout.parse(text[r.at:end], None, at=r.at)
+        r.at = end
+        r.end()
+        return value
+    raise ParseError("expected '#tpu.vpad<\"...\">' or '#tpu.tiled<...>'", text, r.at)
+
+
+def _closing(r, at):
+    """The position after the ``>`` that closes the ``<`` at ``at``."""
+    depth = 0
+    for i in range(at, len(r.text)):
+        depth += {"<": 1, ">": -1}.get(r.text[i], 0)
+        if depth == 0:
+            return i + 1
+    raise ParseError("expected '>'", r.text, len(r.text))
+
+
+_TPU_MEMREF = re.compile(r"memref<((?:\d+x)*)([A-Za-z0-9]+)\s*,\s*")
+
+
+def _tpu_memref(r, start):
+    """``memref<16x256xf32, #tpu.tiled<...>[, #tpu.memory_space<...>]>``."""
+    text = r.text
+    m = _TPU_MEMREF.match(text, r.at)
+    if not m or not text.startswith("#tpu.tiled<", m.end()):
+        r.fail("a memref type 'memref<64x128xf16>' or 'memref<16x256xf32, #tpu.tiled<(8,128),[2,1]>>'")
+    shape = tuple(int(s) for s in m.group(1).split("x")[:-1])
+    end = _closing(r, m.end() + len("#tpu.tiled"))
+    value = TpuTiledLayout.parse(text[m.end():end], shape, m.group(2), at=m.end())
+    r.at = end
+    if r.peek(","):
+        r.eat(",")
+        r.eat("#tpu.memory_space<")
+        r.word()
+        r.eat(">")
+    r.eat(">")
     r.end()
     return value
 
