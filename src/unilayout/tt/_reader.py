@@ -149,6 +149,7 @@ class Reader:
             th, tw, tile_dtype = self.tile_type(epos if v1 else None, f"'!{dialect}.tile<'")
             return rpos, mshape, epos, (th, tw), tile_dtype
         melem, _ = self.ident(f"the memref element type or '!{dialect}.tile<...>'")
-        if melem != elem and not (signed_ok and elem and elem[0] == "i" and melem == "s" + elem):
+        self.memref_element = melem  # a bare TTNN layout (elem None) keeps its memref's own element type
+        if elem is not None and melem != elem and not (signed_ok and elem and elem[0] == "i" and melem == "s" + elem):
             raise self.error(f"memref element type {melem} does not match the tensor's {elem}", epos)
         return rpos, mshape, epos, None, None

@@ -34,6 +34,7 @@ from .device import Device
 from .forms import FORMS, metal_form
 from .metal.metal import MetalLayout
 from .text import parse
+from .ttnn.attr import TTNNLayoutAttr
 from .ttnn.facts import config_facts
 from .ttnn.memory_config import MemoryConfig
 from .ttnn.nd import TTNNNDTensorLayout
@@ -204,14 +205,17 @@ class DeviceFamily(Family):
 
 
 class TtnnConfigFamily(Family):
-    """TTNN placements without a grid split of their own: memory configs, ND shard specs, ND-sharded tensors."""
+    """TTNN placements without a tensor or a grid split of their own: memory configs, ND shard specs, ND-sharded
+    tensors, bare ``#ttnn.ttnn_layout`` attributes (drawn as their grid of full shards)."""
 
-    name, types = "ttnn", (MemoryConfig, NdShardSpec, TTNNNDTensorLayout)
+    name, types = "ttnn", (MemoryConfig, NdShardSpec, TTNNNDTensorLayout, TTNNLayoutAttr)
 
     def parse(self, text, **given):
         return parse(text)
 
     def _metal(self, v):
+        if isinstance(v, TTNNLayoutAttr):  # no tensor shape, but its grid of full shards is a layout
+            return v.to_metal()
         if not hasattr(v, "logical_shape"):
             raise LayoutError(f"{str(v).split('<', 1)[0]} has no tensor shape: give --shape (e.g. --shape 64x256) "
                               "for the layout it gives a tensor of that shape")

@@ -106,8 +106,99 @@ def parse_tensor(text: str) -> MetalLayout:
     return ml
 
 
+_ALIAS_DEF = re.compile(r"[ \t]*(#[\w.$-]+)[ \t]*=[ \t]*")
+_ALIAS_USE = re.compile(r"#[\w$-]+(?:\.[\w$-]+)*(?![\w.$<-])")
+
+
+def _alias_value(text, k):
+    """End of the alias value starting at ``k``: its balanced '<...>' (or the end of its line)."""
+    eol = text.find("\n", k)
+    eol = len(text) if eol < 0 else eol
+    lt = text.find("<", k, eol)
+    return _close(text, lt) if lt >= 0 else eol
+
+
+def _expand_aliases(text):
+    """``(expanded, spans)`` of a text that opens with alias lines, or None when it does not.
+
+    ``#name = value`` lines (as an IR dump prints them above the code) define
+    aliases; what follows them is the value, its aliases replaced by their
+    values (which may use earlier aliases). Nothing after the definitions: the
+    last one's value is the value. ``spans`` maps expanded positions back
+    (``(exp_start, orig_start)`` per piece) for positioned errors.
+    """
+    defs, pos = {}, 0
+    while True:
+        m = _ALIAS_DEF.match(text, pos)
+        if m is None:
+            break
+        k = m.end()
+        end = _alias_value(text, k)
+        if not text[k:end].strip():
+            raise ParseError(f"alias {m.group(1)} has no value after '='", text, k)
+        defs[m.group(1)] = _substitute(text[k:end], k, defs)
+        nl = text.find("\n", end)
+        rest = text[end:nl if nl >= 0 else len(text)]
+        if rest.strip():
+            raise ParseError(f"expected a new line after the alias {m.group(1)}, found {rest.strip()[:20]!r}", text,
+                             end + len(rest) - len(rest.lstrip()))
+        pos = len(text) if nl < 0 else nl + 1
+        while pos < len(text) and text[pos] in " \t\r\n":
+            nxt = text.find("\n", pos)
+            if text[pos:nxt if nxt >= 0 else len(text)].strip():
+                break
+            pos = len(text) if nxt < 0 else nxt + 1
+        if pos >= len(text):
+            break
+    if not defs:
+        return None
+    if not text[pos:].strip():
+        return defs[next(reversed(defs))]
+    return _substitute(text[pos:], pos, defs)
+
+
+def _substitute(body, at, defs):
+    """``body`` (at ``at`` in the text) with each defined alias replaced: ``(expanded, spans)``."""
+    out, spans, n, last = [], [], 0, 0
+    for m in _ALIAS_USE.finditer(body):
+        name = m.group(0)
+        if name not in defs:
+            continue
+        piece = body[last:m.start()]
+        spans.append((n, at + last))
+        out.append(piece)
+        n += len(piece)
+        sub, sub_spans = defs[name]
+        spans.extend((n + e, o) for e, o in sub_spans)
+        out.append(sub)
+        n += len(sub)
+        last = m.end()
+    spans.append((n, at + last))
+    out.append(body[last:])
+    return "".join(out), spans
+
+
+def _original_position(spans, p):
+    start, orig = spans[0]
+    for e, o in spans:
+        if e > p:
+            break
+        start, orig = e, o
+    return orig + (p - start)
+
+
 def parse(text: str):
     """Parse tt text: a ``tensor<...>`` with a metal layout, or a ``#tt.device<...>``.
+
+    The text may open with alias lines, as a dump prints them: each
+    ``#name = <attribute>`` defines ``#name`` for what follows (errors point
+    into the text as given):
+
+    >>> L = parse('''#l1 = #ttnn.buffer_type<l1>
+    ... #ttnn_layout = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x2>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>, <width_sharded>>
+    ... tensor<32x64xf32, #ttnn_layout>''')
+    >>> L.grid, L.buffer_type, L.memory_layout
+    ((1, 2), 'l1', 'width_sharded')
 
     >>> type(parse("#tt.device<workerGrid = #tt.grid<8x16, (d0, d1) -> (d1 floordiv 8, d0, d1 mod 8)>, "
     ...            "meshShape = 1x2, chipIds = [0, 1]>")).__name__
@@ -119,6 +210,15 @@ def parse(text: str):
       #tt.metal_layout<(d0) -> (d0), undef, <1>, memref<4xf32, #tt.memory_space<l1>>>
       ^
     """
+    check_text(text, "tt text")
+    if _ALIAS_DEF.match(text):
+        expanded = _expand_aliases(text)
+        if expanded is not None:
+            body, spans = expanded
+            try:
+                return parse(body)
+            except ParseError as e:
+                raise ParseError(e.message, text, _original_position(spans, e.position)) from None
     p = Reader(text)
     pos = p.ws()
     t = p.s.text

@@ -80,8 +80,8 @@ def test_lit_memory_configs(text, value):
 @pytest.mark.parametrize(
     "text, message, needle",
     [
-        ("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1xf32, #dram>, <interleaved>>", "needs its tensor",
-         "#ttnn"),
+        ("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x1>, memref<1x1xf32, #dram>, <interleaved>>",
+         r"expected \(1, 1\) grid shape for dram buffer type", "<2x1>"),
         ("#ttnn.memory_config<#l1, <block_sharded>, #ttnn.shard_spec<<[#core_range]>, <32x32>, <row_major>>>",
          "alias #core_range is defined elsewhere", "#core_range"),
         ("#ttnn.memory_config<#hbm, <interleaved>>", "expected a buffer type", "#hbm"),
@@ -238,3 +238,91 @@ def test_height_sharding_on_a_2d_grid_checks_the_memref_against_all_its_cores():
             "#l1>, <height_sharded>>>")
     with pytest.raises(ParseError, match=r"memref 2x1 does not match 1x1 .* grid 12x1\) \(height_sharded over the 6x2"):
         unilayout.parse(text)
+
+
+# Bare attributes as a dump's alias lines print them (tt-mlir lit tests): the attribute alone, with its facts
+LIT_ATTRIBUTES = [
+    ("#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 32 + d2, d3), <32x1>, memref<1x1x!ttcore.tile<32x32, "
+     "bf16>, #l1>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (7, 3)>]>>",
+     (32, 1), (1, 1), (32, 32), "l1", "height_sharded", 32),
+    ("#ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<1x96x!ttcore.tile<32x32, bf16>, "
+     "#dram>, <interleaved>>", (1, 1), (1, 96), (32, 3072), "dram", "interleaved", 1),
+    ("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x384xbf16, #dram>, <interleaved>>",
+     (1, 1), (32, 384), (32, 384), "dram", "interleaved", 1),
+    ("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <6x2>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <width_sharded>, "
+     "exactGrid = true>", (6, 2), (1, 1), (32, 32), "l1", "width_sharded", 12),
+]
+
+
+@pytest.mark.parametrize("text, grid, memref, shard, buffer, layout, cores", LIT_ATTRIBUTES)
+def test_bare_ttnn_layout_is_a_value_with_its_facts(text, grid, memref, shard, buffer, layout, cores):
+    from unilayout.tt.ttnn.attr import TTNNLayoutAttr
+    from unilayout.tt.ttnn.facts import config_facts
+
+    a = unilayout.parse(text)
+    assert isinstance(a, TTNNLayoutAttr)
+    assert (a.grid, a.memref_shape, a.shard_shape, a.buffer_type, a.memory_layout, a.cores) == \
+        (grid, memref, shard, buffer, layout, cores)
+    assert tt.parse(str(a)) == a and hash(tt.parse(str(a))) == hash(a)
+    f = config_facts(a)
+    assert (f["kind"], f["grid"], f["memref_shape"], f["buffer_type"], f["memory_layout"]) == \
+        ("ttnn_layout", list(grid), list(memref), buffer, layout)
+    full = a.to_metal()                     # the picture's layout: every core's shard full
+    assert full.grid == grid and full.shard_shape == shard and full.padding_summary().total == 0
+    assert unilayout.family_of(a) == "ttnn"
+
+
+def test_bare_ttnn_layout_with_a_shape_is_the_tensor_layout_and_checks_the_memref():
+    a = unilayout.parse("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, memref<1x2x!ttcore.tile<32x32, bf16>, #l1>, "
+                        "<block_sharded>>")
+    L = a.to_metal((32, 384))
+    assert L == unilayout.parse("tensor<32x384xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, memref<1x2x!ttcore."
+                                "tile<32x32, bf16>, #l1>, <block_sharded>>>")
+    with pytest.raises(unilayout.LayoutError, match="memref 1x2 does not match 1x1 for a tensor of shape 32x192"):
+        a.to_metal((32, 192))
+
+
+# A dump's alias lines, then the value using them (tt-mlir lit test d2m ttnn-mode / ttnn_to_ttmetal)
+DUMP = """#dram = #ttnn.buffer_type<dram>
+#l1 = #ttnn.buffer_type<l1>
+
+#dram_interleaved_encoding_in = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 32 + d1 * 32 + d2, d3), <1x1>, memref<1x96x!ttcore.tile<32x32, bf16>, #dram>, <interleaved>>
+#l1_height_sharded = #ttnn.ttnn_layout<(d0, d1, d2, d3) -> (d0 * 1024 + d1 * 32 + d2, d3), <32x1>, memref<1x1x!ttcore.tile<32x32, bf16>, #l1>, <height_sharded>, core_ranges = <[#ttnn.core_range<(0, 0), (7, 3)>]>>
+"""
+
+
+def test_alias_lines_then_a_tensor_using_them_read_as_that_tensor():
+    L = tt.parse(DUMP + "tensor<1x1x1024x32xbf16, #l1_height_sharded>")
+    assert (L.grid, L.shard_shape, L.buffer_type, L.memory_layout) == ((32, 1), (32, 32), "l1", "height_sharded")
+    assert L == tt.parse("tensor<1x1x1024x32xbf16, " + DUMP.split("#l1_height_sharded = ")[1].strip() + ">")
+    M = tt.parse(DUMP + "tensor<1x1x32x3072xbf16, #dram_interleaved_encoding_in>")
+    assert (M.grid, M.memref_shape, M.buffer_type) == ((1, 1), (1, 96), "dram")
+    # nothing after the aliases: the last one's value
+    assert tt.parse(DUMP).grid == (32, 1)
+
+
+def test_alias_of_a_device_reads_as_the_device():
+    d = tt.parse("#any_device = #ttcore.device<workerGrid = #ttcore.grid<8x8, (d0, d1) -> (0, d0, d1)>, l1Map = "
+                 "(d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0), dramMap = (d0, d1, d2)[s0, s1] -> (0, 0, 0, d0 * s1 + d1 "
+                 "* s1 + d2), meshShape = , chipIds = [0]>")
+    assert d.grid_shape == (8, 8) and d.chip_ids == (0,)
+
+
+@pytest.mark.parametrize(
+    "text, message, needle",
+    [
+        ("#l1 = \ntensor<32x32xf32, #l1>", "alias #l1 has no value after '='", "\ntensor"),
+        ("#l1 =", "alias #l1 has no value after '='", None),
+        # an error inside an alias's value points into its definition line
+        ("#dram = #ttnn.buffer_type<dram>\n#t = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile"
+         "<32x32, f32>, #dram>, <interleaved>>\ntensor<32x32xf32, #t>", "memref 1x2 does not match 1x1", "memref<1x2"),
+        ("#t = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #ttnn.buffer_type<dram>>, "
+         "<interleaved>>\ntensor<32x32xbf16, #t>", "memref element type f32 does not match the tensor's bf16",
+         "f32, #ttnn.buffer_type"),
+    ],
+)
+def test_bad_alias_text_is_a_parse_error_at_its_place(text, message, needle):
+    with pytest.raises(ParseError, match=message) as e:
+        tt.parse(text)
+    where = len(text) if needle is None else text.index(needle)
+    assert e.value.position == where, text[e.value.position:]

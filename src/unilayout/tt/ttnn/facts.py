@@ -14,6 +14,7 @@ the shards each core holds, and the metal layout it is, where one exists.
 from __future__ import annotations
 
 from ...errors import LayoutError
+from .attr import TTNNLayoutAttr
 from .memory_config import MemoryConfig
 from .nd import TTNNNDTensorLayout
 from .ndshard import NdShardSpec
@@ -35,7 +36,7 @@ def _spec_facts(sp, d):
 
 
 def config_facts(value) -> dict:
-    """The fields of a ``MemoryConfig``, ``NdShardSpec`` or ``TTNNNDTensorLayout`` as an ordered dict (``show``).
+    """The fields of a ``MemoryConfig``, ``NdShardSpec``, ``TTNNNDTensorLayout`` or bare ``TTNNLayoutAttr`` (``show``).
 
     A config has no tensor shape, so it is no layout: the facts are its
     fields, plus the cores it names; ``to_metal(shape)`` gives the layout it
@@ -50,8 +51,24 @@ def config_facts(value) -> dict:
     ('memory_config', 'block_sharded', 8, [32, 64], ['(0,0)-(3,1)'])
     >>> config_facts(tt.NdShardSpec((2, 32, 32), (8, 8)))["distribution"]
     'round_robin_1d'
+    >>> f = config_facts(tt.parse("#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x6>, memref<1x2x!ttcore.tile<32x32, "
+    ...                           "bf16>, #ttnn.buffer_type<l1>>, <block_sharded>>"))
+    >>> f["kind"], f["grid"], f["memref_shape"], f["shard_shape"], f["buffer_type"], f["memory_layout"]
+    ('ttnn_layout', [1, 6], [1, 2], [32, 64], 'l1', 'block_sharded')
     """
     d = {}
+    if isinstance(value, TTNNLayoutAttr):  # a bare #ttnn.ttnn_layout: what the attribute alone fixes
+        d["kind"] = "ttnn_layout"
+        d["linear"], d["grid"] = str(value.linear), list(value.grid)
+        d["memref_shape"], d["shard_shape"] = list(value.memref_shape), list(value.shard_shape)
+        d["tile"] = list(value.tile) if value.tile else None
+        d["element_type"] = value.tile_dtype if value.tile else value.element_type
+        d["buffer_type"], d["memory_layout"], d["cores"] = value.buffer_type, value.memory_layout, value.cores
+        if value.core_ranges is not None:
+            d["core_ranges"] = [f"({r.start[0]},{r.start[1]})-({r.end[0]},{r.end[1]})" for r in value.core_ranges]
+        d["note"] = ("no tensor shape: the picture shows the grid of full shards; give a shape (--shape 64x256) to see "
+                     "the layout it gives that tensor")
+        return d
     if isinstance(value, TTNNNDTensorLayout):  # a tensor with an ND layout: its fields, the spec, the metal form
         d["kind"] = "ttnn_nd_layout"
         d["logical_shape"], d["element_type"] = list(value.logical_shape), value.element_type

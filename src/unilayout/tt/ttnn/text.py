@@ -37,13 +37,14 @@ from ...errors import LayoutError
 from .._mlir import xs
 from ..metal.metal import is_scalar_type
 from ..ttnn_view import CoreRange, ShardSpec
+from .attr import TTNNLayoutAttr
 from .layout import TTNNTensorLayout
 from .memory_config import MemoryConfig
 from .nd import TTNNNDTensorLayout
 from .ndshard import NdShardSpec
 from .placement import BUFFER_TYPES, TTNN_MEMORY_LAYOUTS
 
-__all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_memory_config", "read_nd_shard_spec"]
+__all__ = ["read_ttnn_tensor", "read_ttnn_attribute", "read_ttnn_layout_attribute", "read_memory_config", "read_nd_shard_spec"]
 
 _ALIASES = {f"#{b}": b for b in BUFFER_TYPES}
 
@@ -202,16 +203,8 @@ def _tensor_mesh(p):
     return t[start:end]
 
 
-def read_ttnn_tensor(p, shape, elem, tile, pos):
-    """The '#ttnn.ttnn_layout<...>' of ``tensor<shape x elem, ...>`` -> ``TTNNTensorLayout``."""
-    apos = p.ws()
-    if tile is not None or elem is None:
-        raise p.error("a #ttnn.ttnn_layout tensor keeps its logical element type: the tile belongs in its memref", pos)
-    if p.peek("#ttnn.ttnn_nd_layout<"):
-        return read_nd_tensor(p, shape, elem, pos)
-    if not p.accept("#ttnn.ttnn_layout<"):
-        name = p.s.text[apos:].split(">")[0].split(",")[0]
-        raise p.error(f"expected '#ttnn.ttnn_layout<' on a tensor, found {name!r}", apos)
+def _layout_fields(p, elem, apos):
+    """The fields of a '#ttnn.ttnn_layout<' (read up to its '>'), with the positions errors point at."""
     linear, mpos = p.affine_map()
     p.expect(",", "',' after the affine map")
     gpos = p.ws()
@@ -256,23 +249,59 @@ def read_ttnn_tensor(p, shape, elem, tile, pos):
         else:
             p.s.expected("'<memory_layout>', 'core_ranges = ...' or 'exactGrid = ...'")
     p.expect(">", "'>' to close '#ttnn.ttnn_layout<'")
+    return dict(linear=linear, grid=grid, grid_map=grid_map, mesh=mesh, mshape=mshape, ttile=ttile, tdtype=tdtype,
+                buffer=buffer, layout=layout, ranges=ranges, exact=exact, mpos=mpos, gpos=gpos, rpos=rpos, lpos=lpos,
+                cpos=cpos, melem=getattr(p, "memref_element", None) if ttile is None else None)
+
+
+def _where(f, msg, apos):
+    """Where a ``LayoutError`` from the layout's rules points: the field it names."""
+    if "core_range_set" in msg:
+        return f["cpos"] if f["ranges"] is not None else f["lpos"]
+    if "layout" in msg and "grid" not in msg:
+        return f["lpos"]
+    return f["mpos"] if "map" in msg else f["gpos"] if "grid" in msg else f["rpos"] if "memref" in msg else apos
+
+
+def read_ttnn_tensor(p, shape, elem, tile, pos):
+    """The '#ttnn.ttnn_layout<...>' of ``tensor<shape x elem, ...>`` -> ``TTNNTensorLayout``."""
+    apos = p.ws()
+    if tile is not None or elem is None:
+        raise p.error("a #ttnn.ttnn_layout tensor keeps its logical element type: the tile belongs in its memref", pos)
+    if p.peek("#ttnn.ttnn_nd_layout<"):
+        return read_nd_tensor(p, shape, elem, pos)
+    if not p.accept("#ttnn.ttnn_layout<"):
+        name = p.s.text[apos:].split(">")[0].split(",")[0]
+        raise p.error(f"expected '#ttnn.ttnn_layout<' on a tensor, found {name!r}", apos)
+    f = _layout_fields(p, elem, apos)
     if not is_scalar_type(elem):
         raise p.error(f"element type {elem!r} is not one of f16, bf16, f32, f64, iN, siN, uiN", pos)
+    grid, mshape, ttile = f["grid"], f["mshape"], f["ttile"]
     try:
-        L = TTNNTensorLayout(shape, linear, grid, elem, buffer, layout, ttile, tdtype, grid_map, ranges, exact, mesh)
+        L = TTNNTensorLayout(shape, f["linear"], grid, elem, f["buffer"], f["layout"], ttile, f["tdtype"],
+                             f["grid_map"], f["ranges"], f["exact"], f["mesh"])
     except LayoutError as e:
-        msg = str(e)
-        where = (cpos if ranges is not None else lpos) if "core_range_set" in msg else lpos if "layout" in msg and "grid" not in msg else \
-            mpos if "map" in msg else gpos if "grid" in msg else apos
-        raise p.error(msg, where) from None
+        raise p.error(str(e), _where(f, str(e), apos)) from None
     if L.memref_shape != tuple(mshape):
         over = grid if L.interleaved_pages or L._pages() is None else L._pages().virtual
         rule = "pages per bank" if L.interleaved_pages else f"ceilDiv(physical {xs(L.physical_shape)}, grid {xs(over)})"
         if over != grid:
             rule += f" ({L.memory_layout} over the {xs(grid)} cores)"
         unit = f" in {xs(ttile)} tiles" if ttile else ""
-        raise p.error(f"memref {xs(mshape)} does not match {xs(L.memref_shape)}{unit} = {rule}", rpos)
+        raise p.error(f"memref {xs(mshape)} does not match {xs(L.memref_shape)}{unit} = {rule}", f["rpos"])
     return L
+
+
+def read_ttnn_layout_attribute(p):
+    """A bare '#ttnn.ttnn_layout<...>' (no tensor) -> ``TTNNLayoutAttr``; the verifier's rules apply, no memref check."""
+    apos = p.ws()
+    p.expect("#ttnn.ttnn_layout<", "'#ttnn.ttnn_layout<'")
+    f = _layout_fields(p, None, apos)
+    try:
+        return TTNNLayoutAttr(f["linear"], f["grid"], f["mshape"], f["melem"], f["buffer"], f["layout"], f["ttile"],
+                              f["tdtype"], f["ranges"], f["grid_map"], f["exact"], f["mesh"])
+    except LayoutError as e:
+        raise p.error(str(e), _where(f, str(e), apos)) from None
 
 
 def read_nd_tensor(p, shape, elem, pos):
@@ -320,9 +349,8 @@ def read_ttnn_attribute(p):
     if t.startswith("#ttnn.ttnn_nd_layout", pos):
         raise p.error("a #ttnn.ttnn_nd_layout needs its tensor (it has no logical shape): write "
                       "tensor<...xbf16, #ttnn.ttnn_nd_layout<...>>", pos)
-    if t.startswith("#ttnn.ttnn_layout", pos):
-        raise p.error("a #ttnn.ttnn_layout needs its tensor (it has no logical shape): write "
-                      "tensor<...xbf16, #ttnn.ttnn_layout<...>>", pos)
+    if t.startswith("#ttnn.ttnn_layout<", pos):
+        return read_ttnn_layout_attribute(p)
     name = t[pos:].split("<")[0]
     raise p.error(f"{name} is not read here: expected '#ttnn.memory_config<...>' or a tensor with a "
                   "#ttnn.ttnn_layout", pos)
