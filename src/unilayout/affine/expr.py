@@ -471,11 +471,19 @@ def constant(value: int) -> Constant:
 # --- printer (MLIR's AsmPrinter::printAffineExprInternal); the parser is in text.py ---
 
 
+_INT64_MIN = -(1 << 63)
+
+
 def print_expr(e) -> str:
     """MLIR's printed form of an expression (what ``str(e)`` returns).
 
+    A constant -2**63 is written ``-9223372036854775807 - 1``: MLIR's parser, and ours, reads the digits of
+    ``-9223372036854775808`` as 2**63 before the sign, which is out of range, so that the text reads back.
+
     >>> print_expr(dim(0) + dim(1) * -3 + -2)
     'd0 - d1 * 3 - 2'
+    >>> print_expr(dim(0) + -(1 << 63)), print_expr(constant(-(1 << 63)))
+    ('d0 - 9223372036854775807 - 1', '(-9223372036854775807 - 1)')
     """
     out = []
     _print(e, False, out)
@@ -491,7 +499,8 @@ def _print(e, strong, out):
         out.append(f"s{e.position}")
         return
     if t is Constant:
-        out.append(str(e.value))
+        # -2**63 has no literal (the parser, as MLIR's, reads the digits before the sign): write the sum it is
+        out.append(str(e.value) if e.value != _INT64_MIN else f"({_INT64_MIN + 1} - 1)")
         return
     op, lhs, rhs = e.op, e.lhs, e.rhs
     if strong:
@@ -513,7 +522,7 @@ def _print(e, strong, out):
                 out.append(" - ")
                 _print(rhs.lhs, type(rhs.lhs) is Binary and rhs.lhs.op == ADD, out)
                 done = True
-            elif k < -1:
+            elif k < -1 and k != _INT64_MIN:  # - x * 2**63 would not read back: "+ x * (...)" below
                 _print(lhs, False, out)
                 out.append(" - ")
                 _print(rhs.lhs, True, out)
@@ -522,7 +531,7 @@ def _print(e, strong, out):
         if not done:
             if type(rhs) is Constant and rhs.value < 0:
                 _print(lhs, False, out)
-                out.append(f" - {-rhs.value}")
+                out.append(f" - {-rhs.value}" if rhs.value != _INT64_MIN else f" - {-(_INT64_MIN + 1)} - 1")
             else:
                 _print(lhs, False, out)
                 out.append(" + ")
