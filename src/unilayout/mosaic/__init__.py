@@ -24,6 +24,13 @@ Who holds an element, and what a (thread, value) holds:
 
 Shared buffers (``SmemLayout``) are what the transforms ``#mosaic_gpu.tile``,
 ``#mosaic_gpu.swizzle`` and ``transpose`` make of a block of global memory.
+On TPUs, Mosaic's vector layouts place an array in vregs and its tiled
+memrefs lay out a buffer:
+
+>>> mosaic.parse('#tpu.vpad<"32,{0,0},(8,128)">').tile_array_shape((16, 256))
+(2, 2)
+>>> mosaic.parse("memref<16x256xf32, #tpu.tiled<(8,128),[2,1]>>").xla_text()
+'f32[16,256]{1,0:T(8,128)}'
 
 | module | names |
 |---|---|
@@ -31,6 +38,7 @@ Shared buffers (``SmemLayout``) are what the transforms ``#mosaic_gpu.tile``,
 | ``frag`` | ``WGStridedFragLayout``, ``WGSplatFragLayout``, ``Fragmented`` (a layout on a shape) |
 | ``named`` | ``WGMMA``, ``WGMMA_8BIT``, ``TCGEN05``, ..., ``layout(name, *args)`` (``plgpu.Layout``) |
 | ``smem`` | ``TileTransform``, ``TransposeTransform``, ``SwizzleTransform``, ``SmemLayout`` |
+| ``tpu`` | Mosaic TPU: ``VectorLayout`` (``#tpu.vpad``), ``TpuTiledLayout`` (``#tpu.tiled`` memrefs) |
 | ``text`` | ``parse_mosaic`` (also ``mosaic.parse``) |
 | ``family`` | ``MOSAIC``, the family's record |
 
@@ -69,6 +77,7 @@ from .named import (
 )
 from .smem import SmemLayout, SwizzleTransform, TileTransform, TransposeTransform
 from .text import parse_mosaic
+from .tpu import TpuTiledLayout, VectorLayout
 
 #: ``mosaic.parse(text)``, as every family's package offers it.
 parse = parse_mosaic
@@ -78,4 +87,4 @@ __all__ = ["Tiling", "Replicated", "TiledLayout", "WGStridedFragLayout", "WGSpla
            "TCGEN05", "TCGEN05_TRANSPOSED", "TCGEN05_ROW", "TCGEN05_COL", "TCGEN05_TMEM_NATIVE", "TMA_INDICES",
            "TMA_INDICES_4", "tmem_native_layout", "tcgen05_m64_collective", "tcgen05_m64_collective_native",
            "smem_gmem_copy", "layout", "NAMES", "SmemLayout", "TileTransform", "TransposeTransform",
-           "SwizzleTransform", "parse", "parse_mosaic", "WARP_SIZE", "WARPS_IN_WARPGROUP", "WARPGROUP_SIZE"]
+           "SwizzleTransform", "VectorLayout", "TpuTiledLayout", "parse", "parse_mosaic", "WARP_SIZE", "WARPS_IN_WARPGROUP", "WARPGROUP_SIZE"]
