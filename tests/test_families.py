@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import unilayout
-from unilayout import LayoutError, ParseError, _families, affine, cute, linear, sharding, tsl, tt
+from unilayout import LayoutError, ParseError, _families, affine, cute, linear, mosaic, sharding, tilelang, tsl, tt
 
 # one value per family (and per CuTe type), with the text it is written in
 VALUES = {
@@ -21,13 +21,17 @@ VALUES = {
     "ttnn": [tt.NdShardSpec((32, 64), (4, 2), distribution="GRID_2D")],
     "tiled": [cute.make_tiled_mma(cute.mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))],
     "sharding": [sharding.parse_hlo("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (4, 2))],
+    "tilelang": [tilelang.parse("Fragment((8, 8) -> (2,), replicate: 1, thread: 32, forward_thread: _i * 4 + _j // 2, "
+                                "forward_index: (_j % 2,))"),
+                 tilelang.parse("Layout((4, 8) -> (32,), transform: (_i, _j) -> (_j * 4 + _i,))")],
+    "mosaic": [mosaic.TCGEN05],
 }
 CASES = [(fam, v) for fam, vs in VALUES.items() for v in vs]
 
 
 def test_the_registry_has_one_record_per_family_in_detection_order():
     assert _families.families() == unilayout.families() == (
-        "sharding", "tsl", "linear", "device", "metal", "ttnn", "tiled", "xla", "affine", "cute")
+        "sharding", "tsl", "linear", "device", "metal", "ttnn", "tiled", "xla", "tilelang", "affine", "cute", "mosaic")
     for name in _families.families():
         f = _families.record(name)
         assert isinstance(f, _families.Family) and f.name == name and f.types
@@ -103,6 +107,10 @@ def test_index_map_dispatches_to_the_family(fam, value):
         want = value(np.arange(value.size, dtype=np.int64))
     elif fam == "xla":  # XLA's linear index of each element, one at a time, row-major
         want = np.array([value(*i) for i in np.ndindex(*value.dims)], dtype=np.int64)
+    elif fam == "tilelang":  # a layout's buffer offset, a fragment's (thread, index in its buffer)
+        want = value.offsets() if isinstance(value, tilelang.Layout) else value.index_map()
+    elif fam == "mosaic":  # over the layout's default tile: (thread, value index) of each element
+        want = _families.index_map(value, _families.record(value).default_shape(value))
     else:
         want = value.index_map().reshape(-1) if fam == "tsl" else value.index_map()
     assert got.dtype == np.int64 and np.array_equal(got, want)
@@ -119,7 +127,7 @@ def test_index_map_of_an_affine_map_takes_its_box_and_others_refuse_one():
 @pytest.mark.parametrize("fam, value", CASES)
 def test_box_is_the_domain_of_the_value(fam, value):
     box = _families.record(fam).box(value)
-    if fam in ("affine", "ttnn"):
+    if fam in ("affine", "ttnn", "mosaic"):  # values over a shape given to them (mosaic: its default tile)
         assert box is None
     else:
         n = int(np.prod(box))

@@ -4,8 +4,12 @@ Families, each a folder that declares itself in its ``family.py``: ``cute``
 (CuTe layouts, tiled MMAs and copies), ``linear`` (Triton linear layouts over
 GF(2) and the encodings that give them), ``affine`` (MLIR affine maps, the
 hub), ``tsl`` (snax tiled-strided layouts), ``tt`` (Tenstorrent metal layouts,
-devices, TTNN configs), ``xla`` (XLA tiled layouts) and ``sharding`` (a tensor
-over devices); ``convert`` holds the conversions between them.
+devices, TTNN configs), ``xla`` (XLA tiled layouts), ``sharding`` (a tensor
+over devices), ``mosaic`` (JAX Pallas Mosaic GPU/TPU layouts) and ``tilelang``
+(TileLang's expression layouts and fragments); ``convert`` holds the
+conversions between them. Services above them: ``codegen`` (index code in C,
+CUDA, CuTe C++, Triton, MLIR, numpy, Python) and ``rosetta`` (one
+instruction's fragments in every system, checked).
 ``families()`` names them; docs/architecture.md tells how to add one.
 
 The top level reads any layout text, tabulates any layout and compares
@@ -111,7 +115,7 @@ def families() -> tuple:
     ``family_of(value)`` is one of these names.
 
     >>> families()
-    ('sharding', 'tsl', 'linear', 'device', 'metal', 'ttnn', 'tiled', 'xla', 'affine', 'cute')
+    ('sharding', 'tsl', 'linear', 'device', 'metal', 'ttnn', 'tiled', 'xla', 'tilelang', 'affine', 'cute', 'mosaic')
     """
     return _families.families()
 
@@ -197,8 +201,8 @@ def equivalent(a, b, shape=None) -> bool:
 
 def __getattr__(name):
     # Families are imported on first use so `import unilayout` stays cheap.
-    if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "convert", "viz", "distributed", "plan",
-                "draw", "facts"):
+    if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "mosaic", "tilelang", "convert", "viz",
+                "distributed", "plan", "draw", "facts", "codegen", "rosetta"):
         import importlib  # lazy: a folder loads on its first use (import unilayout stays cheap)
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -101,6 +101,7 @@ WINGS = [
     Wing("ttnn", "unilayout.tt.family"),
     Wing("tiled", "unilayout.cute.family", r"SM\d+_|make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom<|Copy_Atom<"),
     Wing("xla", "unilayout.xla.family", r"[A-Za-z_][A-Za-z0-9_]*\["),
+    Wing("tilelang", "unilayout.tilelang.family", r"(?:Layout|Fragment)\(\s*\("),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),
     Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW"),
     Wing("mosaic", "unilayout.mosaic.family", r"#mosaic_gpu\.|#tpu\.|(?:plgpu\.)?Layout\.[A-Z_]|memref<"),
@@ -114,8 +115,8 @@ def register(wing, *, before=None):
     """Add a family's ``Wing`` to the registry (a plug-in outside the package), ``before`` the named one or last.
 
     >>> w = Wing("toy", "toyfamily.family", r"toy<")
-    >>> register(w, before="cute"); [x.name for x in WINGS][-2:]
-    ['toy', 'cute']
+    >>> register(w, before="cute"); names = [x.name for x in WINGS]; names[names.index("toy") + 1]
+    'cute'
     >>> unregister("toy")
     """
     if any(w.name == wing.name for w in WINGS):
