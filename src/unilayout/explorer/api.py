@@ -6,8 +6,9 @@ bytes) with ``(status, payload)``. The five requests:
 ==================  ==========================================================  ====================================
 path                body                                                        answer
 ==================  ==========================================================  ====================================
-``/api/view``       ``{"text": "...", "shape": [4, 4]}`` (shape: affine box,    a view (see ``views``)
-                    a sharding's or a TTNN memory config's tensor)
+``/api/view``       ``{"text": "...", "shape": [4, 4], "mesh": "a=2,b=4"}``      a view (see ``views``)
+                    (shape: affine box, a sharding's or a TTNN memory
+                    config's tensor; mesh: a Shardy sharding's, ``mesh_of``)
 ``/api/metal``      ``{"shape": [53, 63], "grid": [3, 2], "collapse":           the built layout's view; ``text`` is
                     [[0, -1]], "alignments": null, "tile": [32, 32],            its ``tensor<...>``
                     "oob_val": "undef"}``                                       (``panels.metal``)
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from .._families import read, record
 from ..errors import LayoutError
@@ -69,11 +71,38 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_MESH_AXES = re.compile(r"\s*[A-Za-z_]\w*\s*=\s*\d+\s*(?:,\s*[A-Za-z_]\w*\s*=\s*\d+\s*)*,?\s*")
+_MESH_SIZES = re.compile(r"\s*\d+(?:\s*[x,]\s*\d+)*\s*")
+
+
+def mesh_of(body):
+    """``(mesh, mesh_shape)`` for the reader from the request's ``mesh`` field (both None when absent).
+
+    A Shardy mesh is given as its text (``sdy.mesh @m = <["a"=2, "b"=4]>``,
+    ``<["a"=2]>``) or as axes ``a=2,b=4``; sizes alone (``2x4``) are the
+    mesh shape of DTensor/TTNN placements.
+
+    >>> mesh_of({"mesh": "a=2, b=4"}), mesh_of({"mesh": "2x4"}), mesh_of({})
+    (('<["a"=2, "b"=4]>', None), (None, [2, 4]), (None, None))
+    """
+    if body.get("mesh") in (None, ""):
+        return None, None
+    text = text_of(body, "mesh")
+    if _MESH_SIZES.fullmatch(text):
+        return None, ints_of(text, "mesh")
+    if _MESH_AXES.fullmatch(text):
+        axes = [part.split("=") for part in text.split(",") if part.strip()]
+        return "<[" + ", ".join(f'"{a.strip()}"={int(n)}' for a, n in axes) + "]>", None
+    return text.strip(), None
+
+
 def _view(body):
-    """Any family's text (and the ``shape`` a value without one of its own needs): its view."""
+    """Any family's text (and the ``shape`` a value without one of its own needs, the ``mesh`` of a Shardy
+    sharding): its view."""
     text = text_of(body, "text")
     shape = ints_of(body.get("shape"), "shape", allow_none=True) if body.get("shape") not in ("", None) else None
-    value = with_field(lambda: read(text, shape=shape), "text")
+    mesh, mesh_shape = mesh_of(body)
+    value = with_field(lambda: read(text, shape=shape, mesh=mesh, mesh_shape=mesh_shape), "text")
     rec = record(value)
     if shape is None and rec.box(value) is None and rec.default_shape(value) is None:
         head = text.strip().split("<", 1)[0]

@@ -435,5 +435,6 @@ def render_html(text, shape=None) -> str:
     page = page.replace('<script src="plan.js"></script>\n', "")  # the planner panel needs the server
     # The picture is in the file itself, so it shows even before the script runs.
     page = page.replace('<div id="layout-view"></div>', f'<div id="layout-view">{view["svg"]}</div>')
-    page = page.replace('id="layout-input" value=""', f'id="layout-input" value="{escape(text, {chr(34): "&quot;"})}"')
+    at = page.index("</textarea>", page.index('<textarea id="layout-input"'))  # the layout box holds the text
+    page = page[:at] + escape(text) + page[at:]
     return page

@@ -372,8 +372,10 @@
       return;
     }
     box.classList.remove("has-canvas");
+    box.classList.remove("fit");
     box.innerHTML = data.svg;
     box.classList.remove("stale");
+    fitWidth(box);
     var cells = [];
     var els = box.querySelectorAll(".cell");
     for (var i = 0; i < els.length; i++) { cells[+els[i].getAttribute("data-cell")] = els[i]; }
@@ -499,6 +501,17 @@
     if (state.group && names.indexOf(state.group) >= 0) { sel.value = state.group; }
   }
 
+  // A picture wider than its box (a TiledMMA's three operands side by side) is scaled to the box's width, down
+  // to half size, and the box grows to its height: nothing of it is clipped. Wider ones keep their size and scroll.
+  var MIN_FIT = 0.5;
+  function fitWidth(box) {
+    var svg = box.querySelector("svg"), w = svg ? +svg.getAttribute("width") : 0, room = box.clientWidth - 2;
+    if (!w || w <= room || room / w < MIN_FIT) { return; }
+    svg.style.width = room + "px";
+    svg.style.height = "auto";
+    box.classList.add("fit");
+  }
+
   // ------------------------------------------------------------ URL state
   function val(id) { return $(id).value; }
   var FORM_KEYS = {
@@ -513,6 +526,7 @@
     var text = val("layout-input");
     if (text) { q.set("layout", text); }
     if (val("affine-shape")) { q.set("shape", val("affine-shape")); }
+    if (val("layout-mesh")) { q.set("mesh", val("layout-mesh")); }
     if (state.group) { q.set("group", state.group); }
     if (state.panel !== "layout") {
       q.set("panel", state.panel);
@@ -528,13 +542,28 @@
       FORM_KEYS[panel].forEach(function (p) { if (q.has(p[0])) { $(p[1]).value = q.get(p[0]); } });
     });
     if (q.has("shape")) { $("affine-shape").value = q.get("shape"); }
+    if (q.has("mesh")) { $("layout-mesh").value = q.get("mesh"); }
     state.group = q.get("group") || "";
     return {layout: q.get("layout"), panel: q.get("panel") || "layout"};
   }
 
   // ------------------------------------------------------------ actions
   var seq = 0, lastRequest = null;
+  // Nothing of one view outlives it: a new answer or an error clears the picture, its facts, groups, per-core
+  // table, note and the details of a pinned cell, so none of them is read as the next value's.
+  function clearMain() {
+    if (pinned && pinned.container === "layout-view") { pinned = null; }
+    mount("layout-view", null);
+    $("layout-summary").textContent = "";
+    $("layout-note").textContent = ""; $("layout-note").hidden = true;
+    $("facts-box").hidden = true; $("layout-facts").innerHTML = "";
+    $("core-table-box").hidden = true; $("core-table").innerHTML = "";
+    $("group-by").innerHTML = "";
+    $("cell-details").innerHTML = "";
+  }
+
   function showMain(data) {
+    clearMain();
     mount("layout-view", data);
     var drawn = data.total !== undefined && data.total !== data.count ? data.count + " of " + data.total + " cells drawn" : data.count + " cells";
     $("layout-summary").textContent = data.summary + " \u2014 " + drawn + (data.padding ? ", " + data.padding + " padding" : "");
@@ -566,7 +595,7 @@
       } else { showError($("layout-error"), null); }
       return Promise.resolve();
     }
-    var request = text + "\u0000" + val("affine-shape");
+    var request = text + "\u0000" + val("affine-shape") + "\u0000" + val("layout-mesh");
     if (request === lastRequest) { return Promise.resolve(); }  // Enter then blur: one answer is enough
     lastRequest = request;
     var my = ++seq;
@@ -577,14 +606,13 @@
     }
     var body = {text: text};
     if (val("affine-shape").trim()) { body.shape = val("affine-shape"); }
+    if (val("layout-mesh").trim()) { body.mesh = val("layout-mesh"); }
     return post("/api/view", body).then(function (r) {
       if (my !== seq) { return; }
       if (r.status === 0) { lastRequest = null; }  // the server was unreachable: Enter tries again
       if (!r.ok) {
+        clearMain();
         showError($("layout-error"), r.json.error);
-        $("layout-view").classList.add("stale");
-        $("layout-summary").textContent = "";
-        $("layout-note").textContent = ""; $("layout-note").hidden = true;
         return;
       }
       showError($("layout-error"), null);
@@ -602,7 +630,7 @@
       showError($("metal-error"), null);
       showError($("layout-error"), null);
       $("layout-input").value = r.json.text;
-      lastRequest = r.json.text + "\u0000" + val("affine-shape");
+      lastRequest = r.json.text + "\u0000" + val("affine-shape") + "\u0000" + val("layout-mesh");
       showMain(r.json);
       writeUrl();
     });
@@ -688,6 +716,9 @@
   }
 
   function setPanel(name) {
+    if (name !== state.panel) {  // another panel: the errors of the one left do not follow
+      ["metal-error", "algebra-error", "enc-error"].forEach(function (id) { showError($(id), null); });
+    }
     state.panel = name;
     ["metal", "algebra", "encodings"].forEach(function (p) {
       $("panel-" + p).hidden = p !== name;
@@ -728,9 +759,11 @@
 
     var input = $("layout-input");
     input.addEventListener("change", apply);
-    input.addEventListener("keydown", function (e) { if (e.key === "Enter") { e.preventDefault(); apply(); } });
+    // Enter shows the layout; Shift+Enter adds a line (TTGIR alias lines, then the layout)
+    input.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); apply(); } });
     $("layout-apply").addEventListener("click", apply);
     $("affine-shape").addEventListener("change", apply);
+    $("layout-mesh").addEventListener("change", apply);
     $("group-by").addEventListener("change", function () {
       state.group = val("group-by");
       writeUrl();
