@@ -430,3 +430,16 @@ def test_what_tritons_verifier_rejects_is_a_parse_error(bad, good, shape, ctas):
     assert e.value.position == bad.index("#")
     if "padded_shared" not in good:  # padding is affine: its layout is an affine map, not Triton's bases
         assert dict(T.layout(good).bases) == got[1]
+
+
+def test_an_alias_attribute_may_continue_on_the_next_lines():
+    # from Triton's test/TritonNvidiaGPU/tmem_layouts.mlir: the #linear alias breaks inside its warp bases
+    alias = ("#linear = #ttg.linear<{register = [[0, 0, 1], [0, 64, 0], [4, 0, 0], [8, 0, 0], [16, 0, 0], [32, 0, 0], "
+             "[64, 0, 0]], lane = [[0, 1, 0], [0, 2, 0], [0, 4, 0], [0, 8, 0], [0, 16, 0]], warp = [\n"
+             "[0, 32, 0], [1, 0, 0], [2, 0, 0]], block = []}>")
+    typ = "tensor<128x128x2xi32, #linear>"
+    (want,) = H.triton_mlir_layouts([{"aliases": [alias], "type": typ, "shape": [128, 128, 2], "warps": 8,
+                                      "lanes": 32}])
+    assert "error" not in want, want
+    assert dict(T.layout(alias + "\n" + typ).bases) == want
+    assert list(E.parse_module(alias + "\n#b = #ttg.slice<{dim = 2, parent = #linear}>")) == ["linear", "b"]

@@ -48,7 +48,13 @@ def layout(text: str) -> LinearLayout:
         raise LayoutError(f"layout: expected text, got {type(text).__name__}")
     lines = text.splitlines(keepends=True)
     head = 0
+    spans: list = []
+    _module(text, spans)  # where each alias's attribute ends: one may continue on the lines below it
+    at = 0
     for i, line in enumerate(lines):
+        at, start = at + len(line), at
+        if any(a < start < b for a, b in spans):  # a line an alias's attribute continues on
+            continue
         if _TYPE.match(line):
             head = i
             break

@@ -98,11 +98,17 @@ def parse_module(text: str) -> dict:
     return {k: v for k, v in _module(text).items() if not isinstance(v, _Unread)}
 
 
-def _module(text: str) -> dict:
+def _module(text: str, spans: list | None = None) -> dict:
+    """The aliases of ``text``; ``spans`` (when given) gets ``(start, end)`` of every attribute read, so a
+    caller can skip the lines an attribute continues on (MLIR lets one span several lines)."""
     aliases: dict = {}
+    spans = [] if spans is None else spans
     pos = 0
     for line in text.splitlines(keepends=True):
         end = pos + len(line)
+        if spans and spans[-1][1] > pos:  # this line continues the attribute above
+            pos = end
+            continue
         m = _ALIAS.match(text, pos, end)
         while m:  # one or more '#name = attribute' definitions on this line (MLIR: whitespace between them)
             s = Scanner(text, m.end())
@@ -118,6 +124,7 @@ def _module(text: str) -> dict:
                 aliases[m.group(1)] = _Unread(kind)  # e.g. #ttg.amd_rotating_shared
                 break
             aliases[m.group(1)] = _attr(s, aliases)
+            spans.append((at, s.pos))
             after = s.skip()
             if after >= end or not text[after:end].strip() or text.startswith("//", after):
                 break
