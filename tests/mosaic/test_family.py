@@ -72,3 +72,23 @@ def test_shared_buffer_shows_offsets():
     d = facts.describe(s)
     assert d["injective"] and d["buffer_shape"] == [2, 1, 8, 64]
     assert viz.scene(s).labels[1, 0] == "72"
+
+
+def test_a_huge_array_is_refused_by_pictures_but_shown_by_facts():
+    import pytest
+
+    from unilayout import LayoutError
+
+    v = unilayout.read("plgpu.Layout.WGMMA", shape=(65536, 65536))
+    assert facts.describe(v)["values_per_thread"] == 65536 * 65536 // 128
+    with pytest.raises(LayoutError, match="too large to draw"):
+        viz.scene(v)
+    big = unilayout.parse("memref<65536x65536xf32, #tpu.tiled<(8,128),[8192,1]>>")
+    assert "not tabulated" in facts.describe(big)["note"]
+
+
+def test_explorer_summarises_a_big_layout():
+    from unilayout.explorer import views
+
+    v = views.view_of(unilayout.read("plgpu.Layout.WGMMA", shape=(4096, 4096)))
+    assert "summarised" in v["summary"]

@@ -117,13 +117,15 @@ class MosaicFamily(Family):
             d.update(bitwidth=v.bitwidth, packing=v.packing, vreg_slice=list(v.vreg_slice),
                      tiles_per_vreg=v.tiles_per_vreg, vregs=list(v.tile_array_shape(shape)))
             return d
-        if isinstance(v, TpuTiledLayout):
+        if isinstance(v, (TpuTiledLayout, SmemLayout)):
             v = self._concrete(v, shape)
-            table_facts(d, v.offsets().reshape(-1), 0, int(v.offsets().max()) if d["size"] else 0)
-            return d
-        if isinstance(v, SmemLayout):
-            d.update(buffer_shape=list(v.buffer_shape), dtype=v.dtype)
-            table_facts(d, v.offsets().reshape(-1), 0, d["size"] - 1)
+            if isinstance(v, SmemLayout):
+                d.update(buffer_shape=list(v.buffer_shape), dtype=v.dtype)
+            if d["size"] > MAX_TABULATE:
+                d["note"] = f"size {d['size']:,} is above {MAX_TABULATE:,}: offsets not tabulated"
+                return d
+            offs = v.offsets().reshape(-1)
+            table_facts(d, offs, 0, int(offs.max()) if offs.size else 0)
             return d
         d["registers_shape"] = list(v.registers_shape(shape))
         d["vector_length"] = int(v.vector_length)
@@ -159,6 +161,7 @@ class MosaicFamily(Family):
 
         only_options(self.name, rest)
         if isinstance(v, (VectorLayout, TpuTiledLayout)):
+            _picture()._check_size(self._shape(v, shape))
             return super().picture(self._concrete(v, shape), shape=self._shape(v, shape), max_cells=max_cells,
                                    labels=labels, color=color)
         return _picture().mosaic_scene(v, self._shape(v, shape), color, max_cells=max_cells or DEFAULT_MAX_CELLS,
@@ -166,6 +169,8 @@ class MosaicFamily(Family):
 
     def cells(self, v, shape=None, *, details=True):
         if isinstance(v, (VectorLayout, TpuTiledLayout)):
+            if details:
+                _picture()._check_size(self._shape(v, shape))
             return super().cells(self._concrete(v, shape), self._shape(v, shape), details=details)
         return _picture().mosaic_cells(v, self._shape(v, shape), details=details)
 

@@ -39,6 +39,15 @@ from .smem import SmemLayout
 __all__ = ["mosaic_scene", "mosaic_cells", "COLOR_MODES"]
 
 COLOR_MODES = ("thread", "warp", "register", "index")
+#: Largest array a picture or the explorer evaluates whole (every element's holder is found).
+MAX_ELEMENTS = 1 << 24
+
+
+def _check_size(shape):
+    n = math.prod(shape)
+    if n > MAX_ELEMENTS:
+        raise LayoutError(f"an array of {n:,} elements is too large to draw (limit {MAX_ELEMENTS:,}): "
+                          "give a smaller shape")
 
 
 def _grid(shape):
@@ -48,6 +57,7 @@ def _grid(shape):
 
 def mosaic_scene(v, shape, color=None, *, max_cells=DEFAULT_MAX_CELLS, labels=True):
     """The picture of ``v`` over ``shape`` (see the module docstring)."""
+    _check_size(shape)
     if isinstance(v, SmemLayout):
         if color is not None:
             raise LayoutError("colour modes apply to register layouts, not to a shared buffer")
@@ -103,6 +113,7 @@ def mosaic_cells(v, shape, *, details=True) -> Cells:
               summary=f"mosaic layout over {shown}")
     if not details:
         return c
+    _check_size(shape)
     idx, c.note = box_block(shape, f"the array {shown}")
     crds = np.unravel_index(idx, shape) if shape else ()
     c.index = idx
