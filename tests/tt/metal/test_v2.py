@@ -140,8 +140,8 @@ def test_interval_errors_use_the_verifier_wording(intervals, message):
 @pytest.mark.parametrize(
     "text, message",
     [
-        (ATTR.format(ls="32", al="32", iv="[[0, 1]]", n=1, rest="undef, l1, sharded"),
-         "logical_shape must have at least 2 dimensions, got 1"),
+        (ATTR.format(ls="32x32", al="32x32", iv="[[0, 1], [1, 1], [1, 2]]", n=3, rest="undef, l1, sharded"),
+         "an empty collapsed interval after a dim is not read"),
         (ATTR.format(ls="32x32", al="1x32x32", iv="[[0, 1], [1, 2]]", n=2, rest="undef, l1, sharded"),
          r"dim_alignments size \(3\) must match logical_shape rank \(2\)"),
         (ATTR.format(ls="32x32", al="0x32", iv="[[0, 1], [1, 2]]", n=2, rest="undef, l1, sharded"),
@@ -361,3 +361,26 @@ def test_index_map_rank_past_the_bound_is_refused_before_it_is_built():
     with pytest.raises(LayoutError, match="MAX_INDEX_MAP_RANK"):
         MetalLayoutV2((64, 64), (1, 1), (32, 32), [[0, 1], [1, 2]], index_map=f"map({MAX_INDEX_MAP_RANK + 1})")
     assert unilayout.parse(head + f"{MAX_INDEX_MAP_RANK})>").index_affine_map.num_dims == MAX_INDEX_MAP_RANK
+
+
+# d2m-lower-to-layout lit test: a squeezed rank-1 tensor, tt-mlir's default intervals [[0, 0], [0, 1]] on a 2-D grid
+RANK1 = ("tensor<1x1x1x4x!ttcore.tile<32x32, si32>, #ttcore.metal_layout<logical_shape = 128, dim_alignments = 32, "
+         "collapsed_intervals = dense<[[0, 0], [0, 1]]> : tensor<2x2xi64>, l1, sharded>>")
+
+
+def test_rank1_logical_shape_reads_with_an_empty_leading_interval():
+    """The empty interval is a physical dim of size 1 (one padded tile row): physical 1x128, device 1x1x1x4 tiles."""
+    ml = unilayout.parse(RANK1)
+    assert ml.logical_shape == (128,) and ml.physical_shape == (1, 128) and ml.device_shape == (1, 1, 1, 4)
+    assert str(ml.linear) == "(d0) -> (0, d0)" and unilayout.parse(str(ml)) == ml
+    a = np.arange(1, 129, dtype=np.int32)
+    s = ml.shard(a)
+    assert s.shape == (1, 1, 32, 128)
+    assert np.array_equal(s[0, 0, 0], a) and not s[0, 0, 1:].any()   # row 0 holds the data, rows 1..31 are padding
+    assert np.array_equal(ml.unshard(s), a) and ml.padding_summary().total == 31 * 128
+
+
+def test_default_intervals_of_a_rank1_tensor_on_a_2d_grid_are_tt_mlirs():
+    assert unilayout.tt.default_intervals(1, 2) == ((0, 0), (0, 1))
+    ml = unilayout.tt.MetalLayoutV2((32,), (1, 1), (1,), unilayout.tt.default_intervals(1, 2))
+    assert ml.physical_shape == (1, 32) and ml.device_shape == (1, 1, 1, 32)

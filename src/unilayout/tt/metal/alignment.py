@@ -69,26 +69,33 @@ def default_intervals(rank: int, grid_rank: int) -> tuple:
     """tt-mlir's default ``collapsed_intervals``: the leading dims in one interval, then one per remaining grid dim.
 
     ``MetalLayoutAttr::get`` without intervals: ``n = rank - grid_rank + 1``,
-    ``[[0, n], [n, n + 1], ...]`` — ``grid_rank`` intervals in all.
+    ``[[0, n], [n, n + 1], ...]`` — ``grid_rank`` intervals in all. A rank
+    below the grid rank starts with empty intervals (``computeDefaultCollapsedIntervals``
+    of a rank-1 tensor is ``[[0, 0], [0, 1]]``): each is a physical dim of size 1.
 
-    **Pre-conditions**: ``1 <= grid_rank <= rank``.
+    **Pre-conditions**: ``1 <= grid_rank`` and ``1 <= rank``.
 
-    >>> default_intervals(4, 2), default_intervals(3, 3)
-    (((0, 3), (3, 4)), ((0, 1), (1, 2), (2, 3)))
+    >>> default_intervals(4, 2), default_intervals(3, 3), default_intervals(1, 2)
+    (((0, 3), (3, 4)), ((0, 1), (1, 2), (2, 3)), ((0, 0), (0, 1)))
     """
     rank, grid_rank = as_int(rank, "rank"), as_int(grid_rank, "grid rank")
-    if not 1 <= grid_rank <= rank:
-        raise LayoutError(f"default intervals need 1 <= grid rank <= rank, got grid rank {grid_rank} for rank {rank}")
+    if grid_rank < 1 or rank < 1:
+        raise LayoutError(f"default intervals need grid rank >= 1 and rank >= 1, got grid rank {grid_rank}, rank {rank}")
+    if rank < grid_rank:
+        return ((0, 0),) * (grid_rank - rank) + tuple((d, d + 1) for d in range(rank))
     n = rank - grid_rank + 1
     return ((0, n),) + tuple((n + i - 1, n + i) for i in range(1, grid_rank))
 
 
-def normalize_and_flatten(intervals, rank: int) -> tuple:
+def normalize_and_flatten(intervals, rank: int, keep_empty=False) -> tuple:
     """tt-mlir's ``normalizeAndFlattenIntervals``: bounds made non-negative, sorted, trailing dims as singletons.
 
     Negative bounds count from the rank (``-1`` is ``rank - 1``); each bound
     is checked as tt-mlir's verifier does. Dims after the last interval each
-    become an interval of their own. An empty interval ``(b, b)`` is dropped.
+    become an interval of their own. An empty interval ``(b, b)`` is dropped,
+    or with ``keep_empty`` kept: a physical dim of size 1, as tt-mlir's
+    default intervals of a tensor of lower rank than its grid use it (only
+    leading empty intervals are read; one after a dim is a ``LayoutError``).
     **Differs**: a dim before the first interval or between two intervals
     (tt-mlir drops it silently) and overlapping intervals are refused.
 
@@ -98,6 +105,8 @@ def normalize_and_flatten(intervals, rank: int) -> tuple:
     ((0, 3), (3, 4))
     >>> normalize_and_flatten([(-2, -1), (0, 2)], 4)
     ((0, 2), (2, 3), (3, 4))
+    >>> normalize_and_flatten([(0, 0), (0, 1)], 1, keep_empty=True)     # a rank-1 tensor on a 2-D grid
+    ((0, 0), (0, 1))
     >>> normalize_and_flatten([(1, 3)], 4)
     Traceback (most recent call last):
     ...
@@ -116,11 +125,17 @@ def normalize_and_flatten(intervals, rank: int) -> tuple:
                               f"logical_shape rank {rank}")
         if s > e:
             raise LayoutError(f"collapsed_intervals start ({s}) must not exceed end ({e})")
-        if s < e:
+        if s < e or keep_empty:
             out.append((s, e))
     out.sort()
+    empties = [i for i, (s, e) in enumerate(out) if s == e]
+    if empties and empties != list(range(len(empties))):
+        raise LayoutError("an empty collapsed interval after a dim is not read: empty intervals (size-1 physical "
+                          "dims) come first, as tt-mlir's default intervals of a low-rank tensor")
     covered = 0
     for s, e in out:
+        if s == e:
+            continue
         if s < covered:
             raise LayoutError(f"collapsed_intervals overlap at dim {s}: each dim may be collapsed once")
         if s > covered:
@@ -152,7 +167,10 @@ def v2_physical_shape(logical_shape, dim_alignments, intervals) -> tuple:
     if len(align) != len(shape):
         raise LayoutError(f"dim_alignments size ({len(align)}) must match logical_shape rank ({len(shape)})")
     out = []
-    for s, e in normalize_and_flatten(intervals, len(shape)):
+    for s, e in normalize_and_flatten(intervals, len(shape), keep_empty=True):
+        if s == e:  # an empty interval: a physical dim of size 1
+            out.append(1)
+            continue
         c = _align_up(shape[e - 1], align[e - 1])
         for j in range(e - 2, s - 1, -1):
             c = _align_up(shape[j] * c, align[j])

@@ -98,12 +98,10 @@ def read_v2(p, shape=None, elem=None, tile=None, tensor_pos=None):
             raise p.error(f"expected the memory layout (sharded, interleaved) or 'index_map = ...', got {word!r}", wpos)
         layout = word
     p.expect(">", "'>' to close '#ttcore.metal_layout<'")
-    if len(logical) < 2:
-        raise p.error(f"logical_shape must have at least 2 dimensions, got {len(logical)}", lpos)
     if len(align) != len(logical):
         raise p.error(f"dim_alignments size ({len(align)}) must match logical_shape rank ({len(logical)})", dpos)
     try:
-        norm = normalize_and_flatten(intervals, len(logical))
+        norm = normalize_and_flatten(intervals, len(logical), keep_empty=True)
     except LayoutError as e:
         raise p.error(str(e), ipos) from None
     g = len(norm)

@@ -116,13 +116,12 @@ class MetalLayoutV2(MetalLayout):
                  memory_space="l1", oob_val="undef", tile=None, tile_dtype=None, memory_layout="sharded",
                  index_map=None, show_oob=True):
         shape = _dims(logical_shape, "logical_shape")
-        if len(shape) < 2:
-            raise LayoutError(f"logical_shape must have at least 2 dimensions, got {len(shape)}")
+
         align = _dims(dim_alignments, "dim_alignments")
         if len(align) != len(shape):
             raise LayoutError(f"dim_alignments size ({len(align)}) must match logical_shape rank ({len(shape)})")
         raw = _pairs(collapsed_intervals)
-        norm = normalize_and_flatten(raw, len(shape))
+        norm = normalize_and_flatten(raw, len(shape), keep_empty=True)
         grid = _dims(grid, "grid")
         if len(grid) != len(norm):
             raise LayoutError(f"grid {xs(grid)} has rank {len(grid)} but the collapsed intervals {[list(p) for p in norm]} "
@@ -153,25 +152,26 @@ class MetalLayoutV2(MetalLayout):
             raise LayoutError(f"element type {element_type!r} is not one of f16, bf16, f32, f64, iN, siN, uiN")
         physical = v2_physical_shape(shape, align, norm)
         tile_ = _dims(tile, "tile") if tile is not None else None
+        unit = tuple(s_ == e_ for s_, e_ in norm)  # size-1 dims of empty intervals: one (padded) tile
         if tile_ is not None:
             if len(physical) < 2:
                 raise LayoutError(f"a tilized layout needs at least 2 physical dims, got {xs(physical)}")
             for k in (-2, -1):
-                if physical[k] % tile_[k]:
+                if physical[k] % tile_[k] and not unit[k]:
                     raise LayoutError(
                         f"physical shape {xs(physical)} is not a whole number of {xs(tile_)} tiles (dim "
                         f"{len(physical) + k}: {physical[k]} % {tile_[k]} = {physical[k] % tile_[k]}): align the "
                         "last two dims to the tile")
         units = list(physical)
         if tile_ is not None:
-            units[-2] //= tile_[0]
-            units[-1] //= tile_[1]
+            units[-2] = -(-units[-2] // tile_[0])
+            units[-1] = -(-units[-1] // tile_[1])
         for i, (p, g) in enumerate(zip(units, grid)):
             if p % g:
                 what = "physical shape in tiles" if tile_ is not None else "physical shape"
                 raise LayoutError(f"{what} {xs(units)} does not divide evenly over the grid {xs(grid)} (dim {i}: "
                                   f"{p} % {g} = {p % g}): align the dims so that grid divides them")
-        linear = collapse_map(shape, len(grid), norm, align)
+        linear = collapse_map(shape, len(grid), [p for p in norm if p[0] < p[1]], align)
         super().__init__(shape, linear, grid, element_type, memory_space, oob_val, tile_, tile_dtype)
         s = object.__setattr__
         s(self, "physical_shape", physical)
