@@ -3,8 +3,13 @@
 - HLO ``{devices=[2,1,4]<=[8] last_tile_dim_replicate}`` (a ``sharding=`` prefix allowed);
 - Shardy ``#sdy.sharding<@mesh, [{"x"}, {}]>`` with the mesh text ``sdy.mesh @mesh = <["x"=2]>``
   (``mesh``), or both in one text, the mesh first;
-- DTensor placements ``Shard(0), Replicate()`` or TTNN ``PlacementShard(0), PlacementReplicate()``
-  over a mesh of ``mesh_shape``.
+- DTensor placements ``Shard(0), Replicate()`` (torch's repr ``(Shard(dim=0), Replicate())`` too) or TTNN
+  ``PlacementShard(0), PlacementReplicate()`` over a mesh of ``mesh_shape``;
+- the sharding as it is held (``held.py``): an HLO line ``%p = f32[8,16]{1,0} parameter(0),
+  sharding={...}`` or an MLIR attribute ``mhlo.sharding = "..."`` / ``xla.sdy.sharding = "..."`` /
+  ``sdy.sharding = #sdy.sharding<...>`` (shape and mesh read from the text around it), a JAX
+  ``PartitionSpec`` / ``P(...)`` repr over ``mesh`` (a JAX ``Mesh`` repr or Shardy mesh) or a
+  ``NamedSharding`` repr.
 
 >>> s = parse("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", (8, 6))
 >>> s.num_devices, s.device_boxes[2]
@@ -16,11 +21,12 @@ from __future__ import annotations
 import re
 
 from .._text import check_text
-from ..errors import LayoutError
+from ..errors import LayoutError, ParseError
 from .dtensor import from_dtensor
+from .held import jax_mesh, spec_sharding, unwrap
 from .hlo import _parse as _parse_hlo_syntax
 from .hlo import parse_hlo
-from .shardy import parse_shardy
+from .shardy import parse_mesh, parse_shardy
 from .ttnn import from_ttnn
 from .value import Sharding
 
@@ -50,10 +56,48 @@ def _placements(text):
 def parse(text, shape=None, mesh=None, mesh_shape=None) -> Sharding:
     """The ``Sharding`` of an HLO, Shardy, DTensor or TTNN placement text over a tensor of ``shape``.
 
+    The sharding may be held as people paste it (``held.unwrap``): an HLO
+    instruction line or an MLIR attribute (the shape, and Shardy's mesh, read
+    from the text around it), torch's tuple of placements, or a JAX
+    ``PartitionSpec``/``NamedSharding`` repr (``mesh`` may be a JAX ``Mesh`` repr).
+
     >>> parse("Shard(0), Replicate()", (4, 2), mesh_shape=(2, 2)).device_boxes[3]
     [((2, 4), (0, 2))]
+    >>> parse("x.1 = f32[8,16]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}").device_boxes[1]
+    [((4, 8), (0, 16))]
+    >>> parse("P(None, 'y')", (4, 8), mesh="Mesh('x': 2, 'y': 4)").device_boxes[5]
+    [((0, 4), (2, 4))]
     """
     check_text(text, "a sharding text")
+    core, held_shape, held_mesh, offset, spec = unwrap(text)
+    if held_shape is not None:
+        if shape is not None and tuple(int(n) for n in shape) != held_shape:
+            raise LayoutError(f"the text says the tensor is {'x'.join(map(str, held_shape)) or 'a scalar'}, "
+                              f"not of shape {tuple(shape)!r}")
+        shape = held_shape
+    if held_mesh is not None:
+        if mesh is not None:
+            raise LayoutError("the text holds its mesh already: give --mesh only with a bare sharding")
+        mesh = held_mesh
+    if isinstance(mesh, str) and mesh.lstrip().startswith(("Mesh(", "AbstractMesh(")):
+        mesh = jax_mesh(mesh.strip())
+    if spec is not None:
+        if mesh is None:
+            raise LayoutError("a PartitionSpec needs its mesh: give --mesh \"Mesh('x': 2, 'y': 4)\" (or the "
+                              "NamedSharding repr, which holds it)")
+        if shape is None:
+            raise LayoutError("a sharding text needs the tensor's shape: give --shape, e.g. --shape 8x6")
+        m = parse_mesh(mesh)
+        return parse_shardy(spec_sharding(spec, len(shape), m.axes), m, shape)
+    try:
+        return _parse(core, shape, mesh, mesh_shape)
+    except ParseError as e:
+        if core is text or offset is None or e.text != core:
+            raise
+        raise ParseError(e.message, text, offset + e.position) from None
+
+
+def _parse(text, shape, mesh, mesh_shape) -> Sharding:
     body = text.strip()
     if shape is None:
         if body.startswith(("{", "sharding")):
@@ -64,11 +108,6 @@ def parse(text, shape=None, mesh=None, mesh_shape=None) -> Sharding:
         return parse_hlo(body, shape)
     if body.startswith("#sdy.sharding"):
         return parse_shardy(body, mesh, shape)
-    if body.startswith("sdy.mesh") and "#sdy.sharding" in body:  # 'sdy.mesh @m = <[..]>' then '#sdy.sharding<@m, ..>'
-        at = body.index("#sdy.sharding")
-        if mesh is not None:
-            raise LayoutError("the text holds its sdy.mesh already: give --mesh only with a bare #sdy.sharding")
-        return parse_shardy(body[at:], body[:at].strip(), shape)
     if _PLACEMENT.match(body):
         if mesh_shape is None:
             raise LayoutError("placements need the mesh: give --mesh-shape, e.g. --mesh-shape 2x4")
@@ -77,7 +116,8 @@ def parse(text, shape=None, mesh=None, mesh_shape=None) -> Sharding:
             return from_ttnn(pl, mesh_shape, shape)
         return from_dtensor(pl, mesh_shape, shape)
     raise LayoutError("expected an HLO sharding '{devices=[...]...}', a Shardy '#sdy.sharding<...>', DTensor or TTNN "
-                      "placements 'Shard(0), Replicate()'")
+                      "placements 'Shard(0), Replicate()', an HLO line with sharding={...}, an mhlo.sharding / "
+                      "sdy.sharding attribute, or a JAX PartitionSpec / NamedSharding")
 
 
 def is_placements(text) -> bool:

@@ -1,0 +1,135 @@
+"""Shardings as people hold them (sharding.held): HLO lines, MLIR attributes, torch and JAX reprs.
+
+Each text is what the producer itself prints (JAX's HLO and StableHLO dumps,
+torch's and JAX's reprs); the boxes read from it are checked against the
+producer's own answer (``devices_indices_map``, the torch placements read
+directly).
+"""
+
+import random
+import re
+
+import pytest
+
+from unilayout import LayoutError, ParseError
+from unilayout.sharding import from_dtensor, from_jax, parse_hlo
+from unilayout.sharding.family import SHARDING
+from unilayout.sharding.held import is_held, unwrap
+from unilayout.sharding.text import parse
+
+jax = pytest.importorskip("jax", reason="JAX prints the texts these tests read (pip install 'unilayout[jax]')")
+import jax.numpy as jnp  # noqa: E402
+from helpers_sharding import positions, random_case  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
+
+DEVS = jax.devices()
+pytestmark = pytest.mark.skipif(len(DEVS) < 8, reason="needs 8 JAX devices (XLA_FLAGS set in conftest.py)")
+
+
+def _cases(n, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        mesh, spec, shape = random_case(rng, DEVS, Mesh, P)
+        out.append((mesh, spec, shape))
+    return out
+
+
+def _same(got, want, text):
+    """``got`` is JAX's ``want``; ``{replicated}`` names no device count (the module's num_partitions does)."""
+    if want.is_fully_replicated and "{replicated}" in text:
+        assert got.is_fully_replicated and got.num_devices == 1, text
+    else:
+        assert got == want, text
+
+
+def _lowered(mesh, spec, shape):
+    return jax.jit(lambda x: x + 1, in_shardings=NamedSharding(mesh, spec)).lower(jnp.zeros(shape, jnp.float32))
+
+
+def test_hlo_instruction_lines_jax_prints_read_with_their_shape():
+    for mesh, spec, shape in _cases(25, 3):
+        hlo = _lowered(mesh, spec, shape).as_text(dialect="hlo")
+        line = next(ln for ln in hlo.splitlines() if "parameter(0)" in ln)
+        want = from_jax(NamedSharding(mesh, spec), shape).relabel(positions(mesh))  # HLO numbers mesh positions
+        got = parse(line.strip())  # the shape comes from the line
+        assert got == parse_hlo(re.search(r"sharding=(\{[^}]*\})", line).group(1), shape) == SHARDING.parse(line)
+        _same(got, want, line)
+
+
+def test_mhlo_sharding_attributes_of_stablehlo_read_with_their_shape():
+    jax.config.update("jax_use_shardy_partitioner", False)
+    try:
+        for mesh, spec, shape in _cases(15, 5):
+            text = _lowered(mesh, spec, shape).as_text()
+            line = next(ln for ln in text.splitlines() if "mhlo.sharding" in ln)
+            _same(parse(line), from_jax(NamedSharding(mesh, spec), shape).relabel(positions(mesh)), line)
+    finally:
+        jax.config.update("jax_use_shardy_partitioner", True)
+
+
+def test_sdy_mesh_pasted_with_a_stablehlo_argument():
+    for mesh, spec, shape in _cases(15, 9):
+        text = _lowered(mesh, spec, shape).as_text()
+        lines = [ln for ln in text.splitlines() if "sdy.mesh @" in ln or "sdy.sharding = " in ln]
+        want = from_jax(NamedSharding(mesh, spec), shape).relabel(positions(mesh))
+        if "sdy.sharding = " not in "\n".join(lines):  # fully replicated: JAX writes no sharding
+            continue
+        assert parse("\n".join(lines)) == want, lines
+
+
+def test_xla_sdy_sharding_frontend_attributes_escaped_as_mlir_and_hlo_print_them():
+    mesh = jax.make_mesh((2, 4), ("x", "y"))
+    hlo = _lowered(mesh, P("y", "x"), (8, 16)).as_text(dialect="hlo")
+    want = from_jax(NamedSharding(mesh, P("y", "x")), (8, 16)).relabel(positions(mesh))
+    attr = re.search(r'xla\.sdy\.sharding=("(?:[^"\\]|\\.)*")', hlo).group(1)
+    meshes = re.search(r"xla\.sdy\.meshes=(\{.*?>\})", hlo).group(1)
+    # HLO's own escaping (\") and MLIR's (\22) of the same attributes
+    hlo_form = f"xla.sdy.sharding={attr}, xla.sdy.meshes={meshes}"
+    mlir_form = ('mhlo.frontend_attributes = {xla.sdy.sharding = ' + attr.replace('\\"', "\\22") + '}, '
+                 'xla.sdy.meshes = "' + meshes.replace('"', "\\22") + '"')
+    assert parse(hlo_form, (8, 16)) == parse(mlir_form, (8, 16)) == want
+
+
+def test_torch_placement_tuple_repr():
+    pytest.importorskip("torch", reason="torch prints the placements")
+    from torch.distributed.tensor import Partial, Replicate, Shard
+    from torch.distributed.tensor.placement_types import _StridedShard
+    for pls, mesh, shape in [((Shard(0), Replicate()), (2, 4), (8, 6)), ((Shard(dim=1), Shard(0)), (2, 2), (5, 3)),
+                             ((Partial(), Shard(0)), (2, 2), (4,)), ((_StridedShard(0, split_factor=2), Shard(0)),
+                                                                    (2, 2), (8,))]:
+        text = repr(pls)
+        assert text.startswith("(") and is_held(text)
+        assert parse(text, shape, mesh_shape=mesh) == from_dtensor(list(pls), mesh, shape), text
+
+
+def test_jax_partition_spec_and_named_sharding_reprs():
+    for mesh, spec, shape in _cases(40, 21):
+        named = NamedSharding(mesh, spec)
+        want = from_jax(named, shape).relabel(positions(mesh))  # a Mesh repr names no devices: mesh order
+        assert parse(repr(named), shape) == want, repr(named)
+        assert parse(repr(spec), shape, mesh=repr(mesh)) == want, (repr(spec), repr(mesh))
+        assert parse(str(spec).replace("P(", "PartitionSpec(", 1), shape, mesh=repr(mesh)) == want
+
+
+def test_jax_unreduced_spec_is_a_partial_sum():
+    mesh = jax.make_mesh((2, 4), ("x", "y"))
+    s = parse(repr(P("x", unreduced={"y"})), (8, 4), mesh=repr(mesh))
+    assert all(s.partial.values()) and s.sum_groups == ((0, 1, 2, 3), (4, 5, 6, 7))
+
+
+def test_held_text_errors_point_into_the_text():
+    line = "%p = f32[8,16]{1,0} parameter(0), sharding={devices=[2,1]<=[3]}"
+    with pytest.raises(ParseError) as e:
+        parse(line)
+    assert e.value.text == line and line[e.value.position:].startswith("<=[3]")
+    with pytest.raises(LayoutError, match="not of shape"):
+        parse(line.replace("[3]", "[2]"), (4, 4))
+    with pytest.raises(LayoutError, match="needs its mesh"):
+        parse("P('x', None)", (4, 4))
+    with pytest.raises(LayoutError, match="not an axis of the mesh"):
+        parse("P('z')", (4,), mesh="Mesh('x': 2)")
+    with pytest.raises(ParseError, match="not a number"):
+        parse("%a: tensor<?x16xf32> {mhlo.sharding = \"{replicated}\"}")
+    assert unwrap("{replicated}")[0] == "{replicated}" and not is_held("Shard(0)")
