@@ -114,3 +114,39 @@ def test_help_loads_no_family():
     loaded = eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     heavy = {"cute", "linear", "tsl", "tt", "xla", "sharding", "affine", "convert", "explorer", "distributed", "plan"}
     assert not heavy & set(loaded), heavy & set(loaded)
+
+
+_METAL_T = ("tensor<256x256xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <8x8>, "
+            "memref<32x32xf32, #tt.memory_space<l1>>>>")
+#: Every verb with one option value left open ({}), filled in turn with each oversized or malformed value.
+_SLOTS = [
+    ["plan", "grids", "{}"], ["plan", "grids", "53x63", "--mesh", "{}"], ["plan", "grids", "53x63", "--tile", "{}"],
+    ["plan", "grids", "53x63", "--top", "{}"], ["plan", "grids", "53x63", "--collapse", "{}"],
+    ["plan", "reshard", _METAL_T, _METAL_T, "--mesh", "{}"], ["plan", "convert", CUTE, CUTE, "--bits", "{}"],
+    ["plan", "chain", "--op", _METAL_T, "--mesh", "{}"],
+    ["show", CUTE, "--shape", "{}"], ["show", AFFINE, "--shape", "{}"], ["show", "#tsl.tsl<[?] -> (1)>", "--shape", "{}"],
+    ["show", "Shard(0), Shard(0)", "--mesh-shape", "{}", "--shape", "4x4"],
+    ["show", "Shard(0), Shard(0)", "--mesh-shape", "2x2", "--shape", "{}"],
+    ["sharding", "Shard(0), Shard(0)", "--mesh-shape", "{}", "--shape", "4x4", "--to", "hlo"],
+    ["sharding", "Shard(0), Shard(0)", "--mesh-shape", "2x2", "--shape", "{}"],
+    ["sharding", "{devices=[2,1]0,1}", "--shape", "{}"], ["sharding", "{}"],
+    ["convert", CUTE, "--to", "affine", "--shape", "{}"], ["convert", AFFINE, "--to", "cute", "--shape", "{}"],
+    ["convert", "Shard(0)", "--shape", "4", "--mesh-shape", "{}", "--to", "dtensor"],
+    ["check", "{}"], ["check", AFFINE, "--shape", "{}"],
+    ["render", CUTE, "-o", "-", "--scale", "{}"], ["render", CUTE, "-o", "-", "--tv", "{}"],
+    ["render", AFFINE, "-o", "-", "--shape", "{}"],
+    ["codegen", CUTE, "--to", "c", "--shape", "{}"], ["codegen", "{}", "--to", "c"],
+    ["rosetta", "{}"], ["serve", "--port", "{}"],
+]
+_BAD_VALUES = ["9223372036854775808", "x".join(["2"] * 64), "1048576x1048576", "9" * 30 + "x2", "-1", "0", "x", "",
+               "\x00", "1" * 5000]
+
+
+@pytest.mark.parametrize("template", _SLOTS, ids=lambda t: " ".join(a[:12] for a in t))
+def test_every_verb_with_oversized_or_malformed_values_is_a_usage_error_or_an_answer(capsys, template):
+    for value in _BAD_VALUES:
+        argv = [value if a == "{}" else a for a in template]
+        if argv[0] == "serve" and value in ("0", ""):
+            continue  # port 0 is a free port: it would serve
+        status, out, err = run(capsys, *argv)
+        assert "internal error" not in err and status in (0, 2), (argv[:6], status, err[-300:])

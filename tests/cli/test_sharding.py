@@ -37,6 +37,12 @@ def test_an_xla_layout_cannot_be_drawn_by_the_verb(capsys, tmp_path):
     assert status == 2 and "unilayout render TEXT -o FILE" in err
 
 
+def test_an_xla_layout_is_shown_by_the_verb_as_show_shows_it(capsys):
+    status, out, err = run(capsys, "sharding", "f32[3,5]{1,0:T(2,2)}")
+    assert status == 0 and "internal error" not in err, err
+    assert out == run(capsys, "show", "f32[3,5]{1,0:T(2,2)}")[1]
+
+
 def test_show_reads_sharding_texts_like_any_family(capsys):
     status, out, _ = run(capsys, "show", "{devices=[2]0,1}", "--shape", "4")
     assert status == 0 and out.startswith("family:         sharding\ntext:           {devices=[2]<=[2]}")

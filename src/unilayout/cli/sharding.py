@@ -93,7 +93,7 @@ def run(args) -> int:
         if args.output:
             raise LayoutError(f"-o draws shardings; for a {family_of(value)} value use unilayout render TEXT -o FILE")
         return show_verb.run(argparse.Namespace(text=args.text, shape=None, mesh=None, mesh_shape=None,
-                                                json=args.json, place=None, max_cells=MAX_TABLE_CELLS))
+                                                json=args.json, place=None, max_cells=MAX_TABLE_CELLS, code=None))
     conv = conversions(value, mesh_shape, args.to)
     if args.output:
         viz.render(value, args.output)
