@@ -55,7 +55,7 @@ def read_v2(p, shape=None, elem=None, tile=None, tensor_pos=None):
     apos = p.expect_dialect("#metal_layout", "'#ttcore.metal_layout<'")
     p.expect("logical_shape", "'logical_shape'")
     p.expect("=", "'=' after 'logical_shape'")
-    lpos = p.ws()
+    p.ws()
     logical = p.dims("a logical dim")
     p.expect(",", "','")
     p.expect("dim_alignments", "'dim_alignments'")
