@@ -92,3 +92,10 @@ def test_explorer_summarises_a_big_layout():
 
     v = views.view_of(unilayout.read("plgpu.Layout.WGMMA", shape=(4096, 4096)))
     assert "summarised" in v["summary"]
+
+
+def test_notebook_shows_a_mosaic_layout_as_a_picture():
+    from unilayout import _notebook
+
+    h = _notebook.html(mosaic.WGMMA)
+    assert "<svg" in h and "T5:2" in h and "#mosaic_gpu.TiledLayout" in h
