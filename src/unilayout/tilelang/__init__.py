@@ -20,5 +20,14 @@ CuTe or linear layout over its whole domain, or says which element breaks it.
 
 from .expr import evaluate as evaluate_expr
 from .layout import MAX_POINTS, Fragment, Layout, parse, placeholders
+from .swizzle import (
+    make_full_bank_swizzled_layout,
+    make_half_bank_swizzled_layout,
+    make_linear_layout,
+    make_quarter_bank_swizzled_layout,
+    make_swizzled_layout,
+)
 
-__all__ = ["Layout", "Fragment", "parse", "placeholders", "evaluate_expr", "MAX_POINTS"]
+__all__ = ["Layout", "Fragment", "parse", "placeholders", "evaluate_expr", "MAX_POINTS", "make_swizzled_layout",
+           "make_full_bank_swizzled_layout", "make_half_bank_swizzled_layout", "make_quarter_bank_swizzled_layout",
+           "make_linear_layout"]
