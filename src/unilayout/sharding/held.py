@@ -41,7 +41,8 @@ _TENSOR = re.compile(r"tensor<([^<>]*?)>")
 _SDY_MESH = re.compile(r"sdy\.mesh\s+@([\w.$-]+)\s*=\s*<")
 _SDY_MESHES = re.compile(r"xla\.sdy\.meshes\s*=\s*")
 _TORCH_TUPLE = re.compile(r"^\(\s*(?:Shard|Replicate|Partial|_StridedShard|_S)\(")
-_JAX = re.compile(r"^(?:NamedSharding|PartitionSpec|P)\(\s*(?:'|\"|None\b|\(|\)|mesh\s*=|unreduced|reduced)")
+# ``P()`` alone stays DTensor's Partial shorthand; JAX's empty spec is written ``PartitionSpec()``
+_JAX = re.compile(r"^(?:NamedSharding\(|PartitionSpec\(|P\(\s*(?:['\"(]|None\b|unreduced|reduced))")
 
 
 def is_held(text) -> bool:
