@@ -52,7 +52,14 @@ def test_a_huge_layout_is_summarised_quickly_with_its_size(path, body, size):
         assert "(summarised" in v["summary"] and v["note"].startswith("summary:")
         assert v["count"] <= 2 * CROP_CELLS
         assert any(k == "size" and val.replace(",", "") == str(v["total"]) for k, val in v["facts"])
+        assert v["total_text"] == f"{v['total']:,}"  # exact in the page, where a JSON number past 2^53 is not
     assert any(size in v["summary"] for v in big)
+
+
+def test_an_affine_map_without_a_shape_is_summarised_on_its_default_box():
+    text = "(" + ", ".join(f"d{i}" for i in range(20)) + ") -> (" + " + ".join(f"d{i}" for i in range(20)) + ")"
+    status, out, seconds, _ = timed("/api/view", {"text": text})
+    assert status == 200 and out["total"] == 4 ** 20 and 0 < out["count"] <= CROP_CELLS and seconds < 1.0
 
 
 def test_a_summarised_layout_draws_its_top_left_block():

@@ -227,14 +227,15 @@ def _summary_view(value, shape, total) -> dict:
     try:
         c = rec.cells(value, shape, details=False)  # a family may summarise a big value its own way (per warp)
         family, extras = c.family or family, c.extras
-        scene = c.scene if c.scene is not None else picture(value, shape, max_cells=CROP_CELLS, labels=True)
+        box = shape if shape is not None or rec.box(value) is not None else rec.default_shape(value)
+        scene = c.scene if c.scene is not None else picture(value, box, max_cells=CROP_CELLS, labels=True)
         why = ""
     except LayoutError as exc:  # the family cannot draw even a block of it: say why, keep the summary
         why = f"no picture: {exc}"
     except (ValueError, OverflowError, MemoryError) as exc:  # a box past int64 in the family's drawing: no picture
-        _log.warning("the %s picture of a %s-cell layout failed: %r", family, total, exc)
+        _log.info("the %s picture of a %s-cell layout failed: %r", family, total, exc)
         why = f"no picture: {int(total):,} cells are past what a picture can index (int64 positions)"
-    view = {"total": int(total), "keys": {}, "family": family, "text": facts.canonical_text(value),
+    view = {"total": int(total), "total_text": f"{int(total):,}", "keys": {}, "family": family, "text": facts.canonical_text(value),
             "facts": _summary_facts(value, shape, total), "columns": [], "details": [], "groups": {}, "padding": 0}
     if scene is None:
         view.update(note=f"summary: {why}", title=what, count=0, summary=f"{what} (summarised)",

@@ -565,7 +565,9 @@
   function showMain(data) {
     clearMain();
     mount("layout-view", data);
-    var drawn = data.total !== undefined && data.total !== data.count ? data.count + " of " + data.total + " cells drawn" : data.count + " cells";
+    // total_text: the exact count of a summarised layout (past 2^53 a JSON number is not exact in JavaScript)
+    var drawn = data.total !== undefined && data.total !== data.count ?
+      data.count + " of " + (data.total_text || data.total) + " cells drawn" : data.count + " cells";
     $("layout-summary").textContent = data.summary + " \u2014 " + drawn + (data.padding ? ", " + data.padding + " padding" : "");
     $("layout-note").textContent = data.note || "";
     $("layout-note").hidden = !data.note;
