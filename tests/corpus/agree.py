@@ -87,11 +87,15 @@ def _facts(entry: dict, v) -> str | None:
                     return f"{op}: unilayout {r} vs pycute {f[op]['text']}"
         return None
     if p in ("hlo", "shardy") and "boxes" in f:
+        # the fact is which elements each device holds: a box of zero volume holds none, whether it is
+        # listed (JAX lists one per device) or not (unilayout drops empty boxes)
+        def held(boxes):
+            return [[list(d) for d in bx] for bx in boxes if all(stop > start for start, stop in bx)]
         got = v.device_boxes
         for dev, box in f["boxes"].items():
-            have = [[list(b) for b in bx] for bx in got.get(int(dev), [])]
-            if have != [box]:
-                return f"device {dev}: unilayout {have} vs JAX {[box]}"
+            have, want = held(got.get(int(dev), [])), held([box])
+            if have != want:
+                return f"device {dev}: unilayout {have} vs JAX {want}"
         return None
     if p == "xla":
         got = (list(v.dims), list(v.minor_to_major))

@@ -7,6 +7,7 @@ the texts unilayout does not yet agree on, each with its reason; a pending text 
 (strict xfail: fixing one forces moving it out of the list), every other text must agree.
 """
 
+import copy
 import importlib.util
 import pathlib
 
@@ -86,6 +87,42 @@ def test_texts_agree_with_their_producer(producer):
 def test_no_text_crashes_unilayout():
     crashes = [f"{i}: {r[1]}" for i, r in _results().items() if r is not None and r[0] == "crash"]
     assert not crashes, "\n".join(crashes[:40])
+
+
+def _first_agreeing(producer, key):
+    results = _results()
+    return next(e for e in CORPUS if e["producer"] == producer and key in e["facts"] and results[e["id"]] is None
+                and e["context"].get("shape", [1]) and all(e["context"].get("shape", [1])))
+
+
+@pytest.mark.parametrize("producer, key", [("triton", "bases"), ("cute", "values"), ("hlo", "boxes"),
+                                           ("shardy", "boxes"), ("ttnn", "memref_shape"), ("xla", "minor_to_major")])
+def test_the_check_catches_a_wrong_fact(producer, key):
+    """The harness can fail: one corrupted fact of an agreeing text is reported as a mismatch."""
+    e = copy.deepcopy(_first_agreeing(producer, key))
+    f = e["facts"]
+    if key == "bases":
+        dim = next(d for d, bs in f["bases"].items() if bs)
+        f["bases"][dim][0] = [x + 1 for x in f["bases"][dim][0]]
+    elif key == "values":
+        f["values"][-1] += 1
+    elif key == "boxes":
+        dev = next(iter(f["boxes"]))
+        f["boxes"][dev][0][1] += 1
+    elif key == "memref_shape":
+        f["memref_shape"][0] += 1
+    else:
+        f["minor_to_major"] = f["minor_to_major"][::-1] if len(f["minor_to_major"]) > 1 else [5]
+    assert agree.check(e) is not None and agree.check(e)[0] == "fact mismatch"
+
+
+def test_the_check_catches_a_text_read_that_the_producer_rejects():
+    e = copy.deepcopy(_first_agreeing("triton", "bases"))
+    e["expect"] = "rejected"
+    assert agree.check(e)[0] == "accepts rejected"
+    e = copy.deepcopy(next(x for x in CORPUS if x["expect"] == "rejected" and _results()[x["id"]] is None))
+    e["expect"] = "reads"
+    assert agree.check(e)[0] == "parse bug"
 
 
 def corpus_summary() -> str:
