@@ -142,6 +142,9 @@ def test_interval_errors_use_the_verifier_wording(intervals, message):
     [
         (ATTR.format(ls="32x32", al="32x32", iv="[[0, 1], [1, 1], [1, 2]]", n=3, rest="undef, l1, sharded"),
          "an empty collapsed interval after a dim is not read"),
+        # metal_layout_attr_verify.mlir: rank 1 on one physical dim
+        (ATTR.format(ls="32", al="32", iv="[[0, 1]]", n=1, rest="undef, l1, sharded, index_map = map(0)"),
+         "logical_shape must have at least 2 dimensions, got 1"),
         (ATTR.format(ls="32x32", al="1x32x32", iv="[[0, 1], [1, 2]]", n=2, rest="undef, l1, sharded"),
          r"dim_alignments size \(3\) must match logical_shape rank \(2\)"),
         (ATTR.format(ls="32x32", al="0x32", iv="[[0, 1], [1, 2]]", n=2, rest="undef, l1, sharded"),

@@ -31,7 +31,7 @@ from .._mlir import xs
 from .._reader import DIALECTS
 from .alignment import normalize_and_flatten
 from .metal import MEMORY_SPACES, OOB_VALS, MetalLayout
-from .v2 import MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map
+from .v2 import _RANK1, MEMORY_LAYOUTS, MetalLayoutV2, _read_index_map
 
 __all__ = ["v2_ahead", "read_v2", "read_v1", "dense_pairs"]
 
@@ -55,7 +55,7 @@ def read_v2(p, shape=None, elem=None, tile=None, tensor_pos=None):
     apos = p.expect_dialect("#metal_layout", "'#ttcore.metal_layout<'")
     p.expect("logical_shape", "'logical_shape'")
     p.expect("=", "'=' after 'logical_shape'")
-    p.ws()
+    lpos = p.ws()
     logical = p.dims("a logical dim")
     p.expect(",", "','")
     p.expect("dim_alignments", "'dim_alignments'")
@@ -104,6 +104,8 @@ def read_v2(p, shape=None, elem=None, tile=None, tensor_pos=None):
         norm = normalize_and_flatten(intervals, len(logical), keep_empty=True)
     except LayoutError as e:
         raise p.error(str(e), ipos) from None
+    if len(logical) < 2 and len(norm) < 2:
+        raise p.error(_RANK1, lpos)
     g = len(norm)
     if shape is None:
         grid, tile, elem = (1,) * g, None, "f32"

@@ -78,6 +78,12 @@ _SCALAR_OF_TILE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "u32": "ui32", "u
                    "bfp_bf4": "bf16", "bfp_bf2": "bf16"}
 
 
+# tt-mlir's verifier (metal_layout_attr_verify.mlir) refuses one physical dim; a rank-1 tensor is read since
+# tt-mlir gives it an empty leading interval ([[0, 0], [0, 1]]: two physical dims, the first of size 1).
+_RANK1 = ("logical_shape must have at least 2 dimensions, got 1: a rank-1 tensor needs an empty leading interval, "
+          "collapsed_intervals = dense<[[0, 0], [0, 1]]> (tt-mlir's default for rank 1)")
+
+
 def _identity(n):
     return AffineMap(n, 0, [Dim(i) for i in range(n)])
 
@@ -122,6 +128,8 @@ class MetalLayoutV2(MetalLayout):
             raise LayoutError(f"dim_alignments size ({len(align)}) must match logical_shape rank ({len(shape)})")
         raw = _pairs(collapsed_intervals)
         norm = normalize_and_flatten(raw, len(shape), keep_empty=True)
+        if len(shape) < 2 and len(norm) < 2:
+            raise LayoutError(_RANK1)
         grid = _dims(grid, "grid")
         if len(grid) != len(norm):
             raise LayoutError(f"grid {xs(grid)} has rank {len(grid)} but the collapsed intervals {[list(p) for p in norm]} "
