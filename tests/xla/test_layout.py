@@ -131,6 +131,36 @@ def test_storage_past_int64_is_refused_so_call_and_offsets_agree():
     assert L(1, 0) == 1 << 62 and L.offsets().tolist() == [[0], [1 << 62]]
 
 
+@pytest.mark.parametrize("text", [
+    "s8[2]{0:T(9223372036854775807)(4611686018427387904)}",  # a size-1 buffer dim whose stride is 2**63
+    "s8[3,2]{1,0:T(4611686018427387904,2)}",
+    "s8[1,2]{0,1:T(2,4611686018427387904)(8)}",
+])
+def test_buffers_of_2_to_the_63_slots_give_offsets_not_overflow_errors(text):
+    L = parse_xla_layout(text)
+    assert L.storage_size <= 1 << 63
+    got = L.offsets()  # was OverflowError: the stride of a size-1 buffer dim, 2**63, times an int64 array
+    assert got.tolist() == np.vectorize(lambda *c: L(*c), otypes=[object])(*np.indices(L.dims)).tolist()
+
+
+def test_offsets_equal_the_scalar_offset_for_tiles_near_2_to_the_63():
+    rng = random.Random(30)
+    edge = [1, 2, 3, 8, 1 << 20, 1 << 31, 1 << 62, (1 << 63) - 1, (1 << 61) + 1]
+    checked = 0
+    for _ in range(600):
+        r = rng.randint(1, 3)
+        dims = tuple(rng.choice([1, 2, 3, 5]) for _ in range(r))
+        tiles = tuple(tuple(rng.choice(edge) for _ in range(rng.randint(1, 2))) for _ in range(rng.randint(0, 2)))
+        try:
+            L = XlaLayout("s8", dims, tuple(rng.sample(range(r), r)), tiles)
+        except LayoutError:  # past int64 or a tile of more dims than the shape: refused at construction
+            continue
+        scalar = np.vectorize(lambda *c: L(*c), otypes=[object])(*np.indices(dims))
+        assert L.offsets().tolist() == scalar.tolist(), (dims, tiles)
+        checked += 1
+    assert checked > 200
+
+
 def test_zero_size_offsets_build_nothing():
     assert XlaLayout("s8", (0, 1 << 20, 1 << 20)).offsets().shape == (0, 1 << 20, 1 << 20)
     with pytest.raises(LayoutError, match="numpy has no array"):

@@ -178,8 +178,9 @@ class XlaLayout:
         r = len(self.dims)
         idx = [np.arange(n, dtype=np.int64).reshape((-1,) + (1,) * (r - 1 - i)) for i, n in enumerate(self.dims)]
         out = np.zeros(self.dims, dtype=np.int64)
-        for (i, ops, _), s in zip(self._items, self.buffer_strides):
-            out += _apply(idx[i], ops) * s
+        for (i, ops, size), s in zip(self._items, self.buffer_strides):
+            if size > 1:  # a dim of size 1 adds 0; its stride may be the whole 2**63-slot buffer, past int64
+                out += _apply(idx[i], ops) * s
         return out
 
     def to_affine(self):
