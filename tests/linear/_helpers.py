@@ -219,9 +219,10 @@ for c in json.load(sys.stdin):
     tmem = "#ttng.tensor_memory," in c["type"] or "#ttng.tensor_memory>" in c["type"]
     op = ("    %%v = ttng.tmem_alloc : () -> %s" if tmem else "    %%v = ttg.local_alloc : () -> %s" if shared
           else "    %%v = arith.constant dense<0> : %s") % c["type"]
+    head = "  tt.func @f(%%a: %s) {" % c["type"] if c.get("arg") else "  tt.func @f() {"
     src = "\n".join(c.get("aliases", []) + ['module attributes {"ttg.num-warps" = %d : i32, "ttg.threads-per-warp" = '
                      '%d : i32, "ttg.num-ctas" = %d : i32} {' % (c["warps"], c["lanes"], c.get("ctas", 1)),
-                     "  tt.func @f() {", op, "    tt.return", "  }", "}"])
+                     head] + ([] if c.get("arg") else [op]) + ["    tt.return", "  }", "}"])
     with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
         f.write(src)
     try:
@@ -229,6 +230,9 @@ for c in json.load(sys.stdin):
         m.context = ctx
         if not m.verify():
             raise ValueError("verifier rejects")
+        if c.get("arg"):  # only whether Triton's parser and verifier take the type (as a function argument)
+            out.append({"accepted": True})
+            continue
         vals = []
         m.walk(lambda o: vals.append(o.get_result(0)) if o.get_name() in ("arith.constant", "ttg.local_alloc",
                                                                             "ttng.tmem_alloc") else None)
@@ -249,9 +253,10 @@ os._exit(0)
 
 
 def triton_mlir_layouts(cases: list) -> list:
-    """``[{"type": tensor or memdesc type text, "shape", "warps", "lanes", "ctas"?, "aliases"?: [lines]}]`` ->
+    """``[{"type": tensor or memdesc type text, "shape", "warps", "lanes", "ctas"?, "aliases"?: [lines], "arg"?}]`` ->
     Triton's bases for each type as its MLIR parser (and verifier) reads it in a module, or ``{"error"}``
-    (``{"error": "abort: .."}`` where Triton aborts the process: each case then runs alone)."""
+    (``{"error": "abort: .."}`` where Triton aborts the process: each case then runs alone). With ``"arg"``
+    the type is a function argument and the answer only ``{"accepted": True}`` or the error."""
     try:
         return _run(_MLIR_LAYOUT_ORACLE, cases)
     except RuntimeError:

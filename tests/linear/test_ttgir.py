@@ -443,3 +443,32 @@ def test_an_alias_attribute_may_continue_on_the_next_lines():
     assert "error" not in want, want
     assert dict(T.layout(alias + "\n" + typ).bases) == want
     assert list(E.parse_module(alias + "\n#b = #ttg.slice<{dim = 2, parent = #linear}>")) == ["linear", "b"]
+
+
+_SW = "#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>"
+_TM = "#ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>"
+
+
+@pytest.mark.parametrize("text, alloc, space", [  # subslices as Triton's lit tests write them (mutable, ALLOC>)
+    (f"!ttg.memdesc<32x64xf16, {_SW}, #ttg.shared_memory, mutable, 64x64>", [64, 64], "#ttg.shared_memory"),
+    (f"!ttg.memdesc<32x64xf16, {_SW}, #ttg.shared_memory, mutable, 2x32x64>", [32, 64], "#ttg.shared_memory"),
+    (f"!ttg.memdesc<128x64xf32, {_TM}, #ttng.tensor_memory, mutable, 128x128>", [128, 128], "#ttng.tensor_memory"),
+])
+def test_a_memdesc_with_an_alloc_shape_is_laid_out_over_it(text, alloc, space):
+    enc = _SW if "swizzled" in text else _TM
+    plain = f"!ttg.memdesc<{'x'.join(map(str, alloc))}xf16, {enc}, {space}, mutable>"
+    accepted, want = H.triton_mlir_layouts([{"type": text, "shape": alloc, "warps": 4, "lanes": 32, "arg": True},
+                                            {"type": plain, "shape": alloc, "warps": 4, "lanes": 32}])
+    assert accepted == {"accepted": True} and "error" not in want, (accepted, want)
+    L = T.layout(text)  # Triton's toLinearLayout(memdesc): the alloc shape's last rank dims
+    assert L.out_dims == [(f"dim{i}", n) for i, n in enumerate(alloc)]
+    assert {k: dict(L.bases)[k] for k in want} == want
+
+
+@pytest.mark.parametrize("alloc", ["32x64", "3x64"])
+def test_a_memdesc_alloc_shape_triton_rejects_is_a_parse_error(alloc):
+    text = f"!ttg.memdesc<64x64xf16, {_SW}, #ttg.shared_memory, mutable, {alloc}>"
+    (triton,) = H.triton_mlir_layouts([{"type": text, "shape": [64, 64], "warps": 4, "lanes": 32, "arg": True}])
+    assert "error" in triton
+    with pytest.raises(ParseError, match="alloc"):
+        T.layout(text)

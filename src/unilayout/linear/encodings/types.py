@@ -3,7 +3,9 @@
 ``layout(text)`` reads the alias lines above the type (``linear.text``) and
 asks the encoding for its layout at the type's shape: distributed encodings
 give ``register, lane, warp, block`` -> tensor, shared ones ``offset, block``
-(a multi-buffered memdesc stacks its buffers above one buffer's offsets),
+(a multi-buffered memdesc stacks its buffers above one buffer's offsets; a
+memdesc with a trailing alloc shape, a subslice, is laid out over that alloc
+shape's last dims, as Triton's ``toLinearLayout`` of a memdesc is),
 tensor memory ``row, col, block`` (a multi-buffered one puts its buffers one
 after another along the columns, as Triton allocates them); ``padded_shared`` gives the affine map of
 each element's padded address (padding is not linear over GF(2)). This is
@@ -15,6 +17,8 @@ what ``unilayout.parse`` does for such text.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..._text import Scanner
 from ...errors import LayoutError, NotRepresentableError, ParseError
@@ -84,11 +88,28 @@ def layout(text: str) -> LinearLayout:
     except ParseError as e:
         raise ParseError(e.message, text, e.position + offset) from None
     try:
+        alloc = _ALLOC.search(text[offset:])
+        if alloc and text[offset:].lstrip().startswith("!ttg.memdesc"):
+            shape = _alloc_shape(shape, [int(x) for x in alloc.group(1).split("x")])
         return _type_layout(enc, shape)
     except (ParseError, NotRepresentableError):
         raise
     except LayoutError as e:  # Triton's verifier rejects the type: point at its encoding
         raise ParseError(str(e), text, text.find("#", offset) if "#" in text[offset:] else offset) from None
+
+
+_ALLOC = re.compile(r",\s*(\d+(?:x\d+)*)\s*>\s*$")  # a memdesc's trailing alloc shape: .., mutable, 2x64x64>
+
+
+def _alloc_shape(shape, alloc) -> tuple:
+    """The shape a memdesc's layout is computed for: Triton's ``toLinearLayout(MemDescType)`` takes the
+    alloc shape's last ``rank`` dims (a subslice is laid out as the buffer it was cut from); its verifier
+    wants the alloc dims powers of two and no smaller than the shape's."""
+    if any(a < 1 or a & (a - 1) for a in alloc):
+        raise LayoutError(f"alloc shape must have power-of-2 and non-zero dimensions; got {alloc}")
+    if len(alloc) < len(shape) or any(s > a for s, a in zip(shape, alloc[len(alloc) - len(shape):])):
+        raise LayoutError(f"shape must be less than or equal to allocShape: shape {list(shape)}, allocShape {alloc}")
+    return tuple(alloc[len(alloc) - len(shape):])
 
 
 def _type_layout(enc, shape) -> LinearLayout:
