@@ -194,7 +194,7 @@ def main(argv=None):
     texts = F.corpus()
     counts, findings = F.fuzz_texts(args.texts, seed=args.seed, texts=texts, limit=2.0)
     secs = time.perf_counter() - t
-    _table(f"texts: {len(texts)} from the docs and seeds, then mutations ({secs:.1f} s, "
+    _table(f"texts: {len(texts)} from the docs, the seeds and tests/corpus, then mutations ({secs:.1f} s, "
            f"{args.texts * len(counts) / secs:,.0f} parses/s)", counts)
     for f in findings[:10]:
         print("   finding:", f[0], repr(f[1])[:80], f[2], f[3][:160], f[4] or "")
@@ -220,7 +220,7 @@ def main(argv=None):
     for f in findings[:10]:
         print("   finding:", f)
 
-    print(f"\npeak RSS {_rss_mib():.0f} MiB (MemoryError past the address-space limit would count as bare)")
+    print(f"\npeak RSS {_rss_mib():.0f} MiB (a MemoryError past the address-space limit counts in \"> 1 GiB\")")
     resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
     if args.requests:
         bench_server(args.requests)

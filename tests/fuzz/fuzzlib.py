@@ -469,12 +469,36 @@ def check_metal(ml, rng):
     return "value", None
 
 
+def random_xla(rng):
+    """A random XLA layout: dims, a minor-to-major order and tiles, some near 2**63 (a buffer of 2**63 slots)."""
+    from unilayout.xla import XlaLayout  # lazy: xla is not a module fuzzlib needs elsewhere
+
+    r = rng.randint(1, 3)
+    dims = tuple(rng.randint(1, 6) for _ in range(r))
+    big = [1 << 31, 1 << 62, (1 << 63) - 1, (1 << 61) + 1]
+    tiles = tuple(tuple(rng.choice([1, 2, 4, 8, 128] + (big if rng.random() < 0.15 else [])) for _ in range(k))
+                  for k in [rng.randint(1, r) for _ in range(rng.randint(0, 2))])
+    return XlaLayout(rng.choice(["f32", "s8", "bf16", "pred"]), dims, tuple(rng.sample(range(r), r)), tiles)
+
+
+def check_xla(x, rng):
+    """``offsets()`` (vectorised) against the scalar offset ``x(*index)`` at every element."""
+    outcome, got, _ = run_limited(lambda: x.offsets(), 1.0)
+    if outcome != "value":
+        return outcome, got
+    want = np.vectorize(lambda *c: x(*c), otypes=[object])(*np.indices(x.dims))
+    if got.tolist() != want.tolist():
+        return "wrong", f"{x}: offsets() {got.reshape(-1).tolist()[:6]} != scalar {want.reshape(-1).tolist()[:6]}"
+    return "value", None
+
+
 FAMILIES = {
     "cute": (random_cute, check_cute),
     "linear": (random_linear, check_linear),
     "affine": (random_affine, check_affine),
     "tsl": (random_tsl, check_tsl),
     "metal": (random_metal, check_metal),
+    "xla": (random_xla, check_xla),
 }
 
 
