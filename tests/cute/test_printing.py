@@ -1,7 +1,7 @@
 import pytest
 
 from unilayout import LayoutError
-from unilayout.cute import Layout, layout_table, print_layout
+from unilayout.cute import Layout, layout_table, make_identity_layout, parse, print_layout
 
 REFERENCE = """(2,(2,2)):(4,(2,1))
       0   1   2   3 
@@ -38,3 +38,13 @@ def test_negative_offsets_keep_the_columns_aligned():
     lines = layout_table(Layout(8, -1)).splitlines()
     assert "| -7 |" in lines[3]
     assert len({len(line) for line in lines[2:]}) == 1
+
+
+def test_print_layout_of_basis_strides_writes_coordinates():
+    """C++'s print_layout format, each cell L(m, n) as CuTe prints a coordinate, the widest setting the width."""
+    text = layout_table(make_identity_layout((2, 12)))
+    lines = text.splitlines()
+    assert lines[0] == "(2,12):(1@0,1@1)"
+    assert lines[3] == " 0  " + "".join(f"| {f'(0,{n})':>6} " for n in range(12)) + "|"
+    assert lines[2] == "    " + "+--------" * 12 + "+"
+    assert "| (14) |" in layout_table(parse("8:2@0"))

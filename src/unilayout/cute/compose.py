@@ -292,6 +292,9 @@ def _complement(inner: Layout, cotarget) -> Layout:
     """complement for a validated cotarget: None, an int, a shape, or a list of a shape's leaves."""
     shapes, strides, _ = _flat(inner)
     modes = [(d, s) for s, d in zip(shapes, strides) if s != 1 and d != 0]  # filter
+    if any(type(d) is not int for d, _ in modes):  # CuTe's complement sorts and divides integral strides only
+        raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe's "
+                          "complement, and the products built on it, take integral strides")
     if cotarget is None:
         cotarget = 1 + sum((s - 1) * abs(d) for d, s in modes)
     if not modes:

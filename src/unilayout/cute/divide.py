@@ -357,6 +357,9 @@ def upcast(n: int, layout):
     def leaf(s, d):
         if d == 0:
             return s, 0
+        if type(d) is not int:  # C++'s upcast divides a static integral stride; a ScaledBasis has none
+            raise LayoutError(f"upcast: layout {layout} has the basis stride {d}: its values are coordinates, "
+                              "not element offsets to widen")
         ad = abs(d)
         if ad % n != 0 and n % ad != 0:
             raise LayoutError(f"upcast: stride {d} and factor {n} must divide one another")

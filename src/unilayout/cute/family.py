@@ -29,6 +29,7 @@ from .._measures import MAX_TABULATE, table_facts
 from ..draw.table import grid_text, too_big
 from ..errors import LayoutError, ParseError
 from .basis import ScaledBasis, has_basis
+from .coords import coordinate_columns, coordinate_labels
 from .evaluate import index_map as _cute_index_map
 from .inttuple import product_each
 from .layout import Layout, size
@@ -46,6 +47,18 @@ def _picture():
     from . import picture  # lazy: import time (the first parse of a text does not load the pictures)
 
     return picture
+
+
+def _picture_basis():
+    """The ``picture_basis`` module, imported when a basis-stride layout is first drawn."""
+    from . import picture_basis  # lazy: import time (the first parse of a text does not load the pictures)
+
+    return picture_basis
+
+
+def _is_basis(x) -> bool:
+    """A Layout whose values are coordinates (``(4,5):(1@0,1@1)``)."""
+    return isinstance(x, Layout) and has_basis(x.stride)
 
 
 def _picture_tiled():
@@ -115,6 +128,8 @@ class CuteFamily(Family):
                 n = dims[0]
             return x(np.arange(check_table(n, "index_map of a swizzle"), dtype=np.int64))
         self.refuse_shape(shape)
+        if _is_basis(x):  # one column per basis mode the strides name: (N, k) coordinates
+            return coordinate_columns(x)[1]
         return x.index_map()
 
     def box(self, x):
@@ -155,6 +170,12 @@ class CuteFamily(Family):
             L = swizzle_layout(L)
         if L.size > max_cells:
             return [too_big("table", L.size, max_cells)]
+        if _is_basis(L) and L.rank > 2:
+            rows = size(L[0])
+            labels = coordinate_labels(*coordinate_columns(L)).reshape(-1, rows).T
+            w = max(len(t) for t in labels.reshape(-1))
+            return [(f"rank {L.rank}: rows = mode 0, columns = modes 1.. (1-D order); values are coordinates",
+                     "\n".join(" ".join(f"{t:>{w}}" for t in row) for row in labels))]
         if L.rank <= 2:
             return [("", layout_table(L))]
         rows = size(L[0])
@@ -166,6 +187,11 @@ class CuteFamily(Family):
         only_options(self.name, rest)
         if isinstance(x, Swizzle):
             x = swizzle_layout(x)
+        if _is_basis(x):
+            if tv is not None or color not in (None, "index"):
+                raise LayoutError(f"layout {x} has basis strides: its cells are coordinates, drawn without tv= or a "
+                                  "colour mode")
+            return _picture_basis().basis_scene(x, max_cells=max_cells, labels=labels is not False)
         if tv is not None:
             if color not in (None, "thread"):
                 raise LayoutError("a thread-value picture is coloured by thread")
@@ -174,6 +200,8 @@ class CuteFamily(Family):
                                        labels=labels is not False)
 
     def cells(self, x, shape=None, *, details=True):
+        if _is_basis(x):
+            return _picture_basis().basis_cells(x, details=details)
         return _picture().layout_cells(x, details=details)
 
     def size(self, x, shape=None):

@@ -11,12 +11,28 @@
     +---+---+---+---+
 
 Rows are mode 0, columns mode 1, cell (m, n) holds ``L(m, n)``; the format is
-C++ CuTe's byte for byte (each header line ends with one space).
+C++ CuTe's byte for byte (each header line ends with one space). A layout with
+basis strides holds coordinates, each cell as CuTe prints it (``(1,2)``), the
+cells as wide as the widest:
+
+>>> print(layout_table(Layout((2, 2), (E(0), E(1)))))
+(2,2):(1@0,1@1)
+          0       1
+    +-------+-------+
+ 0  | (0,0) | (0,1) |
+    +-------+-------+
+ 1  | (1,0) | (1,1) |
+    +-------+-------+
 """
 
 from __future__ import annotations
 
 from ..errors import LayoutError
+from .basis import (
+    E,  # noqa: F401  (used by the examples)
+    has_basis,
+)
+from .coords import coordinate_columns, coordinate_labels
 from .evaluate import index_map
 from .inttuple import product
 from .layout import Layout  # noqa: F401  (used by the examples)
@@ -42,14 +58,18 @@ def layout_table(layout) -> str:
         rows, cols = product(layout.shape[0]), product(layout.shape[1])
     else:
         rows, cols = 1, layout.size
-    values = index_map(layout).reshape(cols, rows).T
-    low = int(values.min()) if values.size else 0  # a negative stride's offsets are wider than cosize
-    w = max(len(str(layout.cosize)), len(str(low))) + 2
+    if has_basis(getattr(layout, "stride", 0)):  # coordinates: each cell as CuTe prints it, (1,2)
+        values = coordinate_labels(*coordinate_columns(layout)).reshape(cols, rows).T
+        w = max((len(t) for t in values.reshape(-1)), default=1) + 2
+    else:
+        values = index_map(layout).reshape(cols, rows).T
+        low = int(values.min()) if values.size else 0  # a negative stride's offsets are wider than cosize
+        w = max(len(str(layout.cosize)), len(str(low))) + 2
     rule = "    " + ("+" + "-" * w) * cols + "+"
     lines = [str(layout), "    " + "".join(f"  {n:>{w - 2}} " for n in range(cols))]
     for m in range(rows):
         lines.append(rule)
-        lines.append(f"{m:>2}  " + "".join(f"| {int(v):>{w - 2}} " for v in values[m]) + "|")
+        lines.append(f"{m:>2}  " + "".join(f"| {v!s:>{w - 2}} " for v in values[m]) + "|")
     lines.append(rule)
     return "\n".join(lines)
 
