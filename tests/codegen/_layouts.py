@@ -14,7 +14,7 @@ from unilayout.codegen import kernel
 from unilayout.convert import convert_to
 from xla_strategies import random_layout as random_xla
 
-FAMILIES = ("cute", "linear", "affine", "tsl", "xla", "metal")
+FAMILIES = ("cute", "linear", "affine", "tsl", "xla", "metal", "tilelang")
 
 
 def _shape(rng, depth=0):
@@ -114,10 +114,33 @@ def random_metal(rng):
     return ml
 
 
+def _tl_expr(rng, names, depth=0):
+    r = rng.random()
+    if depth > 2 or r < 0.3:
+        return rng.choice(names) if rng.random() < 0.85 else str(rng.randint(0, 9))
+    a, b = _tl_expr(rng, names, depth + 1), _tl_expr(rng, names, depth + 1)
+    return rng.choice([f"({a} + {b})", f"({a}) * {rng.choice([2, 3, 4, -1])}", f"({a}) // {rng.choice([2, 3, 4, 8])}",
+                       f"({a}) % {rng.choice([2, 3, 4, 8])}", f"({a} - {b})",
+                       f"T.bitwise_xor({a} % 8, {b} % 8)"])
+
+
+def random_tilelang(rng):
+    from unilayout.tilelang import Fragment, Layout
+    from unilayout.tilelang import expr as E
+
+    shape = tuple(rng.choice([2, 3, 4, 8]) for _ in range(rng.randint(1, 2)))
+    names = ["_i", "_j"][: len(shape)]
+    if rng.random() < 0.5:
+        return Layout(shape, [E.parse(_tl_expr(rng, names)) for _ in range(rng.randint(1, 2))])
+    rep = rng.choice([1, 1, 2])
+    thread = E.parse(_tl_expr(rng, names) + (" + _rep * 16" if rep > 1 else ""))
+    return Fragment(shape, thread, [E.parse(_tl_expr(rng, names))], rep)
+
+
 def random_values(family, n, seed):
     rng = random.Random(seed)
     make = {"cute": random_cute, "linear": random_linear, "affine": random_affine, "tsl": random_tsl,
-            "xla": lambda r: random_xla(r), "metal": random_metal}[family]
+            "xla": lambda r: random_xla(r), "metal": random_metal, "tilelang": random_tilelang}[family]
     return [make(rng) for _ in range(n)]
 
 
@@ -138,6 +161,8 @@ def expected(value):
     fam = _families.family_of(value)
     if fam == "metal":
         table = _families.index_map(convert_to(value, "affine"), value.logical_shape)
+    elif fam == "tilelang":
+        table = _tilelang_table(value)
     elif fam == "cute" and isinstance(value, cute.Layout) and k.outputs[0].startswith("c") and k.outputs != ("offset",):
         table = _basis_table(value, k)
     else:
@@ -154,3 +179,22 @@ def _basis_table(L, k):
         c = c if isinstance(c, tuple) else (c,)
         rows.append([int(c[j]) if j < len(c) else 0 for j in range(len(k.outputs))])
     return np.array(rows, dtype=np.int64)
+
+
+def _tilelang_table(x):
+    """TileLang's own maps, evaluated by the family: output coordinates, or (thread, index) per (point, replica)."""
+    from unilayout.tilelang import Fragment
+
+    if not isinstance(x, Fragment):
+        return x.index_map()
+    t = x.thread_map()  # (N, rep)
+    env = x._grid()
+    idx = np.stack([np.broadcast_to(tilelang_eval(e, env), (x.size,)) for e in x.index], axis=1)
+    rows = [np.concatenate([t[:, [r]], idx], axis=1) for r in range(x.replicate)]
+    return np.stack(rows, axis=1).reshape(-1, 1 + idx.shape[1])
+
+
+def tilelang_eval(e, env):
+    from unilayout.tilelang.expr import evaluate
+
+    return evaluate(e, env)

@@ -11,6 +11,8 @@
   out-dim, the XOR of the bases of the set input bits; a run of input bits
   that lands on a run of output bits of one out-dim is one shifted field
   (``(lane >> 2 & 7) << 3``), fields with disjoint bits are joined by ``|``.
+- TileLang layouts and fragments: their own expressions (inputs ``i, j, ..``
+  and ``rep``; outputs the output coordinate, or ``thread`` and the index).
 - Every other family through its exact affine form (``convert_to(x,
   "affine")``) over its box: affine maps (a box from ``shape=``), TSL, XLA
   tiled layouts, metal layouts (logical index -> core coordinates and offset
@@ -278,6 +280,59 @@ def _affine_kernel(m, box, name, family, text):
                   f"({', '.join(outs)})")
 
 
+def _tilelang_node(e, env):
+    """A TileLang expression tuple (``tilelang.expr``) as an index-expression node."""
+    op = e[0]
+    if op == "int":
+        return ir.const(e[1])
+    if op == "var":
+        return env[e[1]]
+    if op == "neg":
+        return ir.mul(_tilelang_node(e[1], env), -1)
+    a, b = (_tilelang_node(x, env) for x in e[1:3])
+    if op in ("+", "-"):
+        return (ir.add if op == "+" else ir.sub)(a, b)
+    if op == "*":
+        if b.is_const or a.is_const:
+            return ir.mul(a, b.a) if b.is_const else ir.mul(b, a.a)
+        raise NotRepresentableError(f"codegen: {e} multiplies two non-constant values")
+    if op in ("//", "floordiv", "%", "floormod"):
+        if not b.is_const or b.a < 1:
+            raise NotRepresentableError(f"codegen: {e} divides by something other than a positive constant")
+        return (ir.floordiv if op in ("//", "floordiv") else ir.mod)(a, b.a)
+    if op in ("bitwise_xor", "bitwise_or", "bitwise_and", "shift_left", "shift_right"):
+        if op == "bitwise_and" and b.is_const:
+            return ir.bit_and(a, b.a)
+        if op in ("shift_left", "shift_right"):
+            if not b.is_const:
+                raise NotRepresentableError(f"codegen: {e} shifts by a non-constant amount")
+            return (ir.shl if op == "shift_left" else ir.shr)(a, b.a)
+        if op == "bitwise_and":
+            raise NotRepresentableError(f"codegen: {e} masks with a non-constant value")
+        return (ir.xor if op == "bitwise_xor" else ir.bit_or)(a, b)
+    raise NotRepresentableError(f"codegen: TileLang's {op} has no index code here (truncating division, min, max)")
+
+
+def _tilelang_kernel(x, name, text):
+    from ..tilelang import Fragment, placeholders  # lazy: the TileLang family loads only for its values
+
+    names = placeholders(len(x.input_shape))
+    inputs = [(n.lstrip("_"), s) for n, s in zip(names, x.input_shape)]
+    env = {n: ir.var(v, s) for n, (v, s) in zip(names, inputs)}
+    if isinstance(x, Fragment):
+        if x.replicate > 1:
+            inputs.append(("rep", x.replicate))
+            env["_rep"] = ir.var("rep", x.replicate)
+        exprs = [_tilelang_node(x.thread, env)] + [_tilelang_node(e, env) for e in x.index]
+        outs = ("thread",) + tuple(f"index{k}" for k in range(len(x.index)))
+        about = f"TileLang fragment: ({', '.join(n for n, _ in inputs)}) -> thread, index in its buffer"
+    else:
+        exprs = [_tilelang_node(e, env) for e in x.index]
+        outs = tuple(f"out{k}" for k in range(len(x.index)))
+        about = f"TileLang layout: ({', '.join(n for n, _ in inputs)}) -> ({', '.join(outs)})"
+    return Kernel(name, tuple(inputs), outs, tuple(exprs), "C", "tilelang", text, about)
+
+
 def kernel(x, name: str = "layout", shape=None) -> Kernel:
     """The ``Kernel`` of any family's value (``shape``: the box of a value that has none, e.g. an affine map).
 
@@ -291,6 +346,8 @@ def kernel(x, name: str = "layout", shape=None) -> Kernel:
         return _cute_kernel(x, name)._replace(text=rec.canonical(x))
     if rec.name == "linear":
         return _linear_kernel(x, name)._replace(text=rec.canonical(x))
+    if rec.name == "tilelang":
+        return _tilelang_kernel(x, name, rec.canonical(x))
     from ..convert import convert_to  # lazy: the bridges load only for families lowered through affine
 
     box = rec.box(x) if shape is None else tuple(shape)
