@@ -18,7 +18,7 @@ def test_named_forms():
     assert t.device_boxes[1] == [((2, 4), (0, 2))]
     assert parse_hlo("sharding={devices=[2]1,0 metadata={op_name=\"x\"}}", (4,)).device_boxes == \
         {0: [((2, 4),)], 1: [((0, 2),)]}
-    m = parse_hlo("{maximal device=2}", (3,))
+    m = parse_hlo("{maximal device=2}", (3,), num_devices=3)
     assert m.devices == (0, 1, 2) and m.device_boxes[2] == [((0, 3),)] and m.device_boxes[0] == []
     assert to_hlo(m) == "{maximal device=2}"
     assert parse_hlo("{replicated}", (3,), num_devices=4).is_fully_replicated
@@ -131,13 +131,14 @@ def test_uneven_tiles_with_empty_devices_round_trip():
 def test_device_counts_are_bounded_before_building():
     from unilayout.sharding._grid import MAX_DEVICES
 
+    assert parse_hlo("{maximal device=100000000}", (8,)).devices == (100000000,)  # one device, nothing to build
     with pytest.raises(LayoutError, match=f"more than the {MAX_DEVICES}"):
-        parse_hlo("{maximal device=100000000}", (8,))
+        parse_hlo("{maximal device=100000000}", (8,), num_devices=100000001)
     with pytest.raises(LayoutError, match=f"more than the {MAX_DEVICES}"):
         parse_hlo("{replicated}", (8,), num_devices=1 << 40)
     with pytest.raises(ParseError, match=f"more than the {MAX_DEVICES}"):
         parse_hlo("{devices=[4294967296,4294967296]<=[18446744073709551615]}", (8, 8))
-    assert parse_hlo(f"{{maximal device={MAX_DEVICES - 1}}}", (2,)).num_devices == MAX_DEVICES
+    assert parse_hlo(f"{{maximal device={MAX_DEVICES - 1}}}", (2,), num_devices=MAX_DEVICES).num_devices == MAX_DEVICES
 
 
 @pytest.mark.parametrize("text", [
@@ -169,4 +170,23 @@ def test_zero_size_replicated_equals_every_reading():
     tiled = parse_hlo("{devices=[2,1]0,1}", (0, 4))
     assert hlo == sdy == tiled and sdy == hlo and hash(hlo) == hash(sdy) == hash(tiled)
     assert hlo.is_fully_replicated and sdy.is_fully_replicated
-    assert parse_hlo("{maximal device=1}", (0, 4)) == hlo
+    assert parse_hlo("{maximal device=1}", (0, 4), num_devices=2) == hlo
+
+
+def test_maximal_on_every_device_round_trips():
+    """XLA counts one device in {maximal device=k} (HloSharding.num_devices() == 1): every k reads back the same."""
+    xc = pytest.importorskip("jax._src.lib", reason="XLA's HloSharding is the reference").xla_client
+    from unilayout.sharding import parse_shardy, to_shardy
+    from unilayout.sharding.family import SHARDING
+    for k in range(6):
+        text = f"{{maximal device={k}}}"
+        ref = xc.HloSharding.from_string(text)
+        s = parse_hlo(text, (4, 2))
+        assert ref.is_maximal() and s.num_devices == ref.num_devices() == 1
+        assert list(s.devices) == list(ref.tile_assignment_devices()) == [k]
+        assert parse_hlo(to_hlo(s), (4, 2)) == s
+        assert SHARDING.parse(SHARDING.canonical(s), shape=(4, 2)) == s
+        assert parse_shardy(*to_shardy(s), (4, 2)) == s
+        for n in range(k + 1, k + 4):  # over a module of n devices (num_devices): the others hold nothing
+            m = parse_hlo(text, (4, 2), num_devices=n)
+            assert m.num_devices == n and parse_hlo(to_hlo(m), (4, 2), n) == m

@@ -181,7 +181,8 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
     """The ``Sharding`` that HLO sharding ``text`` gives an array of ``shape`` (device keys: HLO device ids).
 
     ``num_devices`` sets the devices of ``{replicated}`` (0..n-1; default 1)
-    and ``{maximal device=k}`` (default k + 1: devices other than k hold nothing).
+    and ``{maximal device=k}`` (0..n-1, devices other than k holding nothing;
+    by default device k alone, as XLA counts a maximal sharding's devices).
 
     **Post-condition**: ``parse_hlo(to_hlo(s), s.shape) == s`` for what ``to_hlo`` accepts.
 
@@ -203,11 +204,12 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
         full = (tuple((0, v) for v in shape),)
         return Sharding._trusted(shape, tuple(range(n)), (full,) * n)
     if kind == "maximal":
-        n = check_devices(device + 1 if num_devices is None else as_positive(num_devices, "num_devices"),
-                          f"maximal device={device}" if num_devices is None else "num_devices")
+        full = (tuple((0, v) for v in shape),)
+        if num_devices is None:  # XLA: a maximal sharding spans its one device (HloSharding::num_devices() == 1)
+            return Sharding._trusted(shape, (device,), (full,))
+        n = check_devices(as_positive(num_devices, "num_devices"), "num_devices")
         if device >= n:
             raise LayoutError(f"maximal device={device} is not one of the {n} devices")
-        full = (tuple((0, v) for v in shape),)
         return Sharding._trusted(shape, tuple(range(n)), tuple(full if d == device else () for d in range(n)))
     tile_dims = dims[:len(dims) - sub]
     if len(tile_dims) != len(shape):
@@ -315,6 +317,8 @@ def _replicated_text(s: Sharding) -> str:
     n = s.num_devices
     if s.devices == (0,):
         return "{replicated}"
+    if n == 1:  # one device k holds it all: XLA's maximal sharding (read back as device k alone)
+        return f"{{maximal device={s.devices[0]}}}"
     body = f"<=[{n}]" if s.devices == tuple(range(n)) else ",".join(map(str, s.devices))
     return f"{{devices=[{','.join(['1'] * s.rank + [str(n)])}]{body} last_tile_dim_replicate}}"
 
