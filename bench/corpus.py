@@ -430,6 +430,8 @@ def ttnn_entries(raws: list[dict], producer: str = "ttnn") -> list[dict]:
         m = re.search(r"memref<((?:\d+x)+)", text)
         memref = [int(x) for x in m.group(1).rstrip("x").split("x")] if m else None
         facts = {"memref_shape": memref} if memref and producer == "ttnn" and r["expect_test"] == "reads" else {}
+        if r["source"]["path"].endswith("ttnn_mixed_l1_dram_operand_translation.mlir"):
+            facts = {}  # that test writes a placeholder memref<32x32 tiles> tt-mlir never checks; its casts still print
         if device != "-":
             facts["device_shape"] = _dims(device)  # what ttir.ttnn_metal_layout_cast printed
         out.append({"producer": producer, "source": r["source"], "text": text, "context": {},
