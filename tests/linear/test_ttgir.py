@@ -472,3 +472,22 @@ def test_a_memdesc_alloc_shape_triton_rejects_is_a_parse_error(alloc):
     assert "error" in triton
     with pytest.raises(ParseError, match="alloc"):
         T.layout(text)
+
+
+@pytest.mark.parametrize("enc, elem, ctas, accepted", [  # tensor-memory encodings from Triton's Blackwell lit tests
+    ("blockM = 64, blockN = 128, colStride = 1, twoCTAs = true", "f16", 2, False),
+    ("blockM = 64, blockN = 128, colStride = 1, CGALayout = [[1, 0]], twoCTAs = true", "f16", 2, True),
+    ("blockM = 128, blockN = 64, colStride = 4", "f16", 1, False),
+    ("blockM = 128, blockN = 64, colStride = 4", "i8", 1, True),
+    ("blockM = 64, blockN = 128, colStride = 1, twoCTAs = true, ctaMode = twocta_rhs", "f16", 2, False),
+])
+def test_tensor_memory_encodings_triton_verifies(enc, elem, ctas, accepted):
+    shape = [256, 128] if "CGALayout" in enc else [128, 128]  # two CTAs: each holds 128 rows
+    text = f"!ttg.memdesc<{shape[0]}x{shape[1]}x{elem}, #ttng.tensor_memory_encoding<{enc}>, #ttng.tensor_memory, mutable>"
+    (want,) = H.triton_mlir_layouts([{"type": text, "shape": shape, "warps": 4, "lanes": 32, "ctas": ctas}])
+    assert ("error" not in want) == accepted, want
+    if accepted:
+        assert {k: v for k, v in dict(T.layout(text).bases).items() if k in want} == want
+    else:
+        with pytest.raises(ParseError):
+            T.layout(text)

@@ -74,6 +74,9 @@ class TensorMemory(_Encoding):
         bn = as_pow2(self.block_n, "blockN")
         cs = as_pow2(self.col_stride, "colStride")
         cga = _cga_layout(self.cga_layout, 2)
+        if self.two_ctas is True and (not self.cga_layout or [int(x) for x in self.cga_layout[0]] != [1, 0]):
+            raise LayoutError("twoCTAs layout requires the first CGALayout block basis to be [1, 0] (Triton's "
+                              f"verifier), got CGALayout {[list(v) for v in self.cga_layout or ()]}")
         m, n = (max(1, s // c) for s, (_, c) in zip(shape, cga._outs))
         bn = min(bn, n)
         rows, cols = [], [[0, 0]] * (cs.bit_length() - 1 + (1 if self.fp4_padded is True else 0))

@@ -84,10 +84,14 @@ def layout(text: str) -> LinearLayout:
     offset = sum(len(x) for x in lines[:head])
     aliases = _module(text[:offset]) if head else {}
     try:
-        shape, _, enc = parse_type(text[offset:], aliases)
+        shape, elem, enc = parse_type(text[offset:], aliases)
     except ParseError as e:
         raise ParseError(e.message, text, e.position + offset) from None
     try:
+        bits = re.search(r"\d+", elem)
+        if isinstance(enc, TensorMemory) and bits and int(bits.group()) * int(enc.col_stride) > 32:
+            raise LayoutError(f"bitwidth * colStride must be less than or equal to 32 (Triton's verifier); got "
+                              f"{bits.group()} and {enc.col_stride}")
         alloc = _ALLOC.search(text[offset:])
         if alloc and text[offset:].lstrip().startswith("!ttg.memdesc"):
             shape = _alloc_shape(shape, [int(x) for x in alloc.group(1).split("x")])
