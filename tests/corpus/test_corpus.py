@@ -40,15 +40,15 @@ def test_corpus_holds_at_least_2000_sourced_texts():
 
 
 def test_corpus_was_regenerated_from_the_current_sources():
-    """Every harvested source file has texts in corpus.jsonl and every corpus text names one of them
-    (``python bench/corpus.py --regenerate`` after editing tests/corpus/sources/)."""
+    """Every corpus text names a harvested source file and every harvested Shardy/HLO/TT text is in
+    corpus.jsonl (``python bench/corpus.py --regenerate`` after editing tests/corpus/sources/)."""
     spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     raws = bench.read_sources()
     harvested = {(r["producer"], r["source"]["path"]) for r in raws}
     in_corpus = {("hlo" if e["producer"] == "xla" else e["producer"], e["source"]["path"]) for e in CORPUS}
-    assert harvested == in_corpus
+    assert in_corpus <= harvested  # a file whose texts all repeat an earlier file's adds no entry
     texts = {e["text"] for e in CORPUS}
     for r in raws:
         if r["producer"] in ("shardy", "hlo"):
