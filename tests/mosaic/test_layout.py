@@ -117,3 +117,13 @@ def test_vector_elements_follow_jax_tile_strides():
         crd = ours.coordinates(shape)
         flat = np.ravel_multi_index(tuple(np.moveaxis(crd, -1, 0)), shape).reshape(128, -1, ours.vector_length)
         assert np.array_equal(flat, flat0[:, :, None] + step * np.arange(ours.vector_length))
+
+
+def test_the_values_carry_the_methods_design_md_names():
+    # layout.to_linear(shape) and layout.to_cute_tv(shape) are the bridge's functions, as methods of the values
+    from unilayout import mosaic
+    from unilayout.convert.mosaic import mosaic_to_cute, mosaic_to_linear
+
+    for v, shape in ((mosaic.WGMMA, (64, 16)), (mosaic.TCGEN05, (128, 8))):
+        assert v.to_linear(shape) == mosaic_to_linear(v, shape)
+        assert v.to_cute_tv(shape) == mosaic_to_cute(v, shape)

@@ -322,6 +322,30 @@ class TiledLayout:
         """How many threads hold each element (the product of the ``Replicated`` dims)."""
         return math.prod(d.times for d in self.warp_dims + self.lane_dims if isinstance(d, Replicated))
 
+    def to_linear(self, shape=None):
+        """The linear layout (in-dims ``register``, ``lane``, ``warp``) over ``shape`` (the bridge's
+        ``convert.mosaic.mosaic_to_linear``; default: the layout's base tile).
+
+        >>> from unilayout import mosaic
+        >>> mosaic.WGMMA.to_linear((64, 8)).out_dims
+        [('dim0', 64), ('dim1', 8)]
+        """
+        from ..convert.mosaic import mosaic_to_linear  # lazy: the bridge is above the families
+
+        return mosaic_to_linear(self, shape)
+
+    def to_cute_tv(self, shape=None):
+        """The CuTe layout ``(thread, value) -> column-major index of the tile`` over ``shape``
+        (``convert.mosaic.mosaic_to_cute``; a warpgroup's 128 threads).
+
+        >>> from unilayout import mosaic
+        >>> str(mosaic.WGMMA.to_cute_tv((64, 8)))
+        '((4,8,4),(2,2)):((128,1,16),(64,8))'
+        """
+        from ..convert.mosaic import mosaic_to_cute  # lazy: the bridge is above the families
+
+        return mosaic_to_cute(self, shape)
+
     def registers_shape(self, shape) -> tuple:
         """The shape of each thread's register array for an array of ``shape`` (jax's ``registers_shape``)."""
         tiled = list(self.tiling.tile_shape(shape))
