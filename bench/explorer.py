@@ -1,7 +1,8 @@
 """Benchmark: the explorer in headless Chromium — first paint of huge layouts, hover latency, canvas vs SVG.
 
 Run: ``python bench/explorer.py`` (needs ``chromium``, ``chromedriver`` and
-``selenium``, as tests/explorer do). Prints, in one run:
+``selenium``, as tests/explorer do; ``--load``: the load part only, no
+browser). Prints, in one run:
 
 1. first paint of 1024x1024-cell layouts (2^20 cells: a metal layout on 8x8
    cores and Triton's blocked encoding on tensor<1024x1024>) served by
@@ -18,6 +19,16 @@ Run: ``python bench/explorer.py`` (needs ``chromium``, ``chromedriver`` and
    ``explorer.views`` bypassing the canvas); target: canvas at least 3x faster.
 
 Times are the best of 3 runs.
+
+4. load (first, and alone with ``--load``; needs no browser): 8 threads x
+   200 requests each, on one keep-alive connection per thread, of a
+   realistic mix (``LOAD_MIX``: small layouts of every family, a 65,536-cell
+   canvas, huge layouts that are summarised, the metal, algebra and
+   encodings panels, the planner): latency p50/p90/p99/max over all 1,600
+   requests and the count of 5xx answers; target p99 < 300 ms, no 5xx. Run
+   twice: the mix repeated (the server answers a body it has seen from
+   memory, as when the page repeats a request) and every body distinct
+   (each request computed).
 """
 
 from __future__ import annotations
@@ -34,6 +45,105 @@ METAL_1M = ("tensor<1024x1024xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef,
             "memref<128x128xf32, #tt.memory_space<l1>>>>")
 METAL_64K = ("tensor<256x256xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <1x1>, "
              "memref<256x256xf32, #tt.memory_space<l1>>>>")
+
+
+BLOCKED = {"kind": "blocked", "params": {"size_per_thread": [1, 2], "threads_per_warp": [8, 4],
+                                         "warps_per_cta": [2, 1], "order": [1, 0]}}
+#: The load mix: (path, body); huge layouts are summarised by the explorer, never drawn in full.
+LOAD_MIX = [
+    ("/api/view", {"text": "((2,2),2):((4,1),2)"}),
+    ("/api/view", {"text": "Sw<2,0,3> o 0 o (8,8):(8,1)"}),
+    ("/api/view", {"text": "#tsl.tsl<[2, 4] -> (32, 4), [2, 4] -> (16, 1)>"}),
+    ("/api/view", {"text": "tensor<32x64xf16, #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], "
+                           "warpsPerCTA = [4, 1], order = [1, 0]}>>"}),
+    ("/api/view", {"text": "tensor<53x63xf32, #tt.metal_layout<(d0, d1) -> (d0, d1), undef, <3x2>, "
+                           "memref<18x32xf32, #tt.memory_space<l1>>>>"}),
+    ("/api/view", {"text": "(d0, d1) -> (d0 * 4 + d1, d1 floordiv 2)", "shape": [8, 8]}),
+    ("/api/view", {"text": "f32[8,256]{1,0:T(8,128)}"}),
+    ("/api/view", {"text": "{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "shape": [8, 6]}),
+    ("/api/view", {"text": "SM80_16x8x16_F32F16F16F32_TN (2,2,1)"}),
+    ("/api/view", {"text": "(256,256):(256,1)"}),  # 65,536 cells: a canvas
+    ("/api/view", {"text": "(4096,4096):(1,4096)"}),  # 2^24 cells: summarised
+    ("/api/view", {"text": "#tsl.tsl<[4611686018427387904] -> (1)>"}),  # 2^62 cells: summarised
+    ("/api/view", {"text": "f32[1,16777216]{1,0}"}),
+    ("/api/view", {"text": "(4,8):(8,"}),  # a parse error: 400
+    ("/api/metal", {"shape": "53x63", "grid": "3x2"}),
+    ("/api/algebra", {"a": "(4,2):(1,4)", "b": "(2,2):(2,1)", "op": "composition"}),
+    ("/api/algebra", {"a": "4611686018427387904:1", "b": "2", "op": "blocked_product"}),
+    ("/api/encodings", {"shape": "16x16", "a": BLOCKED, "b": BLOCKED}),
+    ("/api/plan", {"shape": "53x63", "mesh": [1, 2], "tile": [32, 32], "top": 5}),
+    ("/api/plan", {"shape": "1024x1024", "top": 5}),
+]
+
+
+def load(threads=8, per_thread=200, distinct=False):
+    """Latencies (s) of ``threads`` x ``per_thread`` requests of ``LOAD_MIX`` at once, and the 5xx count.
+
+    ``distinct``: every body differs (a request number the API ignores), so no answer comes from the server's
+    memory of recent answers: each request is computed.
+    """
+    import http.client
+    import threading
+
+    from unilayout.explorer import serve
+
+    srv = serve(port=0)
+    times, errors, lock = [], [], threading.Lock()
+    bodies = [(path, json.dumps(body)) for path, body in LOAD_MIX]
+
+    def client(k):
+        conn = http.client.HTTPConnection(srv.host, srv.port, timeout=60)
+        mine, bad = [], []
+        for i in range(per_thread):
+            path, body = bodies[(k * 7 + i) % len(bodies)]
+            if distinct:
+                body = body[:-1] + f', "request": {k * per_thread + i}}}'
+            t0 = time.perf_counter()
+            try:
+                conn.request("POST", path, body, {"Content-Type": "application/json"})
+                resp = conn.getresponse()
+                resp.read()
+                status = resp.status
+            except OSError as exc:  # a dropped connection counts as a failure
+                status = f"dropped: {exc}"
+                conn.close()
+                conn = http.client.HTTPConnection(srv.host, srv.port, timeout=60)
+            mine.append(time.perf_counter() - t0)
+            if not isinstance(status, int) or status >= 500:
+                bad.append((path, status))
+        conn.close()
+        with lock:
+            times.extend(mine)
+            errors.extend(bad)
+
+    t0 = time.perf_counter()
+    workers = [threading.Thread(target=client, args=(k,)) for k in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    wall = time.perf_counter() - t0
+    srv.shutdown()
+    return sorted(times), errors, wall
+
+
+def print_load(threads=8, per_thread=200):
+    for distinct in (False, True):
+        _print_load(threads, per_thread, distinct)
+
+
+def _print_load(threads, per_thread, distinct):
+    times, errors, wall = load(threads, per_thread, distinct)
+
+    def pct(p):
+        return times[min(len(times) - 1, int(p * len(times)))] * 1000
+
+    print(f"load, {'every body distinct (all computed)' if distinct else 'the mix repeated (as the page repeats)'}: "
+          f"{threads} threads x {per_thread} requests ({len(LOAD_MIX)} kinds, huge layouts and the planner "
+          f"included), {len(times)} answers in {wall:.1f} s ({len(times) / wall:.0f}/s)")
+    print(f"  latency ms: p50 {pct(0.50):.1f}  p90 {pct(0.90):.1f}  p99 {pct(0.99):.1f}  max {times[-1] * 1000:.1f}"
+          f"   (target p99 < 300 ms: {'met' if pct(0.99) < 300 else 'NOT met'})")
+    print(f"  5xx or dropped: {len(errors)}" + (f" e.g. {errors[:3]}" if errors else "") + "   (target 0)")
 
 
 def browser():
@@ -104,7 +214,7 @@ def svg_page(text, path):
     data = json.dumps({"text": text, "shape": None, "view": view}).replace("</", "<\\/")
     html = html[:start] + data + html[end:]
     html = html.replace('<div id="layout-view">', '<div id="layout-view">' + view["svg"], 1)
-    html = html.replace('value="8:1"', f'value="{text}"')
+    html = html.replace(">8:1</textarea>", f">{text}</textarea>")
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)
     return os.path.getsize(path)
@@ -120,6 +230,10 @@ def load_svg(d, path, n):
 
 
 def main():
+    print_load()
+    if "--load" in sys.argv[1:]:
+        return
+    print()
     from unilayout.explorer import render_html, serve
     from unilayout.linear import encodings as E
     from unilayout.linear import to_attr
