@@ -181,3 +181,17 @@ def test_metal_picture_names_logical_rows_columns_and_core_extents():
     assert "(1,2) r6..10 c8..9" in names  # the last core holds rows 6..10, columns 8..9
     wide = metal_scene(tt.MetalLayout.from_collapse((53, 63), (3, 2), tile=(32, 32)))
     assert "core (2,1): rows 36..52, cols 32..62" in [t[2] for t in wide.texts if t[6] == "core-name"]
+
+
+def test_summary_picture_and_core_table_count_rows_left_by_alignment_holes():
+    """3x43x7 collapsed with d1 aligned to 32: the summary boxes and the per-core table say 11x7 on the odd cores."""
+    from unilayout import tt as _tt
+    from unilayout.tt import picture as _picture
+
+    v = _tt.parse("tensor<6x1x32x32xf32, #ttcore.metal_layout<logical_shape = 3x43x7, dim_alignments = 1x32x32, "
+                  "collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, l1, sharded>>")
+    s = _picture.metal_scene(v, max_cells=10)
+    assert s.kind == "metal-summary"
+    assert s.labels[:, 0].tolist() == ["data 32x7\npad +0,+25", "data 11x7\npad +21,+25"] * 3
+    rows = _picture.shard_table(v).splitlines()[1:]
+    assert [r.split()[1:3] for r in rows] == [["32x7", "+0,+25"], ["11x7", "+21,+25"]] * 3
