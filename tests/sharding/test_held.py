@@ -133,6 +133,8 @@ def test_held_text_errors_point_into_the_text():
     with pytest.raises(ParseError, match="not a number"):
         parse("%a: tensor<?x16xf32> {mhlo.sharding = \"{replicated}\"}")
     assert unwrap("{replicated}")[0] == "{replicated}" and not is_held("Shard(0)")
+    # an attribute dictionary pasted whole, braces and all
+    assert unwrap('{mhlo.sharding = "{devices=[2]<=[2]}"}')[0] == "{devices=[2]<=[2]}"
 
 
 def test_dtensor_partial_shorthand_is_not_a_partition_spec():
@@ -154,7 +156,7 @@ WING = (r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|"
     ('%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}', True),
     ('mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{}]>"}', True),
     ("(Shard(dim=0), Replicate())", True), ("P('x', None)", True), ("PartitionSpec()", True),
-    ("NamedSharding(mesh=Mesh('x': 2), spec=P('x'))", True),
+    ("NamedSharding(mesh=Mesh('x': 2), spec=P('x'))", True), ('{mhlo.sharding = "{replicated}"}', True),
     ("f32[8,16]{1,0:T(8,128)}", False), ("(4,2):(2,1)", False), ("#ttg.blocked<{}>", False),
 ])
 def test_the_registry_regex_for_the_sharding_wing_claims_held_texts(text, held):

@@ -54,7 +54,7 @@ def is_held(text) -> bool:
     if not isinstance(text, str):
         return False
     body = text.strip()
-    if body.startswith(("{", "#sdy", "sharding=")):
+    if body.startswith(("{", "#sdy", "sharding=")) and not _MLIR_ATTR.search(body):
         return False
     return bool(_HLO_ATTR.search(body) or _MLIR_ATTR.search(body) or _TORCH_TUPLE.match(body) or _JAX.match(body))
 
@@ -159,7 +159,7 @@ def unwrap(text):
     check_text(text, "a sharding text")
     body = text.strip()
     lead = len(text) - len(text.lstrip())
-    if body.startswith(("{", "#sdy", "sharding=")):
+    if body.startswith(("{", "#sdy", "sharding=")) and not _MLIR_ATTR.search(body):  # a bare sharding
         return text, None, None, 0, None
     if _TORCH_TUPLE.match(body):
         end = _balanced(body, 0, "(", ")", "torch placements")

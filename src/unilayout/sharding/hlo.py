@@ -30,8 +30,9 @@ reshaped to the tile assignment's shape.
 
 Departures: ``manual`` and ``last_tile_dims={manual}`` (each device holds a
 value of its own, no global boxes) and tuple shardings are refused;
-``{replicated}`` and ``{maximal device=k}`` do not name a device count, so
-``parse_hlo`` takes ``num_devices``.
+``{replicated}`` names no device count (``parse_hlo`` takes ``num_devices``,
+default 1) and ``{maximal device=k}`` is device ``k`` alone, as XLA counts
+it (``num_devices`` spans ``0..n-1`` with the others holding nothing).
 
 >>> s = parse_hlo("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", (8, 6))
 >>> s.device_boxes[5], s.num_devices
