@@ -326,3 +326,31 @@ def test_bad_alias_text_is_a_parse_error_at_its_place(text, message, needle):
         tt.parse(text)
     where = len(text) if needle is None else text.index(needle)
     assert e.value.position == where, text[e.value.position:]
+
+
+def test_l1_interleaved_row_major_pages_are_rows_round_robin_over_the_cores():
+    """tt-metal's row-major interleaved page is one row: row r is page slot r div n of core r mod n (grid row-major)."""
+    # ttnn_to_layout lit test: 32x2048 bf16, L1 row-major interleaved on 8x8 -> ceilDiv(32, 64) = 1 row per core
+    L = unilayout.parse("tensor<32x2048xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x2048xbf16, #l1>, "
+                        "<interleaved>>>")
+    assert L.memref_shape == (1, 2048) and L.interleaved_pages
+    M = unilayout.parse("tensor<5x3xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x2>, memref<1x9xf32, #l1>, "
+                        "<interleaved>>>")
+    for layout in (L, M):
+        rows, width = layout.logical_shape
+        n = layout.grid[0] * layout.grid[1]
+        a = np.arange(1, rows * width + 1).reshape(rows, width)
+        s = layout.shard(a)
+        for r in range(rows):
+            core = divmod(r % n, layout.grid[1])
+            assert np.array_equal(s[core][0, (r // n) * width:(r // n + 1) * width], a[r])
+        assert np.array_equal(layout.unshard(s), a)
+        assert layout.padding_summary().total == int(layout.padding_mask().sum()) == s.size - a.size
+    assert M.locate(4, 2) == ((0, 0), (0, 2 * 3 + 2))
+
+
+def test_l1_interleaved_row_major_memref_counts_whole_rows():
+    # another tt-mlir revision printed 1 x ceilDiv(volume, cores) = 1x1024: too few slots for one 2048-element row page
+    with pytest.raises(ParseError, match=r"memref 1x1024 does not match 1x2048 = pages per bank"):
+        unilayout.parse("tensor<32x2048xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x1024xbf16, "
+                        "#l1>, <interleaved>>>")

@@ -144,9 +144,7 @@ class TTNNTensorLayout(MetalLayout):
         pages = buffer_type == "l1" and memory_layout == "interleaved" and len(self.grid) >= 1 and \
             any(g > 1 for g in self.grid)
         s = object.__setattr__
-        if pages:
-            if self.tile is None:
-                raise LayoutError("an L1-interleaved TTNN layout on several cores must be tiled (its memref counts tiles)")
+        if pages:  # pages (tiles, or rows of a row-major layout) round robin over the cores
             s(self, "shard_shape", page_shard_shape(self.physical_shape, self.tile, self.grid))
         _verify(self.grid, buffer_type, memory_layout, core_ranges)
         virtual = _virtual_grid(self.grid, memory_layout)

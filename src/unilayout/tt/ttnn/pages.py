@@ -3,7 +3,10 @@
 A TTNN tensor in L1, *interleaved*, on a grid of ``n > 1`` cores is no grid
 split: tt-metal's interleaved buffer puts page ``i`` in bank ``i mod n``, as
 that bank's ``(i div n)``-th page. A page of a tiled tensor is one tile, tiles
-numbered row-major over the tile-padded physical (rows, columns) image.
+numbered row-major over the tile-padded physical (rows, columns) image; a
+page of a row-major tensor is one row of the physical image (tt-metal's
+row-major interleaved page), so a core holds ``ceilDiv(rows, n)`` rows side by
+side in a ``1 x ceilDiv(rows, n) * width`` memref.
 tt-mlir's layout takes the grid's cores as the banks
 (``calculateLogicalShardShapeForL1Interleaved``), bank ``k`` = core ``k`` of
 the grid in row-major order, and each core's memref is ``1 x ceilDiv(tiles,
@@ -45,13 +48,21 @@ __all__ = ["Pages", "page_shard_shape"]
 
 
 def page_shard_shape(physical_shape, tile, grid) -> tuple:
-    """The memref shard of an L1-interleaved layout, in elements: ``(th, ceilDiv(tiles, cores) * tw)``.
+    """The memref shard of an L1-interleaved layout, in elements: ``(th, ceilDiv(pages, cores) * tw)``.
+
+    A page is a tile, or for a row-major layout (``tile`` None) one row of the
+    physical image (tt-metal's row-major interleaved page): ``(1, ceilDiv(rows,
+    cores) * width)``.
 
     Leading dims of the grid add leading 1s.
 
     >>> page_shard_shape((32, 96), (32, 32), (1, 2))
     (32, 64)
+    >>> page_shard_shape((32, 2048), None, (8, 8))      # row-major: ceilDiv(32 rows, 64 banks) = 1 row each
+    (1, 2048)
     """
+    if tile is None:  # row-major: a page is one row of the physical image
+        tile = (1, physical_shape[-1])
     tiles = 1
     for i, p in enumerate(physical_shape):
         tiles *= -(-p // tile[i - len(physical_shape) + 2]) if i >= len(physical_shape) - 2 else p
@@ -75,7 +86,7 @@ class Pages:
     ((1, 1, 64, 96), 3, 6, 2, 3)
     """
 
-    __slots__ = ("layout", "image", "per_row", "pages", "banks", "per")
+    __slots__ = ("layout", "image", "per_row", "pages", "banks", "per", "page")
 
     def __init__(self, layout):
         L = layout
@@ -84,13 +95,14 @@ class Pages:
         rows = 1
         for v in image.padded_shard_shape[:-1]:
             rows *= v
-        per_row = image.padded_shard_shape[-1] // L.tile[1]
+        page = L.tile or (1, image.padded_shard_shape[-1])  # a tile, or one row of a row-major image
+        per_row = image.padded_shard_shape[-1] // page[1]
         banks = 1
         for g in L.grid:
             banks *= g
-        self.layout, self.image, self.per_row, self.banks = L, image, per_row, banks
-        self.pages = rows // L.tile[0] * per_row
-        self.per = L.shard_shape[-1] // L.tile[1]
+        self.layout, self.image, self.per_row, self.banks, self.page = L, image, per_row, banks, page
+        self.pages = rows // page[0] * per_row
+        self.per = L.shard_shape[-1] // page[1]
 
     def slots(self, r, c):
         """Flat positions in ``shard()``'s output of physical (row, column) arrays (rows over all leading dims).
@@ -100,7 +112,7 @@ class Pages:
         >>> int(p.slots(0, 64))                   # page 2: core 0, page slot 1
         32
         """
-        th, tw = self.layout.tile
+        th, tw = self.page
         page = (r // th) * self.per_row + c // tw
         banks, per = self.banks, self.per
         return (page % banks) * (th * per * tw) + (r % th) * (per * tw) + (page // banks) * tw + c % tw
@@ -138,7 +150,7 @@ class Pages:
         elif out.shape != L.shards_shape or out.dtype != a.dtype or not out.flags.c_contiguous:
             raise LayoutError(f"shard: out must be a C-contiguous {a.dtype} array of shape {L.shards_shape}")
         image, per_row, pages, banks, per = self.image, self.per_row, self.pages, self.banks, self.per
-        th, tw = L.tile
+        th, tw = self.page
         img = image.shard(a)  # the tile-padded physical image on one core (any linear map, tile padding filled)
         rows = pages // per_row
         if per_row % banks == 0:  # each tile row fills whole rounds of banks: one transposed copy
@@ -170,7 +182,7 @@ class Pages:
         if s.shape != L.shards_shape:
             raise LayoutError(f"unshard: shards of shape {s.shape} do not match {L.shards_shape}")
         image, per_row, pages, banks, per = self.image, self.per_row, self.pages, self.banks, self.per
-        th, tw = L.tile
+        th, tw = self.page
         if per_row % banks == 0:  # the inverse of shard's one transposed copy
             q, rows = per_row // banks, pages // per_row
             img = np.empty(image.shards_shape, dtype=s.dtype)
@@ -252,7 +264,7 @@ class Pages:
             raise LayoutError(f"grid coordinate {G} is outside the grid {xs(L.grid)}")
         if len(q) != len(L.shard_shape) or any(not 0 <= v < n for v, n in zip(q, L.shard_shape)):
             raise LayoutError(f"shard coordinate {q} is outside the shard {xs(L.shard_shape)}")
-        th, tw = L.tile
+        th, tw = self.page
         image, per_row, pages, banks = self.image, self.per_row, self.pages, self.banks
         bank = int(np.ravel_multi_index(G, L.grid))
         page = (q[-1] // tw) * banks + bank
