@@ -37,7 +37,8 @@ from .printing import layout_table
 from .swizzle import ComposedLayout, Swizzle, swizzle_layout
 from .text import parse
 from .tiled import TiledMMA
-from .tiled_copy import TiledCopy, parse_tiled_copy
+from .tiled_copy import TiledCopy
+from .tiled_copy_text import parse_tiled_copy
 from .tiled_text import parse_tiled_mma
 
 __all__ = ["CUTE", "TILED", "CuteFamily", "TiledFamily"]
@@ -227,8 +228,8 @@ class TiledFamily(Family):
         if value is None:
             at = len(text) - len(text.lstrip())
             raise ParseError("expected a TiledMMA ('SM80_16x8x16_F32F16F16F32_TN (2,2,1)', 'make_tiled_mma(...)', "
-                             "C++'s print(tiled_mma)) or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)')",
-                             text, at)
+                             "C++'s print(tiled_mma)) or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)', "
+                             "C++'s print(tiled_copy))", text, at)
         return value
 
     def canonical(self, x):

@@ -93,13 +93,13 @@ def _fields(text: str, start: int) -> tuple:
         m = re.match(r"(\w+):\s*(.*?)\s*$", stripped)
         if m:
             fields.append((m.group(1), m.group(2), at + m.start(2)))
-        elif stripped in ("TiledMMA", "MMA_Atom"):
+        elif stripped in ("TiledMMA", "MMA_Atom", "TiledCopy", "Copy_Atom"):
             headers.append(stripped)
         elif re.fullmatch(r"MMA_Atom\s+\w+", stripped):
             headers.append("MMA_Atom")
             named = (stripped.split()[1], at + len(stripped) - len(stripped.split()[1]))
         else:
-            raise ParseError("expected 'Key: value' (a line of print(tiled_mma))", text, at)
+            raise ParseError("expected 'Key: value' (a line of print(tiled_mma) or print(tiled_copy))", text, at)
     return fields, headers, named
 
 
