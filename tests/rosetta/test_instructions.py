@@ -98,3 +98,12 @@ def test_copy_names_follow_ptx():
     assert _copy_name("SM100_TMEM_LOAD_32dp32b4x") == "tcgen05.ld.32x32b.x4"
     assert _copy_name("SM100_TMEM_STORE_16dp32b2x_16b") == "tcgen05.st.16x32bx2.x2.pack16b"
     assert _copy_name("SM100_TMEM_LOAD_16dp256b1x") == "tcgen05.ld.16x256b.x1"
+
+
+def test_tilelang_and_mosaic_spell_the_same_fragments_as_cute():
+    rows = [r for r in rosetta.table("mma.sync.m16n8k16.f32.f16") if r.system == "tilelang"]
+    assert [(r.operand, r.verdict) for r in rows] == [("A", "same"), ("B", "same"), ("C", "same")]
+    f = rosetta.fragments("mma.sync.m16n8k16.f32.f16")["tilelang"]
+    assert np.array_equal(f["C"].coords, _ptx_m16n8_c()) and np.array_equal(f["A"].coords, _ptx_m16n8k16_a())
+    for n in (8, 96, 256):  # Mosaic's WGMMA accumulator is the PTX figure, for N not a power of two too
+        assert np.array_equal(rosetta.fragments(f"wgmma.m64n{n}k16.f32.f16")["mosaic"]["C"].coords, _ptx_wgmma_c(n))

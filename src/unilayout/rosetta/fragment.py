@@ -23,7 +23,7 @@ import numpy as np
 from .. import _families
 from ..errors import LayoutError
 
-__all__ = ["Fragment", "from_cute_tv", "from_linear", "fragment"]
+__all__ = ["Fragment", "from_cute_tv", "from_linear", "from_tilelang", "fragment"]
 
 
 class Fragment(NamedTuple):
@@ -111,6 +111,29 @@ def from_linear(L, system="triton", spelling="", threads=None):
     return Fragment(coords, shape, system, spelling)
 
 
+def from_tilelang(F, transpose=False, system="tilelang", spelling=""):
+    """A TileLang ``Fragment`` (element -> thread, index in its buffer) as a ``Fragment`` (first replica).
+
+    ``transpose`` turns TileLang's ``(n, k)`` B buffer into ``(k, n)``.
+
+    >>> from unilayout import tilelang
+    >>> F = tilelang.parse("Fragment((2, 2) -> (2,), replicate: 1, thread: 2, forward_thread: _i, forward_index: (_j,))")
+    >>> from_tilelang(F).coords.tolist()
+    [[[0, 0], [0, 1]], [[1, 0], [1, 1]]]
+    """
+    if len(F.input_shape) != 2 or F.thread_extent is None or None in F.output_shape:
+        raise LayoutError(f"rosetta: a fragment here is a 2-D tile over a bounded thread count, not {F}")
+    nt, nv = F.thread_extent, int(np.prod(F.output_shape))
+    t, v = F.thread_map()[:, 0], F.local_index()
+    rows, cols = F.input_shape
+    i, j = np.divmod(np.arange(rows * cols), cols)
+    coords = np.full((nt, nv, 2), -1, dtype=np.int64)
+    coords[t, v] = np.stack([j, i] if transpose else [i, j], axis=-1)
+    if (coords < 0).any():
+        raise LayoutError(f"rosetta: {F} leaves some (thread, value) slots without an element")
+    return Fragment(coords, (cols, rows) if transpose else (rows, cols), system, spelling or str(F))
+
+
 def _by_thread(out, outs, nr, nl, nw):
     """``(threads, registers, 2)`` with thread ``lane + nl * warp`` from arrays indexed ``[register, lane, warp]``."""
     c = np.stack([np.asarray(out[outs[0]]), np.asarray(out[outs[1]])], axis=-1)  # (nr, nl, nw, 2)
@@ -140,6 +163,8 @@ def fragment(x, shape=None, operand=None, threads=None):
     fam = _families.family_of(x) if _is_value(x) else None
     if fam == "linear":
         return from_linear(x, "triton", "", threads)
+    if fam == "tilelang":
+        return from_tilelang(x, transpose=operand == "B")
     if fam == "cute":
         if shape is None:
             raise LayoutError("rosetta: a CuTe (thread, value) layout needs the tile shape (M, N)")

@@ -11,6 +11,9 @@ cute           CuTe's atom (C++ name), ``LayoutA/B/C_TV``, copy bit layouts   mm
                                                                               stmatrix, tcgen05.ld/st
 triton         ``#ttg.nvidia_mma`` (v2, v3) / ``#ttg.dot_op`` / ``#ttg.amd_mfma`` mma.sync, wgmma, mfma
 tensor-layouts the ``tensor-layouts`` package's atom (where installed)           mma.sync, wgmma, mfma, ldmatrix, stmatrix
+tilelang       the ``Fragment`` TileLang's TensorCoreIntrinEmitter builds (its B   mma.sync (f16, bf16, tf32, s8)
+               buffer is ``(n, k)``), as TileLang prints it
+mosaic         JAX Pallas ``plgpu.Layout.WGMMA`` (Mosaic GPU's TiledLayout)     wgmma accumulators
 ============== ============================================================== =========================================
 
 A copy's fragment is its register side in bits (operand ``D`` of a load, ``S``
@@ -33,7 +36,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
-from .fragment import Fragment, from_cute_tv, from_linear
+from .fragment import Fragment, from_cute_tv, from_linear, from_tilelang
 from .verdict import compare
 
 __all__ = ["INSTRUCTIONS", "Row", "Spelling", "Instruction", "instruction_names", "fragments", "table", "matrix"]
@@ -119,7 +122,7 @@ def _triton_spellings(atom, ops, iname):
             enc, shape = triton_fragment(atom, op)
         except LayoutError:
             continue
-        if any(d & (d - 1) for d in shape):  # Triton's tensors are powers of two: no wgmma n24 tile of its own
+        if any(d & (d - 1) for d in list(shape) + list(atom.shape_mnk)):  # Triton's shapes are powers of two
             continue
         text = f"tensor<{shape[0]}x{shape[1]}x{_elem(iname, op)}, {enc}>"
         out.append(Spelling("triton", op, text, functools.partial(_triton_build, enc, shape, atom.num_threads, text)))
@@ -268,9 +271,40 @@ def _copies():
     return out
 
 
+def _tilelang_build(text, op):
+    from .. import tilelang  # lazy: the TileLang family reads its own text
+
+    return from_tilelang(tilelang.parse(text), op == "B", "tilelang", text)
+
+
+def _mosaic_build(n):
+    from .. import mosaic  # lazy: the Mosaic family, for its WGMMA layout
+
+    return from_cute_tv(mosaic.WGMMA.to_cute_tv((64, n)), (64, n), False, "mosaic", "plgpu.Layout.WGMMA")
+
+
+def _more_systems(table):
+    """TileLang's mma.sync fragments (as TileLang prints them) and Mosaic GPU's WGMMA accumulator."""
+    from .tilelang_spellings import SPELLINGS
+
+    for name, ops in SPELLINGS.items():
+        if name in table:
+            extra = tuple(Spelling("tilelang", op, text, functools.partial(_tilelang_build, text, op))
+                          for op, text in ops.items())
+            table[name] = table[name]._replace(spellings=table[name].spellings + extra)
+    for name, ins in table.items():
+        if name.startswith("wgmma.m64n"):
+            n = ins.shape[1]
+            extra = Spelling("mosaic", "C", "plgpu.Layout.WGMMA (#mosaic_gpu.TiledLayout<[[64, 8], [16, 8], [8, 8], "
+                             "[2]], warp_dims = [-7], lane_dims = [-3, -2], vector_dim = -1>)",
+                             functools.partial(_mosaic_build, n))
+            table[name] = ins._replace(spellings=ins.spellings + (extra,))
+
+
 @functools.lru_cache(maxsize=1)
 def _table():
     out = _nvidia()
+    _more_systems(out)
     out.update(_amd())
     out.update(_copies())
     return out
@@ -318,7 +352,7 @@ def fragments(instruction: str) -> dict:
 
     >>> f = fragments("mma.sync.m16n8k16.f32.f16")
     >>> sorted(f), f["cute"]["B"].shape
-    (['cute', 'tensor-layouts', 'triton'], (16, 8))
+    (['cute', 'tensor-layouts', 'tilelang', 'triton'], (16, 8))
     """
     out: dict = {}
     for s in _get(instruction).spellings:
@@ -330,7 +364,7 @@ def table(instruction: str) -> list:
     """The ``Row`` of every spelling of ``instruction``, each checked against the reference system's.
 
     >>> [r.verdict for r in table("mma.sync.m16n8k8.f32.tf32")]
-    ['reference', 'reference', 'reference', 'same', 'same', 'same', 'same', 'same', 'same']
+    ['reference', 'reference', 'reference', 'same', 'same', 'same', 'same', 'same', 'same', 'same', 'same', 'same']
     """
     ins = _get(instruction)
     refs = {}
