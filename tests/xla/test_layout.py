@@ -165,3 +165,18 @@ def test_zero_size_offsets_build_nothing():
     assert XlaLayout("s8", (0, 1 << 20, 1 << 20)).offsets().shape == (0, 1 << 20, 1 << 20)
     with pytest.raises(LayoutError, match="numpy has no array"):
         XlaLayout("s8", (0, 1 << 40, 1 << 40)).offsets()
+
+
+def test_many_tiles_parse_in_time_linear_in_the_text():
+    import time
+
+    t = time.perf_counter()
+    L = parse_xla_layout("f32[2]{0:" + "T(2)" * 20000 + "}")  # 80 KB of tiles: about 0.3 s (was quadratic: 20 s)
+    assert time.perf_counter() - t < 2.0
+    assert len(L.tiles) == 20000 and L.buffer_shape == (1,) * 20000 + (2,)
+
+
+def test_a_buffer_past_int64_with_many_dims_is_refused_in_a_short_message():
+    text = "f32[" + "2," * 99 + "2]"
+    with pytest.raises(LayoutError, match="the buffer of 100 dims holds 1267650600228229401496703205376 elements"):
+        parse_xla_layout(text)

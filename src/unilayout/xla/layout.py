@@ -82,17 +82,17 @@ class XlaLayout:
         for k, t in enumerate(self.tiles):
             if len(t) > len(items):
                 raise LayoutError(f"tile {k} {t} has {len(t)} dims but the shape it tiles has {len(items)}")
-            head, tail = items[:len(items) - len(t)], items[len(items) - len(t):]
+            tail = items[len(items) - len(t):]
             outer, inner = [], []
             for (i, ops, size), tt in zip(tail, t):
                 outer.append((i, ops + ((("div", tt),) if tt > 1 else ()), -(-size // tt)))
                 inner.append((i, ops + ((("mod", tt),) if size > tt else ()), tt))
-            items = head + outer + inner
+            items[len(items) - len(t):] = outer + inner  # in place: each tile costs its own dims, not the buffer's
         storage = product(size for _, _, size in items)
         if storage - 1 > INT64_MAX:  # offsets are int64 (offsets(), numpy): the last must fit, as __call__ gives it
+            shown = [size for _, _, size in items] if len(items) <= 16 else f"of {len(items)} dims"
             raise NotRepresentableError(
-                f"the buffer {[size for _, _, size in items]} holds {storage} elements: offsets past "
-                f"{INT64_MAX} (int64) are not modelled")
+                f"the buffer {shown} holds {storage} elements: offsets past {INT64_MAX} (int64) are not modelled")
         object.__setattr__(self, "_items", tuple(items))
 
     def __setattr__(self, name, value):

@@ -52,7 +52,7 @@ def parse_xla_layout(text) -> XlaLayout:
             if not sc.accept(","):
                 break
         sc.expect("]")
-    mtm, tiles, space = None, [], None
+    mtm, tiles, space, tiled = None, [], None, 0
     if sc.accept("{"):
         at = sc.skip()
         mtm = []
@@ -74,9 +74,10 @@ def parse_xla_layout(text) -> XlaLayout:
                         sc.expect(")")
                         if any(v < 1 for v in t):
                             sc.fail(f"tile sizes must be >= 1, got {t}", k)
-                        if len(t) > len(dims) + sum(len(x) for x in tiles):
+                        if len(t) > len(dims) + tiled:  # the shape a tile tiles has the dims of those before
                             sc.fail(f"tile {tuple(t)} has more dims than the shape it tiles", k)
                         tiles.append(tuple(t))
+                        tiled += len(t)
                 elif sc.keyword("S"):
                     sc.expect("(")
                     space = sc.integer(what="a memory space")
