@@ -111,3 +111,43 @@ def test_every_hlo_sharding_dtensor_can_say_gets_its_placements():
         found += 1
         _check_printed_placements(s, line)
     assert found > 30
+
+
+def test_any_device_order_gets_placements_on_a_device_mesh_torch_agrees_with():
+    """Shuffled HLO device lists: placements on a DeviceMesh of those ranks, boxes as torch computes them."""
+    pytest.importorskip("torch", reason="torch's DTensor arithmetic is the reference")
+    import ast
+    import random
+
+    from torch.distributed.tensor import Replicate, Shard
+    from torch.distributed.tensor._utils import _compute_local_shape_and_global_offset
+
+    from unilayout.sharding import Sharding
+    rng = random.Random(5)
+    on_device_mesh = 0
+    for _ in range(40):
+        rank = rng.randint(1, 2)
+        tiles = [rng.choice([1, 2, 4]) for _ in range(rank)]
+        reps = rng.choice([1, 2])
+        n = int(np.prod(tiles)) * reps
+        ids = list(range(n))
+        rng.shuffle(ids)
+        dims = tiles + ([reps] if reps > 1 else [])
+        text = (f"{{devices=[{','.join(map(str, dims))}]{','.join(map(str, ids))}"
+                f"{' last_tile_dim_replicate' if reps > 1 else ''}}}")
+        shape = tuple(rng.choice([t, 3 * t, t + 1]) for t in tiles)
+        s = parse_hlo(text, shape)
+        line = to_text(s, "dtensor", None)  # never 'not representable': DTensor can say every tile sharding
+        if "DeviceMesh" not in line:
+            _check_printed_placements(s, line)
+            continue
+        on_device_mesh += 1
+        texts, mesh = line.split("  on DeviceMesh('cpu', ")
+        ranks = np.asarray(ast.literal_eval(mesh[:-1]))
+        pls = [Replicate() if t == "Replicate()" else Shard(int(t[6:-1])) for t in texts.split(", ")]
+        boxes = {}
+        for coord in np.ndindex(*ranks.shape):
+            local, off = _compute_local_shape_and_global_offset(shape, ranks.shape, list(coord), pls)
+            boxes[int(ranks[coord])] = [tuple((o, o + k) for o, k in zip(off, local))] if all(local) else []
+        assert Sharding(shape, boxes) == s, (text, shape, line)
+    assert on_device_mesh > 20

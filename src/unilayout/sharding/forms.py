@@ -59,18 +59,49 @@ def to_text(s, to, mesh_shape):
         st, mt = to_shardy(s)
         return f"{st}  over  {mt}"
     if s.devices != tuple(range(s.num_devices)):
-        raise NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
-                                    f"{to} places by rank")
-    # without --mesh-shape: the mesh the tile assignment is an iota of (ranks row-major), then the tile counts'
-    meshes = [mesh_shape] if mesh_shape is not None else candidate_meshes(s, _mesh_for(s, None))
-    for k, m in enumerate(meshes):
+        err = NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
+                                    f"{to} places by rank on a mesh of shape {mesh_shape or 'MxN'}")
+        meshes = []
+    else:  # without --mesh-shape: the mesh the tile assignment is an iota of (ranks row-major), then the tile counts'
+        err, meshes = None, [mesh_shape] if mesh_shape is not None else candidate_meshes(s, _mesh_for(s, None))
+    for m in meshes:
         try:
             pl = to_dtensor(s, m, as_text=True) if to == "dtensor" else to_ttnn(s, m)
-        except NotRepresentableError:
-            if k == len(meshes) - 1:
-                raise
+        except NotRepresentableError as e:
+            err = err or e
             continue
         return f"{', '.join(pl)}  on mesh {'x'.join(map(str, m))}"
+    if to == "dtensor" and mesh_shape is None:  # a DeviceMesh may order its ranks as the tile assignment does
+        line = _on_device_mesh(s)
+        if line:
+            return line
+    raise err
+
+
+class _DeviceMesh:
+    """What ``to_dtensor`` reads of a ``torch.distributed.DeviceMesh``: its ``mesh`` array of ranks and ``shape``."""
+
+    def __init__(self, ranks):
+        self.mesh, self.shape = ranks, ranks.shape
+
+
+def _on_device_mesh(s):
+    """Placements on a ``DeviceMesh`` whose rank array is ``s``'s tile assignment (its copies last), or None.
+
+    >>> from unilayout.sharding import parse_hlo
+    >>> _on_device_mesh(parse_hlo("{devices=[2,2]0,3,2,1}", (4, 4)))
+    "Shard(0), Shard(1)  on DeviceMesh('cpu', [[0, 3], [2, 1]])"
+    """
+    try:
+        _, _, assign = tile_assignment(s, "DTensor")
+    except (NotRepresentableError, LayoutError):
+        return None
+    ranks = assign.reshape([k for k in assign.shape if k > 1] or [1])
+    try:
+        pl = to_dtensor(s, _DeviceMesh(ranks), as_text=True)
+    except NotRepresentableError:
+        return None
+    return f"{', '.join(pl)}  on DeviceMesh('cpu', {ranks.tolist()})"
 
 
 def jax_text(s, mesh_shape=None) -> str:
