@@ -95,3 +95,17 @@ def test_exported_from_cute():
 def test_bad_tiled_mma_text_is_a_parse_error(text, match):
     with pytest.raises(ParseError, match=match):
         parse_tiled_mma(text)
+
+
+@pytest.mark.parametrize("name,layout", [
+    ("SM70_8x8x4_F32F16F16F32_NT", cute.Layout((2, 2, 1), (1, 4, 0))),     # a gap: atoms 0, 1, 4, 5
+    ("SM80_16x8x8_F16F16F16F16_TN", cute.Layout((2, 3, 1), (3, 1, 0))),    # row-major over 2x3 atoms
+    ("SM90_64x64x16_F32F16F16_SS", cute.Layout((2, 1, 2), (1, 0, 2))),     # K split over warpgroups
+    ("SM70_8x8x4_F16F16F16F16_TN", cute.Layout((2, 2, 2), (2, 1, 4))),
+])
+def test_atom_layout_is_recovered_from_thr_layout_vmnk(name, layout):
+    mma = cute.make_tiled_mma(name, layout)
+    text = str(mma).replace(f"MMA_Atom {name}", "MMA_Atom")           # as C++ prints it: no atom name
+    got = parse_tiled_mma(text)
+    assert got.atom_layout_mnk == layout and got.thr_layout_vmnk == mma.thr_layout_vmnk
+    _same(got, mma)

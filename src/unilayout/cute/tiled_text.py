@@ -162,8 +162,8 @@ def _atom_layout(thr_id: Layout, vmnk: Layout) -> Layout:
     rest = Layout(tuple(vmnk.shape[1:]), tuple(vmnk.stride[1:]))
     n = rest.size
     comp = complement(thr_id, thr_id.size * max(n, 1) * max(thr_id.cosize, 1))
-    offsets = comp.index_map()[: max(n, 1) * 2]
-    where = {int(v): i for i, v in reversed(list(enumerate(offsets.tolist())))}
+    offsets = comp.index_map()
+    where = {int(v): i for i, v in reversed(list(enumerate(offsets.tolist())))}  # offset -> its first atom index
 
     def back(d):
         if isinstance(d, tuple):
