@@ -136,7 +136,7 @@ def _expand_aliases(text):
         end = _alias_value(text, k)
         if not text[k:end].strip():
             raise ParseError(f"alias {m.group(1)} has no value after '='", text, k)
-        defs[m.group(1)] = _substitute(text[k:end], k, defs)
+        defs[m.group(1)] = _substitute(text[k:end], k, defs, text)
         nl = text.find("\n", end)
         rest = text[end:nl if nl >= 0 else len(text)]
         if rest.strip():
@@ -154,11 +154,15 @@ def _expand_aliases(text):
         return None
     if not text[pos:].strip():
         return defs[next(reversed(defs))]
-    return _substitute(text[pos:], pos, defs)
+    return _substitute(text[pos:], pos, defs, text)
 
 
-def _substitute(body, at, defs):
-    """``body`` (at ``at`` in the text) with each defined alias replaced: ``(expanded, spans)``."""
+#: Characters the aliases of one text may expand to (aliases using aliases could otherwise double at each line).
+MAX_EXPANDED = 1 << 22
+
+
+def _substitute(body, at, defs, text=None):
+    """``body`` (at ``at`` in ``text``) with each defined alias replaced: ``(expanded, spans)``."""
     out, spans, n, last = [], [], 0, 0
     for m in _ALIAS_USE.finditer(body):
         name = m.group(0)
@@ -169,6 +173,10 @@ def _substitute(body, at, defs):
         out.append(piece)
         n += len(piece)
         sub, sub_spans = defs[name]
+        if n + len(sub) > MAX_EXPANDED:
+            raise ParseError(f"aliases expand to more than {MAX_EXPANDED:,} characters (an alias used in an alias "
+                             "used in ...): write the attributes out", text if text is not None else body,
+                             at + m.start() if text is not None else m.start())
         spans.extend((n + e, o) for e, o in sub_spans)
         out.append(sub)
         n += len(sub)

@@ -354,3 +354,10 @@ def test_l1_interleaved_row_major_memref_counts_whole_rows():
     with pytest.raises(ParseError, match=r"memref 1x1024 does not match 1x2048 = pages per bank"):
         unilayout.parse("tensor<32x2048xbf16, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <8x8>, memref<1x1024xbf16, "
                         "#l1>, <interleaved>>>")
+
+
+def test_aliases_doubling_at_each_line_are_a_parse_error_not_a_memory_bomb():
+    lines = ["#a0 = #ttnn.buffer_type<l1>"] + [f"#a{i} = #ttnn.x<#a{i - 1}, #a{i - 1}>" for i in range(1, 40)]
+    text = "\n".join(lines) + "\ntensor<32x32xf32, #a39>"
+    with pytest.raises(ParseError, match="aliases expand to more than"):
+        tt.parse(text)
