@@ -97,7 +97,7 @@ WINGS = [
          r"#ttg\.|#triton_gpu\.|#ttng\.|!ttg\.memdesc|- |where out dims|\(empty layout|"
          r"(?=tensor|#[^\n]*=)(?=[\s\S]*#(?:ttg|triton_gpu|ttng)\.)"),
     Wing("device", "unilayout.tt.family", r"#tt\.device|#ttcore\.device"),
-    Wing("metal", "unilayout.tt.family", r"tensor ?<|#tt\.|#ttcore\.|#ttnn\."),
+    Wing("metal", "unilayout.tt.family", r"tensor ?<|#tt\.|#ttcore\.|#ttnn\.|#[\w.$-]+[ \t]*=[ \t]*#(?:tt|ttcore|ttnn)\."),
     Wing("ttnn", "unilayout.tt.family"),
     Wing("tiled", "unilayout.cute.family", r"SM\d+_|make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom<|Copy_Atom<"),
     Wing("xla", "unilayout.xla.family", r"[A-Za-z_][A-Za-z0-9_]*\["),

@@ -89,3 +89,4 @@ def test_viz_plan_is_an_alias_of_plan_picture():
     from unilayout.viz import plan as old
 
     assert old.traffic_scene is traffic_scene and old.grid_choice_scene is grid_choice_scene
+

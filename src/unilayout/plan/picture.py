@@ -154,10 +154,8 @@ def grid_choice_scene(choice, *, max_cells=DEFAULT_MAX_CELLS):
     placed = choice.device.place(ml).cores.reshape(-1, 3)
     grid = ml.grid
     G = np.indices(grid).reshape(len(grid), -1).T
-    S = np.asarray(ml.shard_shape, dtype=np.int64)
-    Pp = np.asarray(ml.physical_shape, dtype=np.int64)
-    data = np.prod(np.clip(Pp - G * S, 0, S), axis=1)
     slots = int(np.prod(ml.padded_shard_shape))
+    data = slots - ml.padding_summary().slots.reshape(-1)  # holes of alignment inside a collapsed group included
     col_of = {c: k for k, c in enumerate(chip_ids)}
     text = np.full((rows, cols), "", dtype=object)
     key = np.full((rows, cols), -1, dtype=np.int64)
