@@ -207,8 +207,8 @@ def main(argv=None):
         print("   finding:", f)
 
     t = time.perf_counter()
-    c, bad = F.sweep_public(limit=2.0, texts=texts)
-    _table(f"every public name, each required argument in turn wrong-typed ({time.perf_counter() - t:.1f} s)",
+    c, bad = F.sweep_public(limit=2.0, texts=texts, optional=True)
+    _table(f"every public name and method, each positional argument in turn wrong-typed ({time.perf_counter() - t:.1f} s)",
            {"public names": c}, first="calls")
     for name, found in sorted(bad.items()):
         print(f"   bare at {name}: {len(found)} calls, e.g. argument {found[0][0]} = {found[0][1]}: {found[0][3][:110]}")

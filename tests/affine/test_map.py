@@ -183,3 +183,14 @@ def test_folding_past_int64_is_refused_not_printed():
 def test_the_issue_map_prints_back_to_an_equal_map():
     m = AffineMap.parse("(d0, d1) -> (d0, d1 + (d1 + 1))")
     assert str(m) == "(d0, d1) -> (d0, d1 * 2 + 1)" and AffineMap.parse(str(m)) == m
+
+
+@pytest.mark.parametrize("call", [
+    lambda m: m.replace(1.5), lambda m: m.replace(None, 1.5), lambda m: m.replace("d0"),
+    lambda m: m.results[0].replace(1.5), lambda m: m.results[0].replace(None, {0: 1}),
+])
+def test_replace_with_a_non_sequence_is_a_layout_error(call):
+    m = AffineMap.parse("(d0, d1)[s0] -> (d1 + s0, d0 floordiv 2)")
+    with pytest.raises(LayoutError, match=r"replace: (dims|symbols) must be a sequence of expressions"):
+        call(m)  # was TypeError: object of type 'float' has no len()
+    assert m.replace((Dim(1), Dim(0))) == AffineMap.parse("(d0, d1)[s0] -> (d0 + s0, d1 floordiv 2)")

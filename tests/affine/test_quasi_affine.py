@@ -66,3 +66,10 @@ def test_symbolic_factors_and_divisors_are_refused():
             affine.linear_part(affine.parse(text))
     with pytest.raises(LayoutError, match="expected an AffineMap"):
         affine.linear_part("(d0) -> (d0)")
+
+
+@pytest.mark.parametrize("max_points", [None, 1.5, "8"])
+def test_affine_maps_equal_refuses_a_non_integer_max_points(max_points):
+    m = affine.parse("(d0) -> (d0 mod 4)")
+    with pytest.raises(LayoutError, match="max_points must be an integer"):
+        affine.affine_maps_equal(m, m, max_points)  # None was a bare TypeError comparing int > None

@@ -523,13 +523,16 @@ def fuzz_numerics(n: int, seed: int = 0, families=None):
 # --- every public name: each required positional argument replaced, in turn, by a weird value --------------
 
 SWEEP_WEIRD = [1.5, None, "x", -1, 0, 1 << 70, np.array(2), True, [], {}]
+_WRITES = re.compile(r"save|write|render|draw|plot|show|serve|open")  # methods the sweep leaves alone (files, servers)
 
 
-def sweep_public(limit: float = 1.0, texts=None):
-    """Every public callable of every registered family's package (and of ``unilayout``), called with its required positional
+def sweep_public(limit: float = 1.0, texts=None, optional: bool = False):
+    """Every public callable of every registered family's package (and of ``unilayout``), and every public method
+    of the family's sample value (but those that write files or serve), called with its required positional
     arguments set to a sample value of that family and one of them, in turn, to each ``SWEEP_WEIRD`` value.
 
-    A family's sample is the first ``texts`` (default ``corpus()``) value of its package. Returns
+    With ``optional`` the positional arguments that have defaults are swept too (``bench/fuzz.py``; the others are
+    given the sample then). A family's sample is the first ``texts`` (default ``corpus()``) value of its package. Returns
     ``(counts, {name: [findings]})`` where a finding is a bare exception, a hang or a ``MemoryError``.
     """
     import importlib  # lazy: the family packages the registry names
@@ -557,16 +560,21 @@ def sweep_public(limit: float = 1.0, texts=None):
     counts, bad = new_counts(), {}
     for mname, mod in mods.items():
         sample = samples[mname]
-        for name in getattr(mod, "__all__", ()):
-            f = getattr(mod, name)
-            if not callable(f) or inspect.ismodule(f) or name == "parse":
+        targets = [(f"{mname}.{name}", getattr(mod, name)) for name in getattr(mod, "__all__", ())
+                   if name != "parse"]
+        if mname != "unilayout" and sample is not samples["unilayout"]:  # the public methods of a family's value
+            targets += [(f"{mname}.{type(sample).__name__}.{name}", getattr(sample, name, None))
+                        for name in dir(type(sample))
+                        if (not name.startswith("_") or name == "__call__") and not _WRITES.search(name)]
+        for label, f in targets:
+            if not callable(f) or inspect.ismodule(f) or inspect.isclass(f) and label.count(".") == 2:
                 continue
             try:
                 params = inspect.signature(f).parameters.values()
             except (TypeError, ValueError):
                 continue
-            k = sum(1 for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                                              p.POSITIONAL_OR_KEYWORD))
+            k = sum(1 for p in params if (optional or p.default is p.empty)
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
             for i in range(k):
                 for w in SWEEP_WEIRD:
                     args = tuple(w if j == i else sample for j in range(k))
@@ -574,5 +582,5 @@ def sweep_public(limit: float = 1.0, texts=None):
                     counts["inputs"] += 1
                     counts[outcome] += 1
                     if outcome in ("bare", "hang", "memory"):
-                        bad.setdefault(f"{mname}.{name}", []).append((i, short(w), outcome, describe(detail)))
+                        bad.setdefault(label, []).append((i, short(w), outcome, describe(detail)))
     return counts, bad

@@ -151,3 +151,11 @@ def test_dma_plan_value_types_are_frozen():
     with pytest.raises(AttributeError):
         p.unit_bytes = 3
     assert str(p) == "unit 16 B"
+
+
+@pytest.mark.parametrize("start", [1.5, "1", TiledStridedLayout.parse("[4] -> (1)")])
+def test_largest_common_contiguous_block_refuses_a_non_integer_starting_stride(start):
+    a = TiledStridedLayout.parse("[4] -> (1)")
+    with pytest.raises(LayoutError, match="starting_stride must be an integer"):
+        a.largest_common_contiguous_block(a, start)  # 1.5 was truncated to 1; a layout was a bare TypeError
+    assert [str(s) for s in a.largest_common_contiguous_block(a, 1)] == ["4 -> 1"]

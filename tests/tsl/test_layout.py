@@ -175,3 +175,9 @@ def test_index_map_refuses_layouts_too_big_to_tabulate():
         parse("#tsl.tsl<[100000, 100000, 100000] -> (1, 1, 1)>").tstrides[0].contributions()
     with pytest.raises(LayoutError, match="do not fit in int64"):
         parse("#tsl.tsl<[2, 2] -> (4611686018427387904, 4611686018427387904)>").tstrides[0].contributions()
+
+
+@pytest.mark.parametrize("strides, bounds", [(1.5, [[2]]), ([1], 1.5), (None, None)])
+def test_from_strides_with_non_sequences_is_a_layout_error(strides, bounds):
+    with pytest.raises(LayoutError, match="from_strides: strides and tile_bounds must be sequences"):
+        TiledStridedLayout.from_strides(strides, bounds)  # was TypeError: 'float' object is not iterable

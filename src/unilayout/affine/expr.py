@@ -264,7 +264,7 @@ class AffineExpr:
         >>> print((dim(0) * 8 + dim(1)).replace(dims=[dim(0).floordiv(8), dim(0) % 8]))
         (d0 floordiv 8) * 8 + d0 mod 8
         """
-        return _replace(self, dims, symbols)
+        return _replace(self, replacements(dims, "dims"), replacements(symbols, "symbols"))
 
 
 class Dim(AffineExpr):
@@ -574,4 +574,4 @@ def _eval(e, dims, syms):
 # The operators above build with MLIR's construction folds, and the folds build these classes: fold.py
 # imports them, so it is imported once they exist (the tree and its folds are affine's one value <-> algebra
 # pair, as linear.layout <-> linear.algebra). ``build`` and ``fold`` stay importable from here.
-from .fold import _replace, build, fold, get_add, get_ceildiv, get_floordiv, get_mod, get_mul  # noqa: E402, F401
+from .fold import _replace, build, fold, get_add, get_ceildiv, get_floordiv, get_mod, get_mul, replacements  # noqa: E402, F401

@@ -55,7 +55,7 @@ from .expr import (
     ceildiv,
 )
 
-__all__ = ["fold", "build", "get_add", "get_mul", "get_floordiv", "get_ceildiv", "get_mod"]
+__all__ = ["fold", "build", "replacements", "get_add", "get_mul", "get_floordiv", "get_ceildiv", "get_mod"]
 
 
 def fold(e: AffineExpr) -> AffineExpr:
@@ -251,6 +251,27 @@ def build(op: str, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return _BUILD[op](lhs, rhs)
     except KeyError:
         raise LayoutError(f"affine op must be one of {', '.join(_OPS)}; got {op!r}") from None
+
+
+def replacements(values, what):
+    """``replace``'s ``dims``/``symbols``: None (keep them), or a tuple of the sequence given; else ``LayoutError``.
+
+    >>> replacements([Dim(1), 3], "dims") == (Dim(1), 3), replacements(None, "dims")
+    (True, None)
+    >>> replacements(1.5, "symbols")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: replace: symbols must be a sequence of expressions (one per position), got float
+    """
+    if values is None:
+        return None
+    if not isinstance(values, (str, bytes, dict)):
+        try:
+            return tuple(values)
+        except TypeError:
+            pass
+    raise LayoutError(f"replace: {what} must be a sequence of expressions (one per position), "
+                      f"got {type(values).__name__}")
 
 
 def _replace(e, dims, syms):

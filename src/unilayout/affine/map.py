@@ -16,7 +16,7 @@ from ..errors import LayoutError
 from . import analysis as _analysis
 from .evaluate import compile_numpy, compile_scalar
 from .expr import AffineExpr, Constant, Dim, Symbol, _as_int, _coerce, print_expr
-from .fold import _replace, fold
+from .fold import _replace, fold, replacements
 from .simplify import simplify_expr
 
 __all__ = ["AffineMap", "identity", "permutation", "constant_map"]
@@ -262,6 +262,7 @@ class AffineMap:
         >>> print(AffineMap.parse("(d0, d1) -> (d0 + d1)").replace(dims=[Dim(0), Constant(3)], num_dims=1))
         (d0) -> (d0 + 3)
         """
+        dims, symbols = replacements(dims, "dims"), replacements(symbols, "symbols")
         nd = self.num_dims if num_dims is None else num_dims
         ns = self.num_symbols if num_symbols is None else num_symbols
         return AffineMap(nd, ns, [_replace(r, dims, symbols) for r in self.results])

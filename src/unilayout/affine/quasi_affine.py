@@ -179,6 +179,7 @@ def affine_maps_equal(a: AffineMap, b: AffineMap, max_points: int = MAX_TABLE) -
     for name, m in (("a", a), ("b", b)):
         if not isinstance(m, AffineMap):
             raise LayoutError(f"affine_maps_equal: {name} must be an AffineMap, got {type(m).__name__}")
+    max_points = as_nonneg(max_points, "affine_maps_equal: max_points")
     if (a.num_dims, a.num_symbols, a.num_results) != (b.num_dims, b.num_symbols, b.num_results):
         return False
     la, lb = linear_part(a), linear_part(b)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._ints import as_int
 from ..errors import LayoutError
 from .layout import Stride, TiledStridedLayout, _check_tsl
 
@@ -106,7 +107,7 @@ def largest_common_contiguous_block(a: TiledStridedLayout, b: TiledStridedLayout
     >>> largest_common_contiguous_block(parse("[4] -> (1)"), parse("[4] -> (2)"))
     [Stride(bound=1, step=1)]
     """
-    s = starting_stride if starting_stride is None else int(starting_stride)
+    s = starting_stride if starting_stride is None else as_int(starting_stride, "starting_stride")
     pos = _lcb_positions(a, b, s, "largest_common_contiguous_block")
     if not pos:
         return [Stride(1, s)]

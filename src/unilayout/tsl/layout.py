@@ -67,7 +67,11 @@ class TiledStridedLayout(_Frozen):
         >>> str(TiledStridedLayout.from_strides([4, 1], [[2, 4], [2, 4]]))
         '#tsl.tsl<[2, 4] -> (16, 4), [2, 4] -> (4, 1)>'
         """
-        strides, tile_bounds = list(strides), list(tile_bounds)
+        try:
+            strides, tile_bounds = list(strides), list(tile_bounds)
+        except TypeError:
+            raise LayoutError("from_strides: strides and tile_bounds must be sequences (one per dimension), got "
+                              f"{type(strides).__name__} and {type(tile_bounds).__name__}") from None
         if len(strides) != len(tile_bounds):
             raise LayoutError(f"from_strides: {len(strides)} strides but {len(tile_bounds)} lists of tile bounds")
         return TiledStridedLayout(
