@@ -190,3 +190,29 @@ def test_maximal_on_every_device_round_trips():
         for n in range(k + 1, k + 4):  # over a module of n devices (num_devices): the others hold nothing
             m = parse_hlo(text, (4, 2), num_devices=n)
             assert m.num_devices == n and parse_hlo(to_hlo(m), (4, 2), n) == m
+
+
+def test_to_hlo_prints_iota_assignments_as_xla_does():
+    """XLA's HloSharding prints the canonical iota (no size-1 dims, neighbour dims merged): to_hlo writes the same."""
+    xc = pytest.importorskip("jax._src.lib", reason="XLA's HloSharding is the reference").xla_client
+    import numpy as np
+    rng = random.Random(1)
+    for _ in range(200):
+        mesh = rng.choice([(2, 4), (4, 2), (2, 2, 2), (8,), (2, 2), (2, 4, 2), (3, 2), (2, 3, 2)])
+        perm = list(range(len(mesh)))
+        rng.shuffle(perm)
+        a = np.arange(int(np.prod(mesh))).reshape(mesh).transpose(perm)
+        dims = [mesh[p] for p in perm]
+        rank = rng.randint(1, 3)
+        while len(dims) > rank + 1:  # regroup neighbouring transposed dims into the tensor's tiles
+            i = rng.randrange(len(dims) - 1)
+            dims[i:i + 2] = [dims[i] * dims[i + 1]]
+        rep = len(dims) == rank + 1
+        dims += [] if rep else [1] * (rank - len(dims))
+        text = (f"{{devices=[{','.join(map(str, dims))}]{','.join(map(str, a.reshape(-1)))}"
+                f"{' last_tile_dim_replicate' if rep else ''}}}")
+        shape = tuple(d * rng.randint(1, 3) for d in dims[:rank])
+        s = parse_hlo(text, shape)
+        ours = to_hlo(s)
+        assert ours == str(xc.HloSharding.from_string(ours)), text  # XLA reads ours and prints it back unchanged
+        assert parse_hlo(ours, shape) == s

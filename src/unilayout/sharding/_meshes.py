@@ -21,66 +21,11 @@ row-major, and the mesh is their sizes, largest stride first.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..errors import LayoutError, NotRepresentableError
+from ._iota import iota_axes
 from .hlo import tile_assignment
 
 __all__ = ["iota_axes", "candidate_meshes"]
-
-
-def _split_axis(v: np.ndarray):
-    """Sub-axes ``[(size, stride), ...]`` (minor first) with ``v[j] == sum digit_k(j) * stride_k``, or None."""
-    a, out, block = v.size, [], 1
-    while block < a:
-        stride = int(v[block])
-        m = a // block
-        run = 1
-        while run < m and int(v[run * block]) == run * stride:
-            run += 1
-        while (a // block) % run:  # the largest divisor of what is left, at most the run
-            run -= 1
-        if run < 2:
-            return None
-        out.append((run, stride))
-        block *= run
-    radices = [k for k, _ in out]
-    digits = np.unravel_index(np.arange(a), radices[::-1]) if out else ()
-    rebuilt = sum((d * s for d, (_, s) in zip(digits, out[::-1])), np.zeros(a, np.int64))
-    return out if np.array_equal(rebuilt, v) else None
-
-
-def iota_axes(assign: np.ndarray):
-    """``[(size, stride, axis), ...]`` largest stride first when ``assign`` is ``arange(n)`` regrouped, else None.
-
-    >>> iota_axes(np.arange(8).reshape(2, 4).T.reshape(4, 1, 2))
-    [(2, 4, 2), (4, 1, 0)]
-    """
-    a = np.asarray(assign, dtype=np.int64)
-    n = a.size
-    if n == 0 or int(a.reshape(-1)[0]) != 0:
-        return None
-    subs, total = [], np.zeros(a.shape, np.int64)
-    for i, size in enumerate(a.shape):
-        if size == 1:
-            continue
-        v = np.moveaxis(a, i, 0)[(slice(None),) + (0,) * (a.ndim - 1)]
-        parts = _split_axis(v)
-        if parts is None:
-            return None
-        subs += [(k, s, i) for k, s in parts]
-        shape = [1] * a.ndim
-        shape[i] = size
-        total = total + v.reshape(shape)
-    if not np.array_equal(total, a):
-        return None
-    subs.sort(key=lambda t: t[1])
-    step = 1
-    for k, s, _ in subs:
-        if s != step:
-            return None
-        step *= k
-    return subs[::-1]
 
 
 def candidate_meshes(s, default=None):

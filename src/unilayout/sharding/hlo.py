@@ -51,6 +51,7 @@ from .._ints import as_positive, as_shape, product
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
 from ._grid import MAX_DEVICES, MAX_ID, check_devices, tiles
+from ._iota import iota_form
 from .jax import _single_boxes, _tile_index
 from .value import Sharding
 
@@ -229,25 +230,16 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
 
 
 def _iota_text(a: np.ndarray) -> str | None:
-    """``<=[...]`` / ``<=[...]T(...)`` when ``a`` is an iota tile assignment, else None."""
-    flat = a.reshape(-1)
-    n = flat.size
-    if np.array_equal(flat, np.arange(n)):
-        return f"<=[{n}]"
-    dims = [d for d in a.shape]
-    if len(dims) <= 6:
-        for perm in itertools.permutations(range(len(dims))):
-            if list(perm) == sorted(perm):
-                continue
-            reshape = [0] * len(dims)
-            for i, p in enumerate(perm):
-                reshape[p] = dims[i]
-            if np.array_equal(iota(dims, reshape, perm), a):
-                return f"<=[{','.join(map(str, reshape))}]T({','.join(map(str, perm))})"
-    for k in range(2, n):
-        if n % k == 0 and np.array_equal(np.arange(n).reshape(n // k, k).T.reshape(-1), flat):
-            return f"<=[{n // k},{k}]T(1,0)"
-    return None
+    """``<=[...]`` / ``<=[...]T(...)`` when ``a`` is an iota tile assignment (XLA's canonical dims), else None.
+
+    >>> _iota_text(np.arange(8).reshape(2, 2, 2).transpose(1, 2, 0))
+    '<=[2,4]T(1,0)'
+    """
+    form = iota_form(a)
+    if form is None:
+        return None
+    reshape, perm = form
+    return f"<=[{','.join(map(str, reshape))}]" + (f"T({','.join(map(str, perm))})" if perm else "")
 
 
 def tile_assignment(s: Sharding, vocabulary: str):
