@@ -45,3 +45,15 @@ def test_a_1d_box_folds_into_rows_numbered_by_their_first_index():
     assert rows == [str(i) for i in range(0, R * C, C)]
     h, w, _ = rasterise(s).shape
     assert w < 8000 and h < 8000 and 1 / 4 < w / h < 4
+
+
+def test_boxes_past_int64_are_a_layout_error_and_huge_1d_unlabelled_boxes_fold_too():
+    import time
+
+    from unilayout import LayoutError
+
+    with pytest.raises(LayoutError, match="do not fit int64"):
+        box_scene("t", lambda *c: c[0], (2**40, 2**40))
+    t = time.perf_counter()
+    s = box_scene("t", lambda *c: c[0], (2**20,), max_cells=2**21, labels=False)  # the explorer's big picture
+    assert s.shape[0] > 1 and s.shape[1] <= 4096 and time.perf_counter() - t < 2.0

@@ -13,6 +13,8 @@ for its picture (``Family.picture``'s default).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..errors import LayoutError
@@ -52,8 +54,11 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
     [[0, 1, 2], [3, 4, 5]]
     """
     shape = tuple(int(s) for s in shape) or (1,)
+    if math.prod(shape) >= 1 << 63:  # positions would overflow int64 (numpy's index arithmetic)
+        raise LayoutError(f"box {'x'.join(map(str, shape))} has {math.prod(shape):,} points: its positions do not fit "
+                          "int64; draw a smaller box")
     cols = shape[-1]
-    rows = int(np.prod(shape[:-1], dtype=np.int64)) if len(shape) > 1 else 1
+    rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
     r, c, note = crop(rows, cols, int(max_cells))
     index = np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :]
     if callable(values):
@@ -70,12 +75,13 @@ def box_scene(title, values, shape, *, max_cells=DEFAULT_MAX_CELLS, row_group=0,
         text = text.astype(object)
     key = flat[..., 0]
     width = c
-    if r == 1 and labels:  # a 1-D box: fold its one long row into rows numbered by their first index
-        chars = int(np.char.str_len(text.astype(str)).max()) if text.size else 1
+    if r == 1:  # a 1-D box: fold its one long row into rows numbered by their first index
+        chars = int(np.char.str_len(text.astype(str)).max()) if labels and text.size else 1
         width = band_width(1, c, max(26.0, CHAR_W * chars + 8.0), 22.0)
     if width < c:
         folds = c // width
-        scene = grid_scene(title, folds, width, labels=wrap_bands(text, width), row_names=[0] * folds)
+        scene = grid_scene(title, folds, width, labels=None if text is None else wrap_bands(text, width),
+                           row_names=[0] * folds)
         label_bands(scene, 1, width, "")
         index, key = wrap_bands(index, width), wrap_bands(key, width)
     else:
