@@ -24,9 +24,9 @@ def _split_axis(v: np.ndarray):
     while block < a:
         stride = int(v[block])
         m = a // block
-        run = 1
-        while run < m and int(v[run * block]) == run * stride:
-            run += 1
+        steps = np.arange(m, dtype=np.int64)
+        off = np.flatnonzero(v[steps * block] != steps * stride)  # the run of equal steps from 0
+        run = int(off[0]) if off.size else m
         while (a // block) % run:  # the largest divisor of what is left, at most the run
             run -= 1
         if run < 2:
