@@ -15,11 +15,15 @@ family       record                          text it claims (at its first non-sp
 ``linear``   ``linear.family``               ``#ttg.``/``#ttng.`` texts, Triton ``tensor<..>``,   input bits
                                              ``!ttg.memdesc<``, alias lines, ``toString``
 ``device``   ``tt.family``                   ``#tt.device<``, ``#ttcore.device<``                 worker grid
-``metal``    ``tt.family``                   ``tensor<``, ``#tt.``/``#ttcore.``/``#ttnn.``          row-major box
-``tiled``    ``cute.family``                 ``SM80_..`` atoms, ``make_tiled_mma/copy(..)``          —
+``metal``    ``tt.family``                   ``tensor<``, ``#tt.``/``#ttcore.``/``#ttnn.``, their   row-major box
+                                             alias lines (``#l1 = #ttnn...``)
+``tiled``    ``cute.family``                 ``SM80_..`` atoms, ``make_tiled_mma/copy(..)``,        —
+                                             C++'s ``print(tiled_mma)`` block
 ``xla``      ``xla.family``                  an XLA shape ``f32[128,256]{1,0:T(8,128)}``          row-major box
+``tilelang`` ``tilelang.family``             ``Layout((..) -> ..``, ``Fragment((..) -> ..``         row-major box
 ``affine``   ``affine.family``               ``affine_map<``, any text holding ``->``             the box given
-``cute``     ``cute.family``                 a digit, ``(``, ``_``, ``Sw``                         1-D coords
+``cute``     ``cute.family``                 a digit, ``(``, ``_``, ``Sw``, C++'s ``ptr[..] o``      1-D coords
+``mosaic``   ``mosaic.family``               ``#mosaic_gpu.``, ``plgpu.Layout.X``, ``#tpu.``        its tile
 ===========  ==============================  ==================================================  ============
 
 The order of the table is the order of detection (a TSL body and Triton's
@@ -99,11 +103,12 @@ WINGS = [
     Wing("device", "unilayout.tt.family", r"#tt\.device|#ttcore\.device"),
     Wing("metal", "unilayout.tt.family", r"tensor ?<|#tt\.|#ttcore\.|#ttnn\.|#[\w.$-]+[ \t]*=[ \t]*#(?:tt|ttcore|ttnn)\."),
     Wing("ttnn", "unilayout.tt.family"),
-    Wing("tiled", "unilayout.cute.family", r"SM\d+_|make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom<|Copy_Atom<"),
-    Wing("xla", "unilayout.xla.family", r"[A-Za-z_][A-Za-z0-9_]*\["),
+    Wing("tiled", "unilayout.cute.family",
+         r"SM\d+_|(?:cute::)?make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom\b|Copy_Atom\b|TiledMMA\s|TiledCopy\s"),
+    Wing("xla", "unilayout.xla.family", r"(?!(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[)[A-Za-z_][A-Za-z0-9_]*\["),
     Wing("tilelang", "unilayout.tilelang.family", r"(?:Layout|Fragment)\(\s*\("),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),
-    Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW"),
+    Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW|(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[|sparse<|ArithTuple\("),
     Wing("mosaic", "unilayout.mosaic.family", r"#mosaic_gpu\.|#tpu\.|(?:plgpu\.)?Layout\.[A-Z_]|memref<"),
 ]
 
