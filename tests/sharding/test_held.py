@@ -147,7 +147,8 @@ WING = (r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|"
         r"\[?\s*(?:(?:Shard|Replicate|Partial|_StridedShard|_S|S|Placement\w*)\(|[RP]\s*(?:,|\]|$))|"
         r"\(\s*(?:Shard|Replicate|Partial|_StridedShard|_S)\(|"
         r"NamedSharding\(|PartitionSpec\(|P\(\s*(?:['\"(]|None\b|unreduced|reduced)|"
-        r"(?=[\s\S]*?(?:(?<![\w.])sharding=\{|\b(?:mhlo|xla\.sdy|sdy)\.sharding\s*=))")
+        r"(?=[\s\S]*?(?:(?<![\w.])sharding=\{|\b(?:mhlo|xla\.sdy|sdy)\.sharding\s*=|"
+        r"\bsdy\.(?:sharding_constraint|reshard)\s+%))")
 
 
 @pytest.mark.parametrize("text, held", [
@@ -156,9 +157,39 @@ WING = (r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|"
     ('%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}', True),
     ('mhlo.frontend_attributes = {xla.sdy.sharding = "#sdy.sharding<@mesh, [{}]>"}', True),
     ("(Shard(dim=0), Replicate())", True), ("P('x', None)", True), ("PartitionSpec()", True),
+    ('sdy.mesh @mesh = <["x"=2]>\n%2 = sdy.sharding_constraint %1 <@mesh, [{"x"}]> : tensor<8xf32>', True),
     ("NamedSharding(mesh=Mesh('x': 2), spec=P('x'))", True), ('{mhlo.sharding = "{replicated}"}', True),
     ("f32[8,16]{1,0:T(8,128)}", False), ("(4,2):(2,1)", False), ("#ttg.blocked<{}>", False),
 ])
 def test_the_registry_regex_for_the_sharding_wing_claims_held_texts(text, held):
     """The regex the sharding wing of _families.py needs (WING): it claims exactly the held texts."""
     assert bool(re.match(WING, text)) is held and is_held(text) is held
+
+
+def test_op_attributes_and_sharding_constraints_jax_prints():
+    """with_sharding_constraint lowers to sdy.sharding_constraint (Shardy) or a @Sharding custom call (mhlo)."""
+    from jax.sharding import AxisType
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Auto,) * 2)
+    for spec, shape in [(P("y", "x"), (8, 16)), (P(None, ("x", "y")), (4, 16)), (P("x"), (6, 5))]:
+        named = NamedSharding(mesh, spec)
+        want = from_jax(named, shape).relabel(positions(mesh))
+        f = jax.jit(lambda x, named=named: jax.lax.with_sharding_constraint(x * 2, named))
+        text = f.lower(jnp.zeros(shape, jnp.float32)).as_text()
+        lines = [ln for ln in text.splitlines() if "sdy.mesh @" in ln or "sdy.sharding_constraint" in ln]
+        assert len(lines) == 2 and parse("\n".join(lines)) == want, lines
+        jax.config.update("jax_use_shardy_partitioner", False)
+        try:
+            text = f.lower(jnp.zeros(shape, jnp.float32)).as_text()
+        finally:
+            jax.config.update("jax_use_shardy_partitioner", True)
+        line = next(ln for ln in text.splitlines() if "@Sharding" in ln)
+        assert parse(line) == want, line  # the shape is the op's result type, after '->'
+
+
+def test_an_op_sharding_per_value_of_one_result():
+    mesh = 'sdy.mesh @mesh = <["a"=2, "b"=2]>\n'
+    op = '%0 = stablehlo.add %arg0, %arg1 {sdy.sharding=#sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : tensor<8x8xf32>'
+    from unilayout.sharding import parse_shardy
+    assert parse(mesh + op) == parse_shardy('#sdy.sharding<@mesh, [{}, {"b"}]>', mesh, (8, 8))
+    with pytest.raises(LayoutError, match="a sharding per result"):
+        parse(mesh + op.replace('<[<@mesh, [{}, {"b"}]>]>', '<[<@mesh, [{}, {"b"}]>, <@mesh, [{"a"}, {}]>]>'))

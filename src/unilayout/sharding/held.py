@@ -10,6 +10,8 @@ the bare sharding text the readers of ``text.py`` take:
 | ``%arg0: tensor<8x16xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}`` | HLO ``{..}``, shape 8x16 |
 | ``... {xla.sdy.sharding = "#sdy.sharding<@mesh, [{\\22x\\22}, {}]>"}`` + ``xla.sdy.meshes = "{mesh = #sdy.mesh<..>}"`` | Shardy + its mesh |
 | ``sdy.mesh @mesh = <["x"=2]>`` + ``%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}`` | Shardy + its mesh, shape 8 |
+| an op: ``%0 = stablehlo.add %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [..]>]>} : tensor<8xf32>`` | its one result's sharding, shape 8 |
+| ``%2 = sdy.sharding_constraint %1 <@mesh, [{"y"}, {"x"}]> : tensor<8x16xf32>`` (with its ``sdy.mesh``) | Shardy, shape 8x16 |
 | ``(Shard(dim=0), Replicate())`` (torch's repr of a DTensor's placements) | placements |
 | ``P('x', None)``, ``PartitionSpec(('x', 'y'),)`` + a mesh, ``NamedSharding(mesh=Mesh('x': 2, 'y': 4, ..), spec=P(..), ..)`` | Shardy over that mesh |
 
@@ -40,6 +42,7 @@ _HLO_TYPE = re.compile(r"=\s*(?:[a-z][a-z0-9]*)\[([^\]]*)\]")
 _TENSOR = re.compile(r"tensor<([^<>]*?)>")
 _SDY_MESH = re.compile(r"sdy\.mesh\s+@([\w.$-]+)\s*=\s*<")
 _SDY_MESHES = re.compile(r"xla\.sdy\.meshes\s*=\s*")
+_SDY_OP = re.compile(r"\bsdy\.(?:sharding_constraint|reshard)\s+%[\w#.$-]+\s*(?=<)")
 _TORCH_TUPLE = re.compile(r"^\(\s*(?:Shard|Replicate|Partial|_StridedShard|_S)\(")
 # ``P()`` alone stays DTensor's Partial shorthand; JAX's empty spec is written ``PartitionSpec()``
 _JAX = re.compile(r"^(?:NamedSharding\(|PartitionSpec\(|P\(\s*(?:['\"(]|None\b|unreduced|reduced))")
@@ -56,7 +59,8 @@ def is_held(text) -> bool:
     body = text.strip()
     if body.startswith(("{", "#sdy", "sharding=")) and not _MLIR_ATTR.search(body):
         return False
-    return bool(_HLO_ATTR.search(body) or _MLIR_ATTR.search(body) or _TORCH_TUPLE.match(body) or _JAX.match(body))
+    return bool(_HLO_ATTR.search(body) or _MLIR_ATTR.search(body) or _SDY_OP.search(body) or _TORCH_TUPLE.match(body)
+                or _JAX.match(body))
 
 
 def _balanced(text, at, open_, close, what):
@@ -112,11 +116,42 @@ def _dims(body, sep, text, at, what):
 
 
 def _tensor_before(text, at):
-    """The shape of the last ``tensor<..>`` before position ``at`` (the value the attribute is on), or None."""
+    """The shape of the value an attribute at ``at`` is on, or None.
+
+    A function argument or result writes its type just before its attribute
+    dictionary (``%arg0: tensor<8xf32> {..}``); an op writes its result type
+    after (``%0 = stablehlo.add %a, %b {..} : tensor<8xf32>``, or ``.. ->
+    tensor<8xf32>`` after its operand types).
+    """
     found = None
     for m in _TENSOR.finditer(text, 0, at):
         found = m
-    return None if found is None else _dims(found.group(1), "x", text, found.start(1), "tensor type")
+    if found is not None and re.fullmatch(r"\s*\{[^{}]*", text[found.end():at]):
+        return _dims(found.group(1), "x", text, found.start(1), "tensor type")
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    brace = text.rfind("{", 0, at)
+    close = _balanced(text, brace, "{", "}", "the attribute dictionary") if brace >= 0 else at
+    rest = text[close:line_end]
+    colon = re.match(r"\s*:", rest)
+    if colon is None:
+        return None
+    arrow = rest.find("->")
+    m = _TENSOR.search(rest, arrow if arrow >= 0 else colon.end())
+    return None if m is None else _dims(m.group(1), "x", text, close + m.start(1), "tensor type")
+
+
+def _one_value(core, text, at):
+    """``#sdy.sharding<..>`` of an op's ``#sdy.sharding_per_value<[<..>]>`` with one result (else a LayoutError)."""
+    if not core.startswith("#sdy.sharding_per_value"):
+        return core
+    inner = core[core.index("[") + 1:core.rindex("]")].strip()
+    if not inner.startswith("<"):
+        raise ParseError("expected '<' opening a result's sharding", text, at)
+    end = _balanced(inner, 0, "<", ">", "a result's sharding")
+    if inner[end:].strip():
+        raise LayoutError("the op has a sharding per result: paste one result's #sdy.sharding<..>")
+    return "#sdy.sharding" + inner[:end]
 
 
 def _mesh_in(text, name):
@@ -188,8 +223,17 @@ def unwrap(text):
         if text.startswith("#sdy.sharding", at):
             k = text.index("<", at)
             core = text[at:_balanced(text, k, "<", ">", "the Shardy sharding")]
-            return _sdy(text, core, shape) + (at, None)
+            one = _one_value(core, text, at)
+            return _sdy(text, one, shape) + ((at if one is core else None), None)
         raise ParseError(f"expected a sharding after {m.group(0).strip()}", text, at)
+    m = _SDY_OP.search(text)
+    if m:  # sdy.sharding_constraint %x <@mesh, [..]> : tensor<..>: the sharding is written bare
+        at = m.end()
+        core = "#sdy.sharding" + text[at:_balanced(text, at, "<", ">", "the Shardy sharding")]
+        end = at + len(core) - len("#sdy.sharding")
+        t = re.match(r"\s*:\s*" + _TENSOR.pattern, text[end:])
+        shape = _dims(t.group(1), "x", text, end + t.start(1), "tensor type") if t else None
+        return _sdy(text, core, shape) + (None, None)
     if "#sdy.sharding" in text and _SDY_MESH.search(text):  # an sdy.mesh op pasted with the sharding
         at = text.index("#sdy.sharding")
         k = text.find("<", at)
