@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import unilayout
-from unilayout import LayoutError, ParseError, _families, affine, cute, linear, mosaic, sharding, tilelang, tsl, tt
+from unilayout import LayoutError, ParseError, _families, affine, axe, cute, linear, mosaic, sharding, tilelang, tsl, tt
 
 # one value per family (and per CuTe type), with the text it is written in
 VALUES = {
@@ -25,13 +25,14 @@ VALUES = {
                                 "forward_index: (_j % 2,))"),
                  tilelang.parse("Layout((4, 8) -> (32,), transform: (_i, _j) -> (_j * 4 + _i,))")],
     "mosaic": [mosaic.TCGEN05],
+    "axe": [axe.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1@m)] + R[2:1@wgid]")],
 }
 CASES = [(fam, v) for fam, vs in VALUES.items() for v in vs]
 
 
 def test_the_registry_has_one_record_per_family_in_detection_order():
     assert _families.families() == unilayout.families() == (
-        "sharding", "tsl", "linear", "device", "metal", "ttnn", "tiled", "xla", "tilelang", "affine", "cute", "mosaic")
+        "sharding", "tsl", "linear", "device", "metal", "ttnn", "tiled", "axe", "xla", "tilelang", "affine", "cute", "mosaic")
     for name in _families.families():
         f = _families.record(name)
         assert isinstance(f, _families.Family) and f.name == name and f.types

@@ -115,7 +115,7 @@ def families() -> tuple:
     ``family_of(value)`` is one of these names.
 
     >>> families()
-    ('sharding', 'tsl', 'linear', 'device', 'metal', 'ttnn', 'tiled', 'xla', 'tilelang', 'affine', 'cute', 'mosaic')
+    ('sharding', 'tsl', 'linear', 'device', 'metal', 'ttnn', 'tiled', 'axe', 'xla', 'tilelang', 'affine', 'cute', 'mosaic')
     """
     return _families.families()
 

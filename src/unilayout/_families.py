@@ -105,6 +105,7 @@ WINGS = [
     Wing("ttnn", "unilayout.tt.family"),
     Wing("tiled", "unilayout.cute.family",
          r"SM\d+_|(?:cute::)?make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom\b|Copy_Atom\b|TiledMMA\s|TiledCopy\s"),
+    Wing("axe", "unilayout.axe.family", r"(?:T\.)?(?:TileLayout|ComposeLayout)\b|[SR]\["),
     Wing("xla", "unilayout.xla.family", r"(?!(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[)[A-Za-z_][A-Za-z0-9_]*\["),
     Wing("tilelang", "unilayout.tilelang.family", r"(?:Layout|Fragment)\(\s*\("),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),

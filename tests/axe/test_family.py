@@ -1,0 +1,55 @@
+"""The axe record: unilayout.parse dispatches to it; show, render, facts, cells and pictures work through it alone."""
+
+import numpy as np
+import pytest
+
+import unilayout
+from unilayout import LayoutError, facts, viz
+from unilayout.cli import main
+
+PAPER = "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1@m)]"
+
+
+def test_parse_detects_both_texts_and_names_the_family():
+    v = unilayout.parse(PAPER)
+    assert unilayout.family_of(v) == "axe" and str(v) == PAPER
+    assert unilayout.parse(v.to_tirx()) == v
+    assert unilayout.family_of(unilayout.parse("T.ComposeLayout(0, 2, 3, S[8, 8])")) == "axe"
+
+
+def test_index_map_is_every_element_on_every_axis():
+    v = unilayout.parse(PAPER)
+    m = unilayout.index_map(v)
+    assert m.shape == (128, 3) and v.axes == ("laneid", "warpid", "m")
+    want = [[v.apply(i)[a] for a in v.axes] for i in range(128)]
+    assert m.tolist() == want
+
+
+def test_facts_list_axes_spans_and_the_conversions():
+    d = facts.describe(unilayout.parse(PAPER))
+    assert d["axes"] == ["laneid", "warpid", "m"] and d["span"] == {"laneid": 32, "warpid": 2, "m": 2}
+    assert d["injective"] is True and d["box"] == [8, 2, 4, 2]
+
+
+def test_pictures_colour_by_a_chosen_axis(tmp_path):
+    v = unilayout.parse(PAPER)
+    s = viz.scene(v, color="warpid")
+    lanes = viz.scene(v)
+    assert s.labels[0, 0] == "0:0:0" and s.labels[1, 1] == "1:0:1"
+    assert np.array_equal(s.attrs["warpid"], lanes.attrs["warpid"])
+    w = s.attrs["warpid"]
+    assert (s.fill[w == 0][0] != s.fill[w == 1][0]).any() and (s.fill[w == 0] == s.fill[w == 0][0]).all()
+    with pytest.raises(LayoutError, match="choose one of the layout's axes"):
+        viz.scene(v, color="bx")
+    out = tmp_path / "a.png"
+    assert main(["render", PAPER, "-o", str(out)]) == 0 and out.stat().st_size > 1000
+
+
+def test_show_and_explorer_cells(capsys):
+    assert main(["show", PAPER]) == 0
+    out = capsys.readouterr().out
+    assert "family:         axe" in out and "laneid (rows x last shard extent)" in out
+    from unilayout import _families
+
+    c = _families.record("axe").cells(unilayout.parse(PAPER))
+    assert c.columns["laneid"][:4].tolist() == [0, 0, 1, 1] and c.total == 128 and c.columns["element"][1] == "(0, 0, 0, 1)"
