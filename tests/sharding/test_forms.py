@@ -151,3 +151,22 @@ def test_any_device_order_gets_placements_on_a_device_mesh_torch_agrees_with():
             boxes[int(ranks[coord])] = [tuple((o, o + k) for o, k in zip(off, local))] if all(local) else []
         assert Sharding(shape, boxes) == s, (text, shape, line)
     assert on_device_mesh > 20
+
+
+def test_placements_with_partial_sums_get_their_dtensor_form():
+    """A DTensor with Partial() is said in DTensor again (it was refused: 'HLO has no partial sums')."""
+    import random
+
+    from unilayout.sharding import from_dtensor
+    rng = random.Random(3)
+    for _ in range(60):
+        mesh = rng.choice([(2,), (4,), (2, 2), (2, 4), (4, 2), (2, 2, 2)])
+        rank = rng.randint(1, 2)
+        texts = [rng.choice(["Partial()", "Replicate()"] + [f"Shard({d})" for d in range(rank)]) for _ in mesh]
+        if "Partial()" not in texts:
+            texts[rng.randrange(len(mesh))] = "Partial()"
+        shape = tuple(rng.choice([4, 8, 6]) for _ in range(rank))
+        s = from_dtensor(texts, mesh, shape)
+        line = to_text(s, "dtensor", None)
+        got, on = line.split("  on mesh ")
+        assert from_dtensor(got.split(", "), tuple(int(k) for k in on.split("x")), shape) == s, (texts, mesh, line)

@@ -16,7 +16,7 @@ row-major, and the mesh is their sizes, largest stride first.
 
 >>> from unilayout.sharding import parse_hlo
 >>> candidate_meshes(parse_hlo("{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}", (8, 4)))
-[(2, 4)]
+[(2, 4), (2, 2, 2)]
 """
 
 from __future__ import annotations
@@ -24,26 +24,50 @@ from __future__ import annotations
 from ..errors import LayoutError, NotRepresentableError
 from ._iota import iota_axes
 from .hlo import tile_assignment
+from .value import Sharding
 
-__all__ = ["iota_axes", "candidate_meshes"]
+__all__ = ["iota_axes", "candidate_meshes", "plain"]
+
+
+def plain(s):
+    """``s`` without its partial-sum marks: whose tile assignment places the pieces (the sums only label copies)."""
+    return Sharding._trusted(s.shape, s.devices, s._boxes) if s.has_partial else s
+
+
+def _primes(k):
+    out, p = [], 2
+    while p * p <= k:
+        while k % p == 0:
+            out.append(p)
+            k //= p
+        p += 1
+    return out + ([k] if k > 1 else [])
 
 
 def candidate_meshes(s, default=None):
-    """Mesh shapes to look for placements of ``s`` on: its iota mesh (if any), then ``default``.
+    """Mesh shapes to look for placements of ``s`` on: its iota mesh, the same cut into prime axes, ``default``.
+
+    The prime cut lets one mesh dim of copies be partial sums along some
+    factors and plain copies along others (``Partial(), Replicate()``).
 
     >>> from unilayout.sharding import parse_hlo
     >>> candidate_meshes(parse_hlo("{devices=[2,2]<=[2,2]T(1,0)}", (4, 4)), (2, 2))
     [(2, 2)]
+    >>> candidate_meshes(parse_hlo("{devices=[1,4]<=[4] last_tile_dim_replicate}", (4,)))
+    [(4,), (2, 2)]
     """
     out = []
     try:
-        _, R, assign = tile_assignment(s, "DTensor")
+        _, _, assign = tile_assignment(plain(s), "DTensor")
     except (NotRepresentableError, LayoutError):
         assign = None
     if assign is not None:
         subs = iota_axes(assign)
         if subs:
             out.append(tuple(k for k, _, _ in subs))
+            fine = tuple(p for k, _, _ in subs for p in _primes(k))
+            if fine not in out:
+                out.append(fine)
     if default is not None and tuple(default) not in out:
         out.append(tuple(default))
     return out

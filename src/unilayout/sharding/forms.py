@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
-from ._meshes import candidate_meshes
+from ._meshes import candidate_meshes, plain
 from .dtensor import to_dtensor
 from .hlo import tile_assignment, to_hlo
 from .jax import _spec_for, _split_sums
@@ -33,7 +33,7 @@ def _mesh_for(s, mesh_shape):
     """The mesh to print placements on: --mesh-shape, else the HLO tile assignment's shape."""
     if mesh_shape is not None:
         return mesh_shape
-    T, R, _ = tile_assignment(s, "HLO")
+    T, R, _ = tile_assignment(plain(s), "HLO")
     dims = tuple(t for t in T if t > 1) + ((R,) if R > 1 else ())
     return dims or (1,)
 
@@ -93,7 +93,7 @@ def _on_device_mesh(s):
     "Shard(0), Shard(1)  on DeviceMesh('cpu', [[0, 3], [2, 1]])"
     """
     try:
-        _, _, assign = tile_assignment(s, "DTensor")
+        _, _, assign = tile_assignment(plain(s), "DTensor")
     except (NotRepresentableError, LayoutError):
         return None
     ranks = assign.reshape([k for k in assign.shape if k > 1] or [1])
