@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..errors import LayoutError, NotRepresentableError
-from .layout import WARPGROUP_SIZE, _evaluate, _ints
+from .layout import WARPGROUP_SIZE, _evaluate, _int, _ints
 
 __all__ = ["WGStridedFragLayout", "WGSplatFragLayout", "Fragmented", "split_flat"]
 
@@ -45,7 +45,7 @@ class WGStridedFragLayout:
 
     def __init__(self, shape, vec_size):
         object.__setattr__(self, "shape", _ints(shape, "shape"))
-        object.__setattr__(self, "vec_size", int(vec_size))
+        object.__setattr__(self, "vec_size", _int(vec_size, "vec_size"))
         if self.vec_size <= 0 or math.prod(self.shape) % (self.vec_size * WARPGROUP_SIZE):
             raise LayoutError(f"({self.jax_repr()}, {WARPGROUP_SIZE})")
 

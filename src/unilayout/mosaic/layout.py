@@ -51,12 +51,25 @@ WARPS_IN_WARPGROUP = 4
 WARPGROUP_SIZE = WARP_SIZE * WARPS_IN_WARPGROUP
 
 
-def _ints(seq, what):
+def _int(v, what):
+    """``v`` as an int, or ``LayoutError`` (a bool, a float, None ... is not an integer)."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise LayoutError(f"{what} must be an integer, got {v!r}"[:300])
+    return int(v)
+
+
+def _seq(v, what):
+    """``v`` as a tuple, or ``LayoutError`` when it is not a sequence."""
     try:
-        out = tuple(int(x) for x in seq)
-    except (TypeError, ValueError):
-        raise LayoutError(f"{what} must be a sequence of integers, got {seq!r}") from None
-    return out
+        if isinstance(v, (str, bytes)):
+            raise TypeError
+        return tuple(v)
+    except TypeError:  # not iterable (a number, None, a 0-d array)
+        raise LayoutError(f"{what} must be a sequence, got {v!r}"[:300]) from None
+
+
+def _ints(seq, what):
+    return tuple(_int(x, f"each entry of {what}") for x in _seq(seq, what))
 
 
 class Tiling:
@@ -76,7 +89,7 @@ class Tiling:
     def __init__(self, tiles):
         if isinstance(tiles, Tiling):
             tiles = tiles.tiles
-        tiles = tuple(_ints(t, "a tile") for t in tiles)
+        tiles = tuple(_ints(t, "a tile") for t in _seq(tiles, "the tiles"))
         if tiles:
             last = len(tiles[0])
             for tile in tiles:
@@ -225,8 +238,8 @@ class TiledLayout:
 
     def __init__(self, tiling, warp_dims, lane_dims, vector_dim, *, check_canonical=True):
         tiling = tiling if isinstance(tiling, Tiling) else Tiling(tiling)
-        warp_dims = tuple(_dim(d) for d in warp_dims)
-        lane_dims = tuple(_dim(d) for d in lane_dims)
+        warp_dims = tuple(_dim(d) for d in _seq(warp_dims, "warp_dims"))
+        lane_dims = tuple(_dim(d) for d in _seq(lane_dims, "lane_dims"))
         if isinstance(vector_dim, (bool, np.bool_)) or not isinstance(vector_dim, (int, np.integer)):
             raise LayoutError(f"vector_dim is a negative integer, got {vector_dim!r}")
         setattr_ = object.__setattr__

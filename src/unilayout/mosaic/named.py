@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from .frag import WGSplatFragLayout, WGStridedFragLayout
-from .layout import WARP_SIZE, Replicated, TiledLayout, Tiling
+from .layout import WARP_SIZE, Replicated, TiledLayout, Tiling, _int, _ints
 
 __all__ = ["WGMMA", "WGMMA_8BIT", "WGMMA_TRANSPOSED", "WGMMA_UPCAST_2X", "WGMMA_UPCAST_4X", "WGMMA_ACC_32BIT",
            "WGMMA_ROW", "WGMMA_COL", "TCGEN05", "TCGEN05_TRANSPOSED", "TCGEN05_ROW", "TCGEN05_COL",
@@ -46,7 +46,7 @@ def tmem_native_layout(vector_length: int) -> TiledLayout:
     >>> print(tmem_native_layout(2))
     #mosaic_gpu.TiledLayout<[[128, 2], [32, 2]], warp_dims = [-4], lane_dims = [-2], vector_dim = -1>
     """
-    v = int(vector_length)
+    v = _int(vector_length, "vector_length")
     return TiledLayout(Tiling(((128, v), (32, v))), (-4,), (-2,), -1)
 
 
@@ -54,7 +54,7 @@ TCGEN05_TMEM_NATIVE = tmem_native_layout(2)
 
 
 def _columns(columns):
-    if int(columns) % 16:
+    if _int(columns, "columns") % 16:
         raise LayoutError(f"Columns must be a multiple of 16, got: {columns}")
     return int(columns)
 
@@ -90,9 +90,11 @@ def smem_gmem_copy(shape, bitwidth: int, swizzle: int) -> TiledLayout:
     >>> smem_gmem_copy((64, 64), 16, 128).vector_length
     8
     """
-    bitwidth, swizzle = int(bitwidth), int(swizzle)
+    bitwidth, swizzle = _int(bitwidth, "bitwidth"), _int(swizzle, "swizzle")
+    if bitwidth <= 0 or swizzle <= 0:
+        raise LayoutError(f"bitwidth and swizzle must be positive, got {bitwidth} and {swizzle}")
     elems = 8 * swizzle // bitwidth
-    shape = tuple(int(s) for s in shape)
+    shape = _ints(shape, "shape")
     if len(shape) < 2 or shape[-2] % 8 or shape[-1] % elems:
         raise LayoutError(f"Non-divisible tiling: {shape} {(8, elems)}")
     rows, cols = shape[-2] // 8, shape[-1] // elems

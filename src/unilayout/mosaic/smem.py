@@ -32,7 +32,7 @@ import re
 import numpy as np
 
 from ..errors import LayoutError
-from .layout import _ints
+from .layout import _int, _ints, _seq
 
 __all__ = ["TileTransform", "SwizzleTransform", "TransposeTransform", "SmemLayout", "BITS"]
 
@@ -72,7 +72,7 @@ class TileTransform:
 
     def transform_shape(self, shape):
         """The shape after tiling (jax's message when a dim is no multiple of its tile)."""
-        k, shape = len(self.tiling), tuple(shape)
+        k, shape = len(self.tiling), _ints(shape, "shape")
         if k > len(shape) or any(s % t for s, t in zip(shape[-k:], self.tiling)):
             raise LayoutError(f"Expected GMEM slice shape {shape} suffix to be a multiple of tiling {self.tiling}.")
         return (*shape[:-k], *(s // t for s, t in zip(shape[-k:], self.tiling)), *self.tiling)
@@ -80,6 +80,9 @@ class TileTransform:
     def transform_index(self, idx):
         """Each element's index after tiling (vectorised)."""
         k = len(self.tiling)
+        idx = _seq(idx, "the index")
+        if len(idx) < k:
+            raise LayoutError(f"an index of {len(idx)} dims cannot take the tiling {self.tiling}")
         return (*idx[:-k], *(i // t for i, t in zip(idx[-k:], self.tiling)),
                 *(i % t for i, t in zip(idx[-k:], self.tiling)))
 
@@ -134,7 +137,7 @@ class SwizzleTransform:
     __slots__ = ("swizzle",)
 
     def __init__(self, swizzle):
-        s = int(swizzle)
+        s = _int(swizzle, "swizzle")
         if s not in (16, 32, 64, 128):
             raise LayoutError(f"swizzle is 16, 32, 64 or 128 bytes, got {swizzle}")
         object.__setattr__(self, "swizzle", s)
@@ -170,7 +173,7 @@ class SmemLayout:
 
     def __init__(self, shape, transforms, dtype="f16"):
         shape = _ints(shape, "shape")
-        transforms = tuple(transforms)
+        transforms = _seq(transforms, "the transforms")
         if dtype not in BITS:
             raise LayoutError(f"unknown element type {dtype!r}; choose one of {', '.join(BITS)}")
         for t in transforms:

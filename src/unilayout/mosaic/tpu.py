@@ -38,6 +38,7 @@ import re
 import numpy as np
 
 from ..errors import LayoutError, ParseError
+from .layout import _int, _ints, _seq
 
 __all__ = ["VectorLayout", "TpuTiledLayout", "SUBLANES", "LANES", "REPLICATED"]
 
@@ -62,11 +63,12 @@ class VectorLayout:
     __slots__ = ("bitwidth", "offsets", "tiling", "implicit_dim")
 
     def __init__(self, bitwidth, offsets, tiling, implicit_dim=None):
-        bitwidth = int(bitwidth)
+        bitwidth = _int(bitwidth, "bitwidth")
         if bitwidth <= 0 or bitwidth > 32 or bitwidth & (bitwidth - 1):
             raise LayoutError(f"bitwidth is a power of two up to 32, got {bitwidth}")
-        offs = tuple(REPLICATED if o in (None, REPLICATED) else int(o) for o in offsets)
-        tiling = tuple(int(t) for t in tiling)
+        offs = tuple(REPLICATED if o is None or (isinstance(o, str) and o == REPLICATED) else _int(o, "an offset")
+                     for o in _seq(offsets, "offsets"))
+        tiling = _ints(tiling, "tiling")
         if len(offs) != 2 or len(tiling) != 2 or min(tiling) <= 0 or any(o != REPLICATED and o < 0 for o in offs):
             raise LayoutError(f"a vector layout has two offsets and two positive tile sizes, got {offsets}, {tiling}")
         if offs[0] != REPLICATED and offs[0] >= tiling[0]:
@@ -109,7 +111,8 @@ class VectorLayout:
                              body if text is None else text, at)
         implicit = {None: None, ",-1": -1, ",-2": -2, ",-2,-1": -3}[m.group(6)]
         try:
-            return cls(int(m.group(1)), (m.group(2), m.group(3)), (m.group(4), m.group(5)), implicit)
+            return cls(int(m.group(1)), tuple(None if g == REPLICATED else int(g) for g in m.group(2, 3)),
+                       (int(m.group(4)), int(m.group(5))), implicit)
         except LayoutError as e:
             raise ParseError(str(e), body if text is None else text, at) from None
 
@@ -202,8 +205,8 @@ class TpuTiledLayout:
     __slots__ = ("tiles", "tile_strides", "shape", "dtype")
 
     def __init__(self, tiles, tile_strides, shape=None, dtype="f32"):
-        tiles = tuple(tuple(int(x) for x in t) for t in tiles)
-        strides = tuple(int(s) for s in tile_strides)
+        tiles = tuple(_ints(t, "a tile") for t in _seq(tiles, "tiles"))
+        strides = _ints(tile_strides, "tile_strides")
         if any(not t or min(t) <= 0 for t in tiles):
             raise LayoutError(f"tiles must be non-empty and positive, got {tiles}")
         if shape is not None:

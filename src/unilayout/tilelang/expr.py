@@ -32,7 +32,7 @@ import numpy as np
 from .._text import Scanner
 from ..errors import LayoutError
 
-__all__ = ["parse", "parse_at", "evaluate", "interval", "bound", "to_text", "variables", "CALLS", "MAX_DEPTH"]
+__all__ = ["parse", "parse_at", "evaluate", "interval", "bound", "to_text", "variables", "check", "CALLS", "MAX_DEPTH"]
 
 #: Calls TVM prints, with their arity.
 CALLS = {"bitwise_xor": 2, "bitwise_and": 2, "bitwise_or": 2, "shift_left": 2, "shift_right": 2, "Div": 2,
@@ -114,6 +114,34 @@ def _unary(s, depth):
     return ("var", name)
 
 
+_ARITY = {"+": 2, "-": 2, "*": 2, "//": 2, "%": 2, "neg": 1, **CALLS}
+
+
+def check(e, what="an expression", depth=0):
+    """``e`` if it is an expression tree (``parse``'s tuples), else ``LayoutError`` naming ``what``.
+
+    >>> check(("+", ("var", "_i"), ("int", 1)))
+    ('+', ('var', '_i'), ('int', 1))
+    >>> check(1.5, "the thread")
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: the thread must be an expression tree (tilelang.expr.parse), got 1.5
+    """
+    ok = isinstance(e, tuple) and e and isinstance(e[0], str) and depth <= MAX_DEPTH
+    if ok and e[0] == "var":
+        ok = len(e) == 2 and isinstance(e[1], str)
+    elif ok and e[0] == "int":
+        ok = len(e) == 2 and isinstance(e[1], int) and not isinstance(e[1], bool)
+    elif ok:
+        ok = e[0] in _ARITY and len(e) == 1 + _ARITY[e[0]]
+        if ok:
+            for x in e[1:]:
+                check(x, what, depth + 1)
+    if not ok:
+        raise LayoutError(f"{what} must be an expression tree (tilelang.expr.parse), got {e!r}"[:300])
+    return e
+
+
 def variables(e) -> set:
     """The placeholders ``e`` reads.
 
@@ -143,6 +171,8 @@ def evaluate(e, env):
     >>> evaluate(parse("T.Div(0 - _i, 3)"), {"_i": np.array([4])}).tolist()
     [-1]
     """
+    if not isinstance(e, tuple) or not e:
+        check(e)
     op = e[0]
     if op == "int":
         return np.int64(e[1])

@@ -53,19 +53,31 @@ def placeholders(rank: int) -> tuple:
     >>> placeholders(3)
     ('_i', '_j', '_k')
     """
-    if rank > len(_NAMES):
-        raise LayoutError(f"a TileLang layout has at most {len(_NAMES)} input dims, got {rank}")
+    if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 0 <= rank <= len(_NAMES):
+        raise LayoutError(f"a TileLang layout has 0 to {len(_NAMES)} input dims, got {rank!r}")
     return tuple(f"_{c}" for c in _NAMES[:rank])
 
 
 def _shape(shape, what):
     try:
+        if any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in shape):
+            raise TypeError
         out = tuple(int(s) for s in shape)
-    except (TypeError, ValueError):
-        raise LayoutError(f"{what} must be a tuple of integers, got {shape!r}") from None
+    except TypeError:
+        raise LayoutError(f"{what} must be a tuple of integers, got {shape!r}"[:300]) from None
+    if not out:
+        raise LayoutError(f"{what} must have at least one dim")
     if any(s < 1 for s in out):
         raise LayoutError(f"{what} {out} has an extent below 1")
     return out
+
+
+def _exprs(index, what):
+    try:
+        index = tuple(index)
+    except TypeError:
+        raise LayoutError(f"{what} must be a sequence of expressions, got {index!r}") from None
+    return tuple(E.check(e, what) for e in index)
 
 
 def _check_vars(e, allowed, what):
@@ -135,7 +147,7 @@ class Layout(_Base):
 
     def __init__(self, input_shape, index, output_shape=None):
         shape = _shape(input_shape, "Layout: the input shape")
-        index = tuple(index)
+        index = _exprs(index, "Layout: the output expressions")
         if not index:
             raise LayoutError("Layout: needs at least one output expression")
         names = placeholders(len(shape))
@@ -197,7 +209,10 @@ class Fragment(_Base):
     def __init__(self, input_shape, thread, index, replicate=1, thread_range=None, *, output_shape=None,
                  thread_extent="unknown", form="forward"):
         shape = _shape(input_shape, "Fragment: the input shape")
-        index = tuple(index)
+        index = _exprs(index, "Fragment: the index expressions")
+        E.check(thread, "Fragment: the thread expression")
+        if isinstance(replicate, bool) or not isinstance(replicate, (int, np.integer)):
+            raise LayoutError(f"Fragment: replicate must be an integer, got {replicate!r}")
         replicate = int(replicate)
         if replicate < 1:
             raise LayoutError(f"Fragment: replicate must be >= 1, got {replicate}")

@@ -36,7 +36,14 @@ def _c(v):
     return ("int", v)
 
 
+def _ints(*vals):
+    for v in vals:
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise LayoutError(f"rows, cols and element bits must be positive integers, got {v!r}")
+
+
 def _bank(rows, cols, element_bits, bank):
+    _ints(rows, cols, element_bits)
     if element_bits not in (8, 16, 32, 64):
         raise LayoutError(f"a swizzled layout needs 8-, 16-, 32- or 64-bit elements, got {element_bits}")
     width = _BANK_BITS[bank] // element_bits  # elements in one bank-wide row of an atom
@@ -89,6 +96,7 @@ def make_linear_layout(rows, cols):
     >>> str(make_linear_layout(64, 64))
     'Layout((64, 64) -> (4096,), transform: (_i, _j) -> (_i * 64 + _j,))'
     """
+    _ints(rows, cols)
     return Layout((rows, cols), [("+", ("*", _v("_i"), _c(cols)), _v("_j"))])
 
 
@@ -98,6 +106,7 @@ def make_swizzled_layout(rows, cols, element_bits):
     >>> make_swizzled_layout(64, 24, 16).output_shape  # 48-byte rows: no bank fits
     (1536,)
     """
+    _ints(rows, cols, element_bits)
     for bank in ("full", "half", "quarter"):
         if (cols * element_bits) % _BANK_BITS[bank] == 0 and rows % 8 == 0:
             return _bank(rows, cols, element_bits, bank)

@@ -525,7 +525,10 @@ class MetalLayout:
     # --- points --------------------------------------------------------------------------
     def _index(self, index, shape, what):
         if len(index) == 1 and hasattr(index[0], "__len__") and not isinstance(index[0], str):
-            index = tuple(index[0])
+            try:
+                index = tuple(index[0])
+            except TypeError:  # a 0-d array: no sequence of coordinates
+                raise LayoutError(f"{what} must be a sequence of integers, got {index[0]!r}") from None
         vals = tuple(_int(v, what) for v in index)
         if len(vals) != len(shape):
             raise LayoutError(f"{what} {vals} has {len(vals)} values but needs {len(shape)} (shape {xs(shape)})")
