@@ -58,6 +58,14 @@ def _int(v, what):
     return int(v)
 
 
+def _num(text, what="a number"):
+    """An integer written in a text (digits matched by a reader), refused past int64 before converting."""
+    digits = text.strip().lstrip("+-").lstrip("0")
+    if len(digits) > 19:
+        raise LayoutError(f"{what} {text.strip()[:24]}... has {len(digits)} digits: past int64")
+    return int(text)
+
+
 def _seq(v, what):
     """``v`` as a tuple, or ``LayoutError`` when it is not a sequence."""
     try:

@@ -32,7 +32,7 @@ import re
 import numpy as np
 
 from ..errors import LayoutError
-from .layout import _int, _ints, _seq
+from .layout import _int, _ints, _num, _seq
 
 __all__ = ["TileTransform", "SwizzleTransform", "TransposeTransform", "SmemLayout", "BITS"]
 
@@ -261,4 +261,4 @@ def memref_shape(text, at=0):
     m = _MEMREF.match(text, at)
     if not m:
         return None
-    return tuple(int(s) for s in m.group(1).split("x")[:-1]), m.group(2), m.end()
+    return tuple(_num(s, "a dim") for s in m.group(1).split("x")[:-1]), m.group(2), m.end()

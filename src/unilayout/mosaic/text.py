@@ -33,7 +33,7 @@ import re
 
 from ..errors import LayoutError, ParseError
 from .frag import WGSplatFragLayout, WGStridedFragLayout
-from .layout import Replicated, TiledLayout
+from .layout import Replicated, TiledLayout, _num
 from .named import NAMES, layout
 from .smem import SmemLayout, SwizzleTransform, TileTransform, TransposeTransform, memref_shape
 from .tpu import TpuTiledLayout, VectorLayout
@@ -71,6 +71,8 @@ class _Reader:
         m = _INT.match(self.text, self.at)
         if not m:
             self.fail("an integer")
+        if len(m.group().lstrip("+-").lstrip("0")) > 19:
+            self.fail("an integer within int64")
         self.at = m.end()
         return int(m.group())
 
@@ -205,7 +207,7 @@ def _tpu_memref(r, start):
     m = _TPU_MEMREF.match(text, r.at)
     if not m or not text.startswith("#tpu.tiled<", m.end()):
         r.fail("a memref type 'memref<64x128xf16>' or 'memref<16x256xf32, #tpu.tiled<(8,128),[2,1]>>'")
-    shape = tuple(int(s) for s in m.group(1).split("x")[:-1])
+    shape = tuple(_num(s, "a dim") for s in m.group(1).split("x")[:-1])
     end = _closing(r, m.end() + len("#tpu.tiled"))
     value = TpuTiledLayout.parse(text[m.end():end], shape, m.group(2), at=m.end())
     r.at = end

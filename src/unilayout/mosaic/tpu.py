@@ -38,7 +38,7 @@ import re
 import numpy as np
 
 from ..errors import LayoutError, ParseError
-from .layout import _int, _ints, _seq
+from .layout import _int, _ints, _num, _seq
 
 __all__ = ["VectorLayout", "TpuTiledLayout", "SUBLANES", "LANES", "REPLICATED"]
 
@@ -111,8 +111,8 @@ class VectorLayout:
                              body if text is None else text, at)
         implicit = {None: None, ",-1": -1, ",-2": -2, ",-2,-1": -3}[m.group(6)]
         try:
-            return cls(int(m.group(1)), tuple(None if g == REPLICATED else int(g) for g in m.group(2, 3)),
-                       (int(m.group(4)), int(m.group(5))), implicit)
+            return cls(_num(m.group(1)), tuple(None if g == REPLICATED else _num(g) for g in m.group(2, 3)),
+                       (_num(m.group(4)), _num(m.group(5))), implicit)
         except LayoutError as e:
             raise ParseError(str(e), body if text is None else text, at) from None
 
@@ -257,9 +257,9 @@ class TpuTiledLayout:
         m = _TILED.fullmatch(text.replace(" ", ""))
         if not m:
             raise ParseError("expected '#tpu.tiled<(ROWS,COLS)...,[STRIDES]>'", text, at)
-        tiles = [tuple(int(x) for x in t.split(",")) for t in re.findall(r"\(([^)]*)\)", m.group(1))]
-        strides = [int(s) for s in m.group(2).split(",")] if m.group(2) else []
         try:
+            tiles = [tuple(_num(x) for x in t.split(",")) for t in re.findall(r"\(([^)]*)\)", m.group(1))]
+            strides = [_num(s) for s in m.group(2).split(",")] if m.group(2) else []
             return cls(tiles, strides, shape, dtype)
         except LayoutError as e:
             raise ParseError(str(e), text, at) from None
