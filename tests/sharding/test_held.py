@@ -193,3 +193,14 @@ def test_an_op_sharding_per_value_of_one_result():
     assert parse(mesh + op) == parse_shardy('#sdy.sharding<@mesh, [{}, {"b"}]>', mesh, (8, 8))
     with pytest.raises(LayoutError, match="a sharding per result"):
         parse(mesh + op.replace('<[<@mesh, [{}, {"b"}]>]>', '<[<@mesh, [{}, {"b"}]>, <@mesh, [{"a"}, {}]>]>'))
+
+
+@pytest.mark.parametrize("text", [
+    '%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding@mesh, [{"y"}, {"x"}]>}',
+    "P('x, None)", "P(None, unreduced)", "P(None, unreduced=", "PartitionSpec('x', reduced={'y'})",
+    '%0 = stablehlo.add %a, %b {sdy.sharding=#sdy.sharding_per_value<<@mesh, [{}]>>} : tensor<8xf32>',
+    "NamedSharding(mesh=Mesh('x': 2), spec=None)", "(Shard(0), Replicate()) trailing",
+])
+def test_broken_held_texts_are_layout_errors(text):
+    with pytest.raises(LayoutError):
+        parse(text, (8,), mesh="Mesh('x': 2, 'y': 2)" if not text.startswith("Named") else None)

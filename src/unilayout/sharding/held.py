@@ -145,7 +145,10 @@ def _one_value(core, text, at):
     """``#sdy.sharding<..>`` of an op's ``#sdy.sharding_per_value<[<..>]>`` with one result (else a LayoutError)."""
     if not core.startswith("#sdy.sharding_per_value"):
         return core
-    inner = core[core.index("[") + 1:core.rindex("]")].strip()
+    lo, hi = core.find("["), core.rfind("]")
+    if lo < 0 or hi < lo:
+        raise ParseError("expected '[' with the results' shardings", text, at)
+    inner = core[lo + 1:hi].strip()
     if not inner.startswith("<"):
         raise ParseError("expected '<' opening a result's sharding", text, at)
     end = _balanced(inner, 0, "<", ">", "a result's sharding")
@@ -221,7 +224,9 @@ def unwrap(text):
                 return core, shape, None, (at + 1 if core == text[at + 1:at + 1 + len(core)] else None), None
             return _sdy(text, core, shape) + (None, None)
         if text.startswith("#sdy.sharding", at):
-            k = text.index("<", at)
+            k = at + len("#sdy.sharding") + (len("_per_value") if text.startswith("_per_value", at + 13) else 0)
+            if text[k:k + 1] != "<":
+                raise ParseError("expected '<' after #sdy.sharding", text, k)
             core = text[at:_balanced(text, k, "<", ">", "the Shardy sharding")]
             one = _one_value(core, text, at)
             return _sdy(text, one, shape) + ((at if one is core else None), None)
@@ -284,7 +289,9 @@ def _spec_entries(body, whole, where):
         if ch in " ,":
             p += 1
         elif ch in "'\"":
-            end = body.index(ch, p + 1)
+            end = body.find(ch, p + 1)
+            if end < 0:
+                raise ParseError("unterminated axis name", whole, where + p)
             dims.append([body[p + 1:end]])
             p = end + 1
         elif body.startswith("None", p):
@@ -296,9 +303,11 @@ def _spec_entries(body, whole, where):
             p = end
         elif body.startswith("unreduced", p) or body.startswith("reduced", p):
             key = "unreduced" if body.startswith("unreduced", p) else "reduced"
-            q = body.index("=", p) + 1
-            while body[q] == " ":
+            q = body.find("=", p) + 1
+            while 0 < q < len(body) and body[q] == " ":
                 q += 1
+            if q <= 0 or q >= len(body) or body[q] not in "{([":
+                raise ParseError(f"expected {key}={{'axis', ..}}", whole, where + p)
             end = _balanced(body, q, body[q], {"{": "}", "(": ")", "[": "]"}.get(body[q], ")"), key)
             names = _py_names(body[q:end])
             if key == "reduced" and names:
