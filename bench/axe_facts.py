@@ -104,6 +104,31 @@ def random_layouts(rng, n):
     return out
 
 
+def bit_layouts(rng, n):
+    """Layouts whose iters partition each axis's bits (power-of-two extents and strides): linear layouts."""
+    out = []
+    for _ in range(n):
+        axes = rng.sample(["m", "laneid", "warpid", "TLane", "TCol"], rng.randint(1, 3))
+        owner = [rng.choice(axes) for _ in range(rng.randint(2, 7))]  # logical bits, lowest first
+        nxt = dict.fromkeys(axes, 0)
+        bits = []
+        for a in owner:
+            bits.append((a, nxt[a]))
+            nxt[a] += 1
+        perm = {a: rng.sample(range(nxt[a]), nxt[a]) for a in axes}  # each axis's bits in a random order
+        bits = [(a, perm[a][b]) for a, b in bits]
+        shard = []
+        for a, b in reversed(bits):  # outermost logical bit first; merge runs on one axis
+            if shard and shard[-1][2] == a and shard[-1][1] == 2 << b:
+                shard[-1] = [shard[-1][0] * 2, 1 << b, a]
+            else:
+                shard.append([2, 1 << b, a])
+        replica = [[2, 1 << nxt[a], a] for a in rng.sample(axes, rng.randint(0, 1))]
+        spec = {"shard": shard, "replica": replica, "offset": {}}
+        out.append(_record(_tile(spec), spec, rng, "tile"))
+    return out
+
+
 PAPER = [
     "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1@m)]",
     "S[(8,2):(4@laneid,1@m)] + R[(4,):(1@warpid,)] + 3@m + 2@laneid",
@@ -126,7 +151,7 @@ def main():
     trn_axis.register()
     rng = random.Random(SEED)
     facts = {"tirx_version": tvm_tirx.__version__, "seed": SEED, "axes": _axes(), "paper": paper_layouts(),
-             "layouts": random_layouts(rng, 60)}
+             "layouts": random_layouts(rng, 60) + bit_layouts(rng, 16)}
     OUT.write_text(json.dumps(facts, indent=None, separators=(",", ":")) + "\n")
     print(f"{len(facts['layouts'])} layouts, {len(facts['paper'])} paper texts -> {OUT}", file=sys.stderr)
 

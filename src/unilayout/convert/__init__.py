@@ -66,7 +66,7 @@ from .._families import family_of, record
 from .._family import Family
 from .._ints import as_shape
 from ..errors import LayoutError, NotRepresentableError
-from . import affine_fit, cute_affine, cute_linear, mosaic, tilelang, to_tsl, tsl, tt, xla
+from . import affine_fit, axe, cute_affine, cute_linear, mosaic, tilelang, to_tsl, tsl, tt, xla
 from ._common import MAX_POINTS
 from .affine_fit import affine_to_cute, affine_to_linear, affine_to_tsl
 from .cute_affine import cute_to_affine, linear_to_affine
@@ -97,6 +97,7 @@ PAIR_MODULES = (
     xla,          # xla -> affine, cute, linear, tsl, metal
     mosaic,       # mosaic -> linear, cute, xla (a TPU memref); xla -> mosaic
     tilelang,     # tilelang -> linear, cute (proved over the whole domain)
+    axe,          # axe (TIRx) -> cute (one basis per axis), linear (in-dims per axis)
 )
 
 #: ``(source family, target family) -> function``; an affine source also gets ``shape=``.
