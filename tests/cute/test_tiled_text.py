@@ -109,3 +109,18 @@ def test_atom_layout_is_recovered_from_thr_layout_vmnk(name, layout):
     got = parse_tiled_mma(text)
     assert got.atom_layout_mnk == layout and got.thr_layout_vmnk == mma.thr_layout_vmnk
     _same(got, mma)
+
+
+def test_integers_past_int64_and_tiles_past_int64_are_parse_errors():
+    # fuzz (issue 30): a 5,000-digit _N was Python's digit-limit ValueError; a 2**63 value layout printed a tile that
+    # did not read back
+    import pytest
+
+    from unilayout import ParseError, _families
+
+    tiled = _families.record("tiled")
+    with pytest.raises(ParseError, match="past int64"):
+        tiled.parse("make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_" + "1" * 5000 + ">>{}, "
+                    "Tile<_32,_32,_16>{})")
+    with pytest.raises(ParseError, match="past int64"):
+        tiled.parse("make_tiled_copy(Copy_Atom<SM75_U32x4_LDSM_N, half_t>, (32,1), (9223372036854775808,8))")

@@ -25,6 +25,8 @@ the tile itself, ``get_slice(t).partition_S(T)`` on a tensor, sliced at thread t
 
 from __future__ import annotations
 
+import math
+
 from .._text import Scanner, check_text
 from ..errors import LayoutError, ParseError
 from .algebra import coalesce, composition, right_inverse, zipped_divide
@@ -196,7 +198,10 @@ def make_tiled_copy(atom, thr_layout, val_layout=None) -> TiledCopy:
     if not isinstance(val_layout, Layout):
         val_layout = Layout(val_layout)
     tiler, tv = make_layout_tv(thr_layout, val_layout)
-    return TiledCopy(atom, tv, tiler if isinstance(tiler, tuple) else (tiler,))
+    tiler = tiler if isinstance(tiler, tuple) else (tiler,)
+    if math.prod(int(t) for t in tiler) >= 1 << 63:
+        raise LayoutError(f"make_tiled_copy: the tile {tiler} has {math.prod(tiler):,} elements, past int64 offsets")
+    return TiledCopy(atom, tv, tiler)
 
 
 def _from_mma(atom, mma, which):

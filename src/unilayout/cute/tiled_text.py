@@ -243,6 +243,8 @@ def _eval(s: Scanner, term):
     if name == "#":
         return args
     if re.fullmatch(r"_\d+", name):
+        if len(name[1:].lstrip("0")) > 19:
+            s.fail(f"the integer {name[:24]}... is past int64", at)
         return int(name[1:])
     if name in ("_", "Underscore"):
         return None
