@@ -277,5 +277,17 @@ def test_constructors_accept_or_raise_layout_error_only(args, which):
 
 def test_from_mesh_of_a_huge_mesh_is_a_layout_error_at_once():
     """2**40 default chip ids cannot be listed: a LayoutError naming the mesh, not a MemoryError."""
-    with pytest.raises(LayoutError, match="chip ids of mesh 1099511627776"):
+    with pytest.raises(LayoutError, match="mesh 1099511627776 has"):
         Device.from_mesh(SystemDesc(num_chips=2**40), (2**40,))
+
+
+def test_a_mesh_past_max_chips_is_refused_at_once():
+    # issue 30: an 8192x8192 mesh took 26 s and 6 GB before failing
+    import time
+
+    t = time.perf_counter()
+    with pytest.raises(LayoutError, match="MAX_CHIPS"):
+        Device.from_mesh(SystemDesc(num_chips=8192 * 8192), (8192, 8192))
+    with pytest.raises(LayoutError, match="MAX_CHIPS"):
+        Device((8, 8), "(d0, d1) -> (0, d0, d1)", (4096, 4096), range(4096 * 4096))
+    assert time.perf_counter() - t < 0.5

@@ -51,6 +51,10 @@ __all__ = ["Device", "Placement", "TOPOLOGIES", "pipeline"]
 TOPOLOGIES = ("ring", "linear", "disabled")
 
 
+#: Most chips a device's mesh may have (the sharding family's MAX_DEVICES): larger meshes are refused at once,
+#: before a chip id is built for each position.
+MAX_CHIPS = 1 << 20
+
 def _int(value, what):
     return as_int(value, what)
 
@@ -98,6 +102,8 @@ class Device:
                 f"worker grid map has {grid_map.num_results} results: it must give exactly 3 (chip index, y, x)"
             )
         mesh = _dims(mesh_shape, "mesh shape")
+        if math.prod(mesh) > MAX_CHIPS:
+            raise LayoutError(f"mesh {xs(mesh)} has {math.prod(mesh):,} chips, more than MAX_CHIPS = {MAX_CHIPS:,}")
         ids = tuple(_int(c, "chip id") for c in as_items(chip_ids))
         if any(c < 0 or c > INT64_MAX for c in ids):
             raise LayoutError(f"chip ids {list(ids)} must be >= 0 and fit in int64")
@@ -145,6 +151,8 @@ class Device:
         if not isinstance(system, SystemDesc):
             raise LayoutError(f"from_mesh: expected a SystemDesc, got {type(system).__name__}")
         mesh = _dims(mesh_shape, "mesh shape")
+        if math.prod(mesh) > MAX_CHIPS:  # before building a chip id per position
+            raise LayoutError(f"mesh {xs(mesh)} has {math.prod(mesh):,} chips, more than MAX_CHIPS = {MAX_CHIPS:,}")
         if math.prod(mesh) > system.num_chips:
             raise LayoutError(
                 f"mesh {xs(mesh)} needs {math.prod(mesh)} chips but the system has {system.num_chips}"
