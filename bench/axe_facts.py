@@ -4,6 +4,7 @@ Run with the interpreter that has ``apache-tvm-tirx`` (it is not a dependency
 of unilayout: 45 MB)::
 
     /tmp/axv/bin/python bench/axe_facts.py            # writes tests/axe/data/facts.json
+    /tmp/axv/bin/python bench/axe_facts.py --speed    # times unilayout's table against TIRx's apply per point
 
 For every layout it stores the iters and offsets it was built from, the text
 TIRx prints (``str(layout)``), ``size()``, ``span(axis)`` per axis, and
@@ -146,9 +147,38 @@ def paper_layouts():
     return [{"text": t, "tirx": str(TileLayout(eval(t, {"S": S, "R": R, **names})))} for t in PAPER]  # noqa: S307
 
 
+SPEED = "S[(2,4,16,2,8,2,4,2):(1@wgid,1@warpid,2@m,1@tid_in_wg,4@tid_in_wg,1@m,32@tid_in_wg,64@m)]"
+
+
+def speed():
+    """unilayout's vectorised ``table`` of a 128x256 layout against TIRx's ``apply`` on every point, same run."""
+    import time
+
+    sys.path.insert(0, str(OUT.parents[3] / "src"))  # this interpreter has TIRx, not unilayout installed
+    from unilayout import axe
+
+    ours = axe.parse(SPEED)
+    theirs = TileLayout(eval(SPEED, {"S": S, "R": R, **{a: Axis.get(a) for a in AXES}}))  # noqa: S307
+    assert ours.size == 128 * 256 and ours.to_tirx() == str(theirs)
+    t0 = time.perf_counter()
+    for _ in range(10):
+        table = ours.table()
+    t_ours = (time.perf_counter() - t0) / 10
+    t0 = time.perf_counter()
+    rows = [theirs.apply(i) for i in range(ours.size)]
+    t_tirx = time.perf_counter() - t0
+    check = [[int(rows[i][a]) for a in ours.axes] for i in range(0, ours.size, 97)]
+    assert table[::97].tolist() == check
+    print(f"axe apply over all {ours.size:,} points of a 128x256 layout: unilayout table {t_ours * 1e3:.2f} ms, "
+          f"TIRx apply per point {t_tirx * 1e3:.0f} ms: {t_tirx / t_ours:.0f}x")
+
+
 def main():
     cuda_axis.register()
     trn_axis.register()
+    if "--speed" in sys.argv[1:]:
+        speed()
+        return
     rng = random.Random(SEED)
     facts = {"tirx_version": tvm_tirx.__version__, "seed": SEED, "axes": _axes(), "paper": paper_layouts(),
              "layouts": random_layouts(rng, 60) + bit_layouts(rng, 16)}

@@ -236,13 +236,14 @@ class TileLayout:
         n = self.size * (self.replicas if replicas else 1)
         if n > MAX_POINTS:
             raise LayoutError(f"table: {n:,} points is more than {MAX_POINTS:,}")
-        idx = np.arange(self.size, dtype=np.int64)
+        ev = self._separable()
         if not replicas:
-            ev = self._from_coords(_decompose(idx, self.box), idx.shape)
-            return np.stack([ev[a] for a in self.axes], axis=-1) if self.axes else np.zeros((self.size, 0), np.int64)
+            out = np.empty((self.size, len(self.axes)), dtype=np.int64)
+            for k, a in enumerate(self.axes):
+                out[:, k] = ev[a]
+            return out
         axes = self.all_axes
         out = np.zeros((self.size, self.replicas, len(axes)), dtype=np.int64)
-        ev = self._from_coords(_decompose(idx, self.box), idx.shape)
         for k, a in enumerate(axes):
             if a in ev:
                 out[:, :, k] = ev[a][:, None]
@@ -254,6 +255,20 @@ class TileLayout:
     def index_map(self) -> np.ndarray:
         """``table()``: the family's table, each element's coordinates on ``axes`` (replica 0)."""
         return self.table()
+
+    def _separable(self):
+        """``{axis: int64 (size,)}`` over the whole box: each iter's ``arange(extent) * stride`` broadcast along its
+        own dim and summed (no division: the box is a product, so the table is a sum of outer terms)."""
+        box, n = self.box, len(self.shard)
+        acc = {}
+        for t, it in enumerate(self.shard):
+            shape = [1] * n
+            shape[t] = it.extent
+            term = (np.arange(it.extent, dtype=np.int64) * it.stride).reshape(shape)
+            acc[it.axis] = term if it.axis not in acc else acc[it.axis] + term
+        for a, v in self.offset:
+            acc[a] = acc.get(a, np.zeros([1] * n, np.int64)) + v
+        return {a: np.broadcast_to(v, box).reshape(-1) for a, v in acc.items()}
 
     def apply(self, *index, shape=None, replicas=True):
         """``{axis: value}`` at ``index`` exactly as TIRx's ``TileLayout.apply`` (module docstring).
