@@ -94,6 +94,15 @@ class MetalFamily(Family):
         d["size"] = int(ml.volume)
         slots = int(np.prod(ml.shards_shape, dtype=np.int64))
         d["cosize"] = slots
+        if slots > MAX_TABULATE:  # every element one slot (injective): the rest is padding, counted not tabulated
+            try:
+                ml.check_injective()
+                total = slots - int(ml.volume)
+                d["padding"] = {"slots": total, "fraction": round(total / slots, 4)}
+            except LayoutError as e:
+                d["injective"], d["injective_reason"] = False, str(e)
+            d["note"] = f"{slots:,} slots: the shards are not tabulated (contiguity not measured)"
+            return d
         s = ml.padding_summary()
         d["padding"] = {"slots": int(s.total), "fraction": round(s.total / slots, 4) if slots else 0.0}
         if ml.volume > MAX_TABULATE:
@@ -128,6 +137,10 @@ class MetalFamily(Family):
         return out
 
     def tables(self, ml, shape, max_cells):
+        slots = math.prod(ml.shards_shape)
+        if slots > MAX_TABULATE:  # the per-core extents need the padding mask of every slot
+            return [("grid of shards", f"(not tabulated: {slots:,} slots > {MAX_TABULATE:,}; grid "
+                                       f"{'x'.join(map(str, ml.grid))}, shard {'x'.join(map(str, ml.shard_shape))})")]
         return [("grid of shards (each core: data extent +padding per dim)", _picture().shard_grid(ml)),
                 ("per core", _picture().shard_table(ml))]
 
