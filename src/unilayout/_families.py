@@ -95,7 +95,11 @@ class Wing:
 WINGS = [
     Wing("sharding", "unilayout.sharding.family",
          r"\{|sharding=|#sdy\.sharding|sdy\.mesh(?=[\s\S]*#sdy\.sharding)|"
-         r"\[?\s*(?:(?:Shard|Replicate|Partial|_StridedShard|_S|S|Placement\w*)\(|[RP]\s*(?:,|\]|$))"),
+         r"\[?\s*(?:(?:Shard|Replicate|Partial|_StridedShard|_S|S|Placement\w*)\(|[RP]\s*(?:,|\]|$))|"
+         r"\(\s*(?:Shard|Replicate|Partial|_StridedShard|_S)\(|"
+         r"NamedSharding\(|PartitionSpec\(|P\(\s*(?:['\"(]|None\b|unreduced|reduced)|"
+         r"(?=[\s\S]*?(?:(?<![\w.])sharding=\{|\b(?:mhlo|xla\.sdy|sdy)\.sharding\s*=|"
+         r"\bsdy\.(?:sharding_constraint|reshard)\s+%))"),
     Wing("tsl", "unilayout.tsl.family", r"#tsl\.|\["),
     Wing("linear", "unilayout.linear.family",
          r"#ttg\.|#triton_gpu\.|#ttng\.|!ttg\.memdesc|- |where out dims|\(empty layout|"
