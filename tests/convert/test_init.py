@@ -82,7 +82,9 @@ def test_the_table_is_the_pair_files_pairs():
     families = ("cute", "linear", "tsl", "affine")
     want = {(a, b) for a in families for b in families if a != b} - {("affine", "affine")}
     want |= {("metal", "affine"), ("metal", "cute"), ("device", "affine")}
-    want |= {("xla", b) for b in families + ("metal",)}
+    want |= {("xla", b) for b in families + ("metal", "mosaic")}
+    want |= {("mosaic", "cute"), ("mosaic", "linear"), ("mosaic", "xla"), ("tilelang", "cute"), ("tilelang", "linear")}
+    want |= {p for p in pairs if "axe" in p}  # the Axe bridge lands with its family (issue 26)
     assert set(pairs) == want
     assert all(convert._TABLE[p] is m.PAIRS[p] for m in convert.PAIR_MODULES for p in m.PAIRS)
 

@@ -60,7 +60,7 @@ def markdown(rows) -> str:
 
     >>> from unilayout import rosetta
     >>> print(markdown(rosetta.table("mma.sync.m16n8k8.f32.tf32")).splitlines()[2])
-    | mma.sync.m16n8k8.f32.tf32 | A | reference | same | same |
+    | mma.sync.m16n8k8.f32.tf32 | A | reference | same | same | same |
     """
     systems = ["cute", "triton", "tensor-layouts"]
     systems += sorted({r.system for r in rows} - set(systems))

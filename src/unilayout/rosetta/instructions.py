@@ -285,7 +285,7 @@ def _mosaic_build(n):
 
 def _more_systems(table):
     """TileLang's mma.sync fragments (as TileLang prints them) and Mosaic GPU's WGMMA accumulator."""
-    from .tilelang_spellings import SPELLINGS
+    from .tilelang_spellings import SPELLINGS  # lazy: the stored spellings load with the table
 
     for name, ops in SPELLINGS.items():
         if name in table:
