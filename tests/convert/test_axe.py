@@ -9,7 +9,7 @@ import pytest
 import unilayout
 from unilayout import NotRepresentableError, axe, cute
 from unilayout.convert import convert_to
-from unilayout.convert.axe import IN_DIM, axe_to_cute, axe_to_linear, linear_to_axe
+from unilayout.convert.axe import IN_DIM, axe_to_cute, axe_to_linear, cute_tv_to_axe, linear_to_axe
 from unilayout.linear import evaluate
 
 FACTS = json.loads((pathlib.Path(__file__).parents[1] / "axe" / "data" / "facts.json").read_text())
@@ -116,3 +116,24 @@ def test_to_cute_refuses_replicas_and_named_offsets():
         axe_to_cute(axe.parse("S[4:1@m] + R[2:1@warpid]"))
     with pytest.raises(NotRepresentableError, match="starts at the origin"):
         axe_to_cute(axe.parse("S[4:1@laneid] + 2@laneid"))
+
+
+def test_a_cute_mma_fragment_reads_into_lane_warp_and_register():
+    tm = cute.make_tiled_mma(cute.mma_atom("SM80_16x8x16_F32F16F16F32_TN"), (2, 2, 1))
+    tv = tm.get_layoutC_TV()
+    M, N = tm.tile_size_mnk()[:2]
+    x = cute_tv_to_axe(tv, (M, N))
+    assert x.size == M * N and set(x.axes) == {"laneid", "warpid", "m"}
+    # every element of the tile, placed by the TIRx layout, is where CuTe's own TV layout puts it
+    t = x.table()
+    col = dict(zip(x.axes, t.T))
+    thread = col["laneid"] + 32 * col["warpid"]
+    nthreads = cute.size(tv, 0)
+    e = cute.index_map(tv).reshape(-1, nthreads).T  # [thread, value] -> column-major element
+    r, c = np.divmod(np.arange(M * N), N)
+    assert np.array_equal(e[thread, col["m"]], r + M * c)
+
+
+def test_a_cute_tv_layout_that_is_not_linear_says_why():
+    with pytest.raises(NotRepresentableError, match="in-dim 'thread' .* has size 3, not a power of two"):
+        cute_tv_to_axe(cute.parse("(3,2):(2,1)"), (6,))

@@ -17,6 +17,11 @@ function, checked over the whole domain:
   when every extent and stride is a power of two, there is no offset and the
   iters on an axis cover its bits once each; replica iters are zero bases
   (Triton's broadcast).
+- ``cute_tv_to_axe``: a CuTe (thread, value) -> element layout over an
+  ``M x N`` tile (the element as its column-major index ``m + M * n``, CuTe's
+  convention) as the TIRx layout of the tile (row-major) on ``laneid``,
+  ``warpid`` (thread ``= 32 * warp + lane``) and ``m`` (the value), through
+  ``cute_to_linear`` and ``linear_to_axe``.
 - ``linear_to_axe``: the inverse, for a linear layout whose bases are each one
   bit of the output or zero (a Triton distributed encoding's
   ``to_linear``): out-dims flattened row-major (``dim0`` outermost) are the
@@ -43,7 +48,7 @@ from ..errors import LayoutError, NotRepresentableError
 from ..linear import LinearLayout
 from ..linear import evaluate as linear_evaluate
 
-__all__ = ["axe_to_cute", "axe_to_linear", "linear_to_axe", "IN_DIM", "AXIS_OF"]
+__all__ = ["axe_to_cute", "axe_to_linear", "linear_to_axe", "cute_tv_to_axe", "IN_DIM", "AXIS_OF"]
 
 #: The linear layout in-dim of a TIRx axis (Triton's names where they mean the same; other axes keep theirs).
 IN_DIM = {"m": "register", "laneid": "lane", "warpid": "warp"}
@@ -232,6 +237,30 @@ def linear_to_axe(L, *, out_dims=None):
         else:
             rep.append(it)
     return TileLayout(shard, rep)
+
+
+def cute_tv_to_axe(tv, tile):
+    """The TIRx layout of a CuTe (thread, value) -> element layout over ``tile = (M, N)`` (module docstring).
+
+    >>> from unilayout import cute
+    >>> str(cute_tv_to_axe(cute.parse("((4,8),2):((16,1),8)"), (8, 8)))
+    'S[(32,2):(1@laneid,1@m)]'
+    """
+    if isinstance(tile, int):
+        tile = (tile,)
+    tile = tuple(tile)
+    if len(tile) not in (1, 2) or any(not isinstance(t, int) or t < 1 for t in tile):
+        raise LayoutError(f"cute_tv_to_axe: tile is (M,) or (M, N) with positive sizes, got {tile!r}")
+    if not isinstance(tv, cute.Layout) or cute.rank(tv) != 2:
+        raise LayoutError(f"cute_tv_to_axe: expected a CuTe (thread, value) layout of rank 2, got {tv!r}")
+    from .cute_linear import cute_to_linear  # lazy: a sibling pair file, needed by this one function
+
+    outs = {f"dim{k}": t for k, t in enumerate(tile)}
+    lin = cute_to_linear(tv, in_dims=("thread", "register"), out_dims=outs)
+    b = dict(lin.bases)
+    thread = b.get("thread", [])
+    bases = {"register": b.get("register", []), "lane": thread[:5], "warp": thread[5:]}
+    return linear_to_axe(LinearLayout(bases, outs, require_surjective=False), out_dims=list(outs))
 
 
 #: This file's pairs for ``convert_to``'s table.
