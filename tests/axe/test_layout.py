@@ -85,3 +85,13 @@ def test_values_are_immutable_hashable_and_their_repr_pastes_back():
 def test_bad_values_are_layout_errors(bad, match):
     with pytest.raises(LayoutError, match=match):
         bad()
+
+
+def test_apply_is_exact_beyond_int64_and_the_tables_refuse_to_overflow():
+    L = axe.TileLayout([(8, 1 << 61, "m"), (2, 1, "laneid")])
+    assert L.apply(15, replicas=False) == {"m": 7 << 61, "laneid": 1}  # 7 * 2**61 > int64's max
+    with pytest.raises(LayoutError, match="beyond int64"):
+        L.table()
+    with pytest.raises(LayoutError, match="beyond int64"):
+        L.evaluate(np.arange(16))
+    assert axe.TileLayout([(2, 1 << 61, "m")]).table()[:, 0].tolist() == [0, 1 << 61]

@@ -106,6 +106,18 @@ def _decompose(index, extents):
     return crd
 
 
+def _split(i, extents):
+    """``_decompose`` of one Python int, exactly (no int64): apply's arithmetic."""
+    crd = [0] * len(extents)
+    for t in range(len(extents) - 1, 0, -1):
+        if extents[t] == 0:
+            raise LayoutError(f"apply: shard iter {t} has extent 0 (an empty layout has no index to apply)")
+        i, crd[t] = divmod(i, extents[t])
+    if extents:
+        crd[0] = i
+    return crd
+
+
 class TileLayout:
     """A TIRx ``TileLayout``: ``shard`` iters, ``replica`` iters and an ``offset`` per axis (module docstring).
 
@@ -201,6 +213,15 @@ class TileLayout:
                 + sum((it.extent - 1) * it.stride for it in self.shard + self.replica if it.axis == axis))
 
     # -- evaluation ---------------------------------------------------------------------------------------------
+    def _fits(self, first):
+        """LayoutError unless every coordinate fits int64 when the outermost shard coordinate is at most ``first``."""
+        its = self.shard[1:] + self.replica
+        bound = sum((it.extent - 1) * abs(it.stride) for it in its) + sum(abs(v) for _, v in self.offset)
+        if self.shard:
+            bound += first * abs(self.shard[0].stride)
+        if bound >= 1 << 63:
+            raise LayoutError(f"{self}: coordinates reach {bound:,}, beyond int64 (use apply, which is exact)")
+
     def evaluate(self, index, *, replica=0):
         """``{axis: int64 array}`` at linear ``index`` (an int or array; vectorised), replica number ``replica``.
 
@@ -209,6 +230,8 @@ class TileLayout:
         {'m': [0, 0, 2, 2], 'laneid': [0, 1, 0, 1]}
         """
         index = np.asarray(index, dtype=np.int64)
+        inner = math.prod(self.box[1:])
+        self._fits((int(np.abs(index).max()) // inner + 1 if inner else 0) if index.size else 0)
         out = self._from_coords(_decompose(index, self.box), index.shape)
         if self.replica:
             if not 0 <= replica < self.replicas:
@@ -236,6 +259,7 @@ class TileLayout:
         n = self.size * (self.replicas if replicas else 1)
         if n > MAX_POINTS:
             raise LayoutError(f"table: {n:,} points is more than {MAX_POINTS:,}")
+        self._fits(self.box[0] - 1 if self.box else 0)
         ev = self._separable()
         if not replicas:
             out = np.empty((self.size, len(self.axes)), dtype=np.int64)
@@ -294,15 +318,22 @@ class TileLayout:
             if any(not 0 <= c < s for c, s in zip(idx, shape)):
                 raise LayoutError(f"apply: {tuple(idx)} is outside the shape {tuple(shape)} (inside it TIRx's "
                                   "regrouping and the row-major linear index agree; outside this refuses)")
-            crd = _decompose(np.int64(np.ravel_multi_index(idx, shape)) if shape else np.int64(0), self.box)
+            flat = 0
+            for c, n in zip(idx, shape):
+                flat = flat * n + c
+            crd = _split(flat, self.box)
         elif len(idx) == 1:
-            crd = _decompose(np.int64(idx[0]), self.box)
+            crd = _split(idx[0], self.box)
         elif len(idx) == len(self.shard):
-            crd = [np.int64(c) for c in idx]
+            crd = idx
         else:
             raise LayoutError(f"apply: {len(idx)} coordinates for {len(self.shard)} shard iters (give one linear "
                               "index, one per iter, or shape=)")
-        base = {a: int(v) for a, v in self._from_coords(crd, ()).items()}
+        base = {}
+        for it, c in zip(self.shard, crd):
+            base[it.axis] = base.get(it.axis, 0) + c * it.stride
+        for a, v in self.offset:
+            base[a] = base.get(a, 0) + v
         return self._with_replicas(base, replicas)
 
     def _with_replicas(self, base, replicas, post=None):
