@@ -35,7 +35,7 @@ def test_pictures_colour_by_a_chosen_axis(tmp_path):
     v = unilayout.parse(PAPER)
     s = viz.scene(v, color="warpid")
     lanes = viz.scene(v)
-    assert s.labels[0, 0] == "0:0:0" and s.labels[1, 1] == "1:0:1"
+    assert s.shape == (8, 16) and s.labels[0, 0] == "0:0:0" and s.labels[0, 3] == "1:0:1"
     assert np.array_equal(s.attrs["warpid"], lanes.attrs["warpid"])
     w = s.attrs["warpid"]
     assert (s.fill[w == 0][0] != s.fill[w == 1][0]).any() and (s.fill[w == 0] == s.fill[w == 0][0]).all()
@@ -48,8 +48,18 @@ def test_pictures_colour_by_a_chosen_axis(tmp_path):
 def test_show_and_explorer_cells(capsys):
     assert main(["show", PAPER]) == 0
     out = capsys.readouterr().out
-    assert "family:         axe" in out and "laneid (rows x last shard extent)" in out
+    assert "family:         axe" in out and "laneid (the logical index row-major, 8 x 16)" in out
     from unilayout import _families
 
     c = _families.record("axe").cells(unilayout.parse(PAPER))
-    assert c.columns["laneid"][:4].tolist() == [0, 0, 1, 1] and c.total == 128 and c.columns["element"][1] == "(0, 0, 0, 1)"
+    assert c.columns["laneid"][:4].tolist() == [0, 0, 1, 1] and c.total == 128 and c.columns["element"][9] == "(0, 1, 0, 1)"
+
+
+def test_the_explorer_and_notebooks_show_it_through_the_record():
+    from unilayout import _notebook, axe
+    from unilayout.explorer.views import text_view
+
+    v = text_view(PAPER + " + R[2:1@wgid]")
+    assert v["family"] == "axe" and v["columns"][2:] == ["laneid", "warpid", "m"] and v["total"] == 128
+    assert axe.TileLayout in _notebook.value_types() and "<svg" in _notebook.html(unilayout.parse(PAPER))
+

@@ -63,8 +63,9 @@ class AxeFamily(Family):
         if x.size > max_cells:
             return [("values", f"(not shown: {x.size:,} cells > {max_cells:,})")]
         t = x.table()
-        box = tuple(x.box) or (1,)
-        return [(f"{a} (rows x last shard extent)", grid_text(t[:, k], box)) for k, a in enumerate(x.axes)]
+        rows, cols = _picture().view(x)
+        return [(f"{a} (the logical index row-major, {rows} x {cols})", grid_text(t[:, k], (rows, cols)))
+                for k, a in enumerate(x.axes)]
 
     def picture(self, x, *, max_cells=None, labels=True, color=None, **rest):
         only_options(self.name, rest)

@@ -1,7 +1,8 @@
 """TIRx layouts drawn over their logical box, coloured by any one axis.
 
-Each cell is one logical element (row-major over the shard extents, rows x
-the last extent) and reads its coordinates on the layout's axes, in
+Each cell is one logical element (row-major over the shard extents, drawn
+as rows x columns split where the picture comes closest to square: ``view``)
+and reads its coordinates on the layout's axes, in
 ``layout.axes`` order, joined by ``:``. The colour is one axis's value:
 ``color="laneid"`` (any axis of the layout), ``"thread"`` (its first thread
 axis), ``"warp"`` (``warpid``), ``"register"`` (``m``); by default the first
@@ -27,7 +28,7 @@ from ..draw.scene import DEFAULT_MAX_CELLS, grid_scene
 from ..errors import LayoutError
 from .axes import AXES
 
-__all__ = ["axe_scene", "axe_cells", "colour_axis"]
+__all__ = ["axe_scene", "axe_cells", "colour_axis", "view"]
 
 _MODES = {"warp": "warpid", "register": "m", "lane": "laneid"}
 
@@ -52,15 +53,26 @@ def colour_axis(x, color=None) -> str | None:
     return want
 
 
-def _grid(x):
+def view(x) -> tuple:
+    """``(rows, cols)`` a picture of ``x`` is drawn in: the shard extents split where the rows come closest to
+    the square root of the size (the logical index row-major, as TIRx's default shape).
+
+    >>> from unilayout import axe
+    >>> view(axe.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1@m)]")), view(axe.parse("S[8]"))
+    ((8, 16), (1, 8))
+    """
     box = tuple(x.box) or (1,)
-    return (math.prod(box[:-1]) if len(box) > 1 else 1), box[-1]
+    best = (abs(math.prod(box[:-1]) - math.sqrt(math.prod(box))), len(box) - 1)
+    for k in range(1, len(box)):
+        best = min(best, (abs(math.prod(box[:k]) - math.sqrt(math.prod(box))), k))
+    k = best[1]
+    return math.prod(box[:k]), math.prod(box[k:])
 
 
 def axe_scene(x, *, color=None, max_cells=DEFAULT_MAX_CELLS, labels=True):
     """The picture of a ``TileLayout``/``ComposeLayout``: coordinates per element, coloured by one axis."""
     by = colour_axis(x, color)
-    rows, cols = _grid(x)
+    rows, cols = view(x)
     r, c, note = crop(rows, cols, int(max_cells))
     idx = (np.arange(r, dtype=np.int64)[:, None] * cols + np.arange(c, dtype=np.int64)[None, :])
     ev = x.evaluate(idx) if x.size else {}
@@ -92,7 +104,7 @@ def axe_cells(x, *, details=True) -> Cells:
     c = Cells(x, title=f"TIRx {type(x).__name__}", text=str(x), summary="tirx layout", total=x.size)
     if not details:
         return c
-    idx, c.note = box_block(box, "the box " + "x".join(map(str, box)))
+    idx, c.note = box_block(view(x), "the box " + "x".join(map(str, box)))
     if not x.size:
         idx = idx[:0]
     c.index = idx
