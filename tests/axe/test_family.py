@@ -63,3 +63,9 @@ def test_the_explorer_and_notebooks_show_it_through_the_record():
     assert v["family"] == "axe" and v["columns"][2:] == ["laneid", "warpid", "m"] and v["total"] == 128
     assert axe.TileLayout in _notebook.value_types() and "<svg" in _notebook.html(unilayout.parse(PAPER))
 
+
+
+def test_show_of_a_huge_layout_answers_without_tabulating_it(capsys):
+    assert main(["show", "S[(65536,65536):(65536@m,1@m)]"]) == 0
+    out = capsys.readouterr().out
+    assert "4,294,967,296" in out and "(65536,65536):(1,65536)" in out
