@@ -169,3 +169,10 @@ def test_bad_cpp_prints_are_parse_errors(text, match):
 
 def test_every_cpp_print_case_is_stored():
     assert all(f"raw:{key}" in _CPP for key, _ in PRINTS)
+
+
+def test_a_pointer_width_of_thousands_of_digits_is_a_parse_error():
+    from unilayout import ParseError, cute
+
+    with pytest.raises(ParseError, match="power of two up to 1024 bits"):
+        cute.parse("gmem_ptr[" + "1" * 5000 + "b](0x7f00) o 8:1")

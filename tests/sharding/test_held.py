@@ -199,3 +199,12 @@ def test_an_op_sharding_per_value_of_one_result():
 def test_broken_held_texts_are_layout_errors(text):
     with pytest.raises(LayoutError):
         parse(text, (8,), mesh="Mesh('x': 2, 'y': 2)" if not text.startswith("Named") else None)
+
+
+def test_a_dim_past_int64_in_a_held_text_is_a_parse_error():
+    from unilayout import ParseError
+
+    with pytest.raises(ParseError, match="past int64"):
+        parse('%arg0: tensor<' + "1" * 5000 + 'x16xf32> {mhlo.sharding = "{devices=[2,1]<=[2]}"}')
+    with pytest.raises(ParseError, match="past int64"):
+        parse("%p = f32[8,18446744073709551616]{1,0} parameter(0), sharding={devices=[2,1]<=[2]}")

@@ -216,3 +216,9 @@ def test_to_hlo_prints_iota_assignments_as_xla_does():
         ours = to_hlo(s)
         assert ours == str(xc.HloSharding.from_string(ours)), text  # XLA reads ours and prints it back unchanged
         assert parse_hlo(ours, shape) == s
+
+
+def test_a_tile_left_empty_keeps_its_device_in_the_printed_text():
+    # fuzz (issue 30): one row over 2 devices printed as {maximal device=0}, which reads back as one device
+    s = parse_hlo("{devices=[2,1]<=[2]}", (1, 16))
+    assert s.num_devices == 2 and to_hlo(s) == "{devices=[2,1]<=[2]}" and parse_hlo(to_hlo(s), (1, 16)) == s

@@ -212,6 +212,8 @@ def _pointer(s: Scanner):
 
 
 def _bits(s: Scanner, digits: str, at: int) -> int:
+    if len(digits.lstrip("0")) > 4:
+        s.fail(f"a pointer's element width must be a power of two up to 1024 bits, got {digits[:12]}...b", at)
     bits = int(digits)
     if bits < 1 or bits & (bits - 1) or bits > 1024:
         s.fail(f"a pointer's element width must be a power of two up to 1024 bits, got {digits}b", at)

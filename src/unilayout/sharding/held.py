@@ -112,6 +112,8 @@ def _dims(body, sep, text, at, what):
         parts = parts[:-1]  # the element type
     if not all(p.isdigit() for p in parts):
         raise ParseError(f"{what} {body!r} has a dim that is not a number (dynamic dims name no shape)", text, at)
+    if any(len(p.lstrip("0")) > 18 for p in parts):  # past int64 (and past numpy's box arithmetic)
+        raise ParseError(f"{what} has a dim past int64", text, at)
     return tuple(int(p) for p in parts)
 
 

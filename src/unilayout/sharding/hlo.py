@@ -347,9 +347,15 @@ def to_hlo(sharding) -> str:
     holders = [d for d, b in zip(s.devices, s._boxes) if b]
     if s.is_fully_replicated:
         return _replicated_text(s)
-    if len(holders) == 1 and s.boxes(holders[0]) == full and s.devices == tuple(range(s.num_devices)):
+    one = len(holders) == 1 and s.boxes(holders[0]) == full
+    if one and len(s.devices) == 1:
         return f"{{maximal device={holders[0]}}}"
-    T, R, assign = tile_assignment(s, "HLO")
+    try:
+        T, R, assign = tile_assignment(s, "HLO")
+    except NotRepresentableError:
+        if one and s.devices == tuple(range(s.num_devices)):  # the others hold nothing: maximal, read with n
+            return f"{{maximal device={holders[0]}}}"
+        raise
     dims = list(T) + ([R] if R > 1 else [])
     body = _iota_text(assign) or ",".join(map(str, assign.reshape(-1).tolist()))
     return f"{{devices=[{','.join(map(str, dims))}]{body}{' last_tile_dim_replicate' if R > 1 else ''}}}"
