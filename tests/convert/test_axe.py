@@ -137,3 +137,9 @@ def test_a_cute_mma_fragment_reads_into_lane_warp_and_register():
 def test_a_cute_tv_layout_that_is_not_linear_says_why():
     with pytest.raises(NotRepresentableError, match="in-dim 'thread' .* has size 3, not a power of two"):
         cute_tv_to_axe(cute.parse("(3,2):(2,1)"), (6,))
+
+
+def test_convert_to_axe_reads_a_linear_layout_into_named_axes():
+    lin = axe_to_linear(axe.parse("S[(4,8,2):(1@warpid,1@laneid,1@m)] + R[4:8@laneid]"))
+    back = convert_to(lin, "axe")
+    assert unilayout.family_of(back) == "axe" and str(back) == "S[(4,8,2):(1@warpid,1@laneid,1@m)] + R[4:8@laneid]"

@@ -268,4 +268,4 @@ def cute_tv_to_axe(tv, tile):
 
 
 #: This file's pairs for ``convert_to``'s table.
-PAIRS = {("axe", "cute"): axe_to_cute, ("axe", "linear"): axe_to_linear}
+PAIRS = {("axe", "cute"): axe_to_cute, ("axe", "linear"): axe_to_linear, ("linear", "axe"): linear_to_axe}
