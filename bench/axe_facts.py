@@ -142,6 +142,27 @@ PAPER = [
 ]
 
 
+NAMED = [
+    "tmem_datapath_layout('D', 128, 16)", "tmem_datapath_layout('F', 64, 16)", "tmem_datapath_layout('B', 64, 16)",
+    *[f"mma_atom_layout('{dt}', {sw})" for dt in ("float16", "float32", "int8") for sw in range(4)],
+    "mma_shared_layout('float16', 3, [64, 64])",
+]
+
+
+def named_layouts():
+    """The layouts TIRx's CUDA backend builds (tensor-memory datapaths, MMA shared-memory swizzle atoms)."""
+    import importlib
+
+    cuda_layout = importlib.import_module("tvm_tirx.backend.cuda.layout")  # the package's `layout` is another name
+
+    out = []
+    for call in NAMED:
+        layout = eval(call, vars(cuda_layout))  # noqa: S307
+        size = _int(layout.size())
+        out.append({"call": call, "tirx": str(layout), "size": size, "apply": [_apply(layout, i) for i in range(size)]})
+    return out
+
+
 def paper_layouts():
     names = {a: Axis.get(a) for a in AXES}
     return [{"text": t, "tirx": str(TileLayout(eval(t, {"S": S, "R": R, **names})))} for t in PAPER]  # noqa: S307
@@ -181,9 +202,11 @@ def main():
         return
     rng = random.Random(SEED)
     facts = {"tirx_version": tvm_tirx.__version__, "seed": SEED, "axes": _axes(), "paper": paper_layouts(),
+             "named": named_layouts(),
              "layouts": random_layouts(rng, 60) + bit_layouts(rng, 16)}
     OUT.write_text(json.dumps(facts, indent=None, separators=(",", ":")) + "\n")
-    print(f"{len(facts['layouts'])} layouts, {len(facts['paper'])} paper texts -> {OUT}", file=sys.stderr)
+    print(f"{len(facts['layouts'])} layouts, {len(facts['paper'])} paper texts, {len(facts['named'])} named -> {OUT}",
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

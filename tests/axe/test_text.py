@@ -45,3 +45,11 @@ def test_bad_text_is_a_parse_error_at_its_position(text, pos, match):
     with pytest.raises(ParseError, match=match) as e:
         axe.parse(text)
     assert e.value.position == pos
+
+
+@pytest.mark.parametrize("rec", FACTS["named"], ids=lambda r: r["call"])
+def test_tirxs_own_cuda_layouts_read_print_back_and_apply_as_tirx(rec):
+    L = unilayout.parse(rec["tirx"])
+    assert L.to_tirx() == rec["tirx"] and L.size == rec["size"]
+    t = L.table()
+    assert t.tolist() == [[d[a] for a in L.axes] for d in rec["apply"]]

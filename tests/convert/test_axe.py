@@ -143,3 +143,16 @@ def test_convert_to_axe_reads_a_linear_layout_into_named_axes():
     lin = axe_to_linear(axe.parse("S[(4,8,2):(1@warpid,1@laneid,1@m)] + R[4:8@laneid]"))
     back = convert_to(lin, "axe")
     assert unilayout.family_of(back) == "axe" and str(back) == "S[(4,8,2):(1@warpid,1@laneid,1@m)] + R[4:8@laneid]"
+
+
+@pytest.mark.parametrize("rec", [r for r in FACTS["named"] if r["call"].startswith("mma_atom_layout")],
+                         ids=lambda r: r["call"])
+def test_tirxs_mma_swizzle_atoms_are_cutes_swizzle_atoms(rec):
+    # TIRx's shared-memory atom for a dtype and swizzle mode (0 none, 1/2/3: 32/64/128-byte) is CuTe's
+    # Sw<mode, log2(16 bytes / element bytes), 3> over the atom's elements
+    x = unilayout.parse(rec["tirx"])
+    bytes_ = {"float16": 2, "float32": 4, "int8": 1}[rec["call"].split("'")[1]]
+    mode = int(rec["call"].rstrip(")").split(",")[-1])
+    c = convert_to(x, "cute")
+    assert str(c) == f"Sw<{mode},{(16 // bytes_).bit_length() - 1},{3 if mode else 0}> o 0 o {x.size}:1"
+    assert np.array_equal(unilayout.index_map(c), [d["m"] for d in rec["apply"]])
