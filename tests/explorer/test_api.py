@@ -23,3 +23,20 @@ def test_a_memory_config_with_a_shape_is_drawn_as_its_metal_layout():
 def test_a_memory_config_without_a_shape_asks_for_one():
     status, out = view(text=CONFIG)
     assert status == 400 and out["error"]["field"] == "shape" and "give 'shape'" in out["error"]["message"]
+
+
+def test_code_answers_the_layouts_index_code_in_each_language_or_why_not():
+    # issue 29: the explorer's code box
+    from unilayout import codegen, cute
+
+    for lang in ("c", "python", "cute-cpp"):
+        status, out = handle("/api/code", json.dumps({"text": "Sw<3,3,3> o 0 o (8,64):(64,1)", "lang": lang}).encode())
+        assert status == 200 and out["code"] == codegen.emit(cute.parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), lang)
+    status, out = handle("/api/code", b'{"text": "(4,8):(8,1)", "lang": "c", "inverse": true}')
+    assert status == 200 and "coordinate of (4,8):(8,1)" in out["code"]
+    status, out = handle("/api/code", b'{"text": "(d0) -> (d0 floordiv 4)", "lang": "mlir-affine", "shape": [16]}')
+    assert status == 200 and out["code"] == "affine_map<(d0) -> (d0 floordiv 4)>"
+    status, out = handle("/api/code", b'{"text": "Sw<3,3,3> o 0 o (8,64):(64,1)", "lang": "mlir-affine"}')
+    assert status == 400 and "XOR is not quasi-affine" in out["error"]["message"] and out["error"]["field"] == "lang"
+    status, out = handle("/api/code", b'{"text": "(4,8):(8,1)", "lang": "fortran"}')
+    assert status == 400 and out["error"]["field"] == "lang"

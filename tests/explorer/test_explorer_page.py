@@ -127,3 +127,31 @@ def test_a_tiled_mma_picture_is_shown_whole(server, browser):
     assert box[4] <= svg[0] and svg[1] <= box[5]
     assert abs(svg[3] / svg[2] - svg[5] / svg[4]) < 0.01  # scaled, not squeezed
     browser.save_screenshot(str(ARTIFACTS / "page-tiled-mma.png"))
+
+
+def test_the_code_box_shows_the_layouts_code_in_the_chosen_language(server, browser):
+    # issue 29: the explorer's code tab with a language switch
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from unilayout import codegen, cute
+
+    show(browser, server, layout="Sw<3,3,3> o 0 o (8,64):(64,1)")
+    browser.execute_script("document.getElementById('code-box').open = true;")
+    code = wait(browser, lambda d: d.execute_script("return document.getElementById('layout-code').textContent;"))
+    assert code == codegen.emit(cute.parse("Sw<3,3,3> o 0 o (8,64):(64,1)"), "c")
+    Select(browser.find_element(By.ID, "code-lang")).select_by_value("triton")
+    code = wait(browser, lambda d: d.execute_script(
+        "var t = document.getElementById('layout-code').textContent; return t.indexOf('@triton.jit') >= 0 && t;"))
+    assert "t0 ^ ((t0 & 448) >> 3)" in code
+    Select(browser.find_element(By.ID, "code-lang")).select_by_value("mlir-affine")
+    err = wait(browser, lambda d: d.execute_script("return document.getElementById('code-error').textContent;"))
+    assert "XOR is not quasi-affine" in err
+    Select(browser.find_element(By.ID, "code-lang")).select_by_value("python")
+    wait(browser, lambda d: d.execute_script("return document.getElementById('layout-code').textContent;"))
+    browser.save_screenshot(str(ARTIFACTS / "page-code.png"))
+    browser.execute_script("var b = document.getElementById('layout-input'); b.value = '(4,8):(8,1)';")
+    browser.find_element(By.ID, "layout-apply").click()  # a new layout: the open box follows it
+    code = wait(browser, lambda d: d.execute_script(
+        "var t = document.getElementById('layout-code').textContent; return t.indexOf('(4,8):(8,1)') >= 0 && t;"))
+    assert "(i0 << 3) + i1" in code

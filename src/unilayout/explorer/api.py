@@ -1,7 +1,7 @@
 """The explorer's JSON requests: each one parses or builds layouts and renders them — nothing else.
 
 ``handle(path, body)`` answers one POST request (``body`` is the raw JSON
-bytes) with ``(status, payload)``. The five requests:
+bytes) with ``(status, payload)``. The six requests:
 
 ==================  ==========================================================  ====================================
 path                body                                                        answer
@@ -21,6 +21,8 @@ path                body                                                        
 ``/api/plan``       ``{"shape": "53x63", "mesh": [1, 2], "tile": [32, 32],      ranked ``grids``, the chosen one's
                     "collapse": "0,-1", "top": 20, "choice": 0,                 ``svg``, and ``reshard`` counters
                     "reshard_from": "tensor<...>"}``                            (see ``unilayout.plan.panel``)
+``/api/code``       ``{"text": "...", "lang": "c", "inverse": false, "shape":    ``{"lang", "code"}``: the layout's
+                    .., "mesh": ..}``                                           index code (``unilayout.codegen``)
 ==================  ==========================================================  ====================================
 
 ``/api/view`` reads any family's text through the registry's one front
@@ -156,8 +158,30 @@ def _plan(body):
     return panel.answer(body)
 
 
+def _code(body):
+    """The index code of any family's text in ``lang`` (``unilayout.codegen``; ``inverse`` for its inverse).
+
+    >>> handle("/api/code", b'{"text": "(4,8):(8,1)", "lang": "python"}')[1]["code"].splitlines()[-1]
+    '    return (i0 << 3) + i1'
+    """
+    from ..codegen import LANGS, emit, emit_inverse  # lazy: the code generator loads for the code box only
+
+    text = text_of(body, "text")
+    lang = body.get("lang", "c")
+    if lang not in LANGS:
+        raise RequestError(f"unknown language {lang!r}: choose one of {', '.join(LANGS)}", field="lang")
+    shape = ints_of(body.get("shape"), "shape", allow_none=True) if body.get("shape") not in ("", None) else None
+    mesh, mesh_shape = mesh_of(body)
+    value = with_field(lambda: read(text, shape=shape, mesh=mesh, mesh_shape=mesh_shape), "text")
+    if body.get("inverse"):
+        code = with_field(lambda: emit_inverse(value, lang), "lang")
+    else:
+        code = with_field(lambda: emit(value, lang, shape=shape if record(value).box(value) is None else None), "lang")
+    return {"lang": lang, "code": code}
+
+
 _ROUTES = {"/api/view": _view, "/api/metal": _metal, "/api/algebra": _algebra, "/api/encodings": _encodings,
-           "/api/plan": _plan}
+           "/api/plan": _plan, "/api/code": _code}
 
 
 def handle(path, body):

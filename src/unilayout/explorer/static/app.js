@@ -558,6 +558,7 @@
     $("layout-note").textContent = ""; $("layout-note").hidden = true;
     $("facts-box").hidden = true; $("layout-facts").innerHTML = "";
     $("core-table-box").hidden = true; $("core-table").innerHTML = "";
+    $("code-box").hidden = true; $("layout-code").textContent = ""; showError($("code-error"), null);
     $("group-by").innerHTML = "";
     $("cell-details").innerHTML = "";
   }
@@ -587,6 +588,24 @@
       return "<tr><th>" + esc(f[0]) + "</th><td>" + esc(f[1]) + "</td></tr>";
     }).join("");
     if (!pinned) { $("cell-details").innerHTML = ""; }
+    $("code-box").hidden = !!EMBEDDED;
+    if ($("code-box").open) { showCode(); }
+  }
+
+  // The code box: the layout's index code in the chosen language, asked for when the box is open.
+  var codeSeq = 0;
+  function showCode() {
+    if (EMBEDDED) { return Promise.resolve(); }
+    var my = ++codeSeq;
+    var body = {text: val("layout-input"), lang: $("code-lang").value, inverse: $("code-inverse").checked};
+    if (val("affine-shape").trim()) { body.shape = val("affine-shape"); }
+    if (val("layout-mesh").trim()) { body.mesh = val("layout-mesh"); }
+    return post("/api/code", body).then(function (r) {
+      if (my !== codeSeq) { return; }
+      if (!r.ok) { $("layout-code").textContent = ""; showError($("code-error"), r.json.error); return; }
+      showError($("code-error"), null);
+      $("layout-code").textContent = r.json.code;
+    });
   }
 
   function apply() {
@@ -764,6 +783,9 @@
     // Enter shows the layout; Shift+Enter adds a line (TTGIR alias lines, then the layout)
     input.addEventListener("keydown", function (e) { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); apply(); } });
     $("layout-apply").addEventListener("click", apply);
+    $("code-box").addEventListener("toggle", function () { if ($("code-box").open) { showCode(); } });
+    $("code-lang").addEventListener("change", showCode);
+    $("code-inverse").addEventListener("change", showCode);
     $("affine-shape").addEventListener("change", apply);
     $("layout-mesh").addEventListener("change", apply);
     $("group-by").addEventListener("change", function () {
