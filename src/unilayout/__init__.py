@@ -5,8 +5,9 @@ Families, each a folder that declares itself in its ``family.py``: ``cute``
 GF(2) and the encodings that give them), ``affine`` (MLIR affine maps, the
 hub), ``tsl`` (snax tiled-strided layouts), ``tt`` (Tenstorrent metal layouts,
 devices, TTNN configs), ``xla`` (XLA tiled layouts), ``sharding`` (a tensor
-over devices), ``mosaic`` (JAX Pallas Mosaic GPU/TPU layouts) and ``tilelang``
-(TileLang's expression layouts and fragments); ``convert`` holds the
+over devices), ``mosaic`` (JAX Pallas Mosaic GPU/TPU layouts), ``tilelang``
+(TileLang's expression layouts and fragments) and ``axe`` (TVM TIRx's
+named-axis layouts); ``convert`` holds the
 conversions between them. Services above them: ``codegen`` (index code in C,
 CUDA, CuTe C++, Triton, MLIR, numpy, Python) and ``rosetta`` (one
 instruction's fragments in every system, checked).
@@ -201,7 +202,7 @@ def equivalent(a, b, shape=None) -> bool:
 
 def __getattr__(name):
     # Families are imported on first use so `import unilayout` stays cheap.
-    if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "mosaic", "tilelang", "convert", "viz",
+    if name in ("cute", "linear", "affine", "tsl", "tt", "xla", "sharding", "mosaic", "tilelang", "axe", "convert", "viz",
                 "distributed", "plan", "draw", "facts", "codegen", "rosetta"):
         import importlib  # lazy: a folder loads on its first use (import unilayout stays cheap)
 

@@ -19,6 +19,7 @@ family       record                          text it claims (at its first non-sp
                                              alias lines (``#l1 = #ttnn...``)
 ``tiled``    ``cute.family``                 ``SM80_..`` atoms, ``make_tiled_mma/copy(..)``,        —
                                              C++'s ``print(tiled_mma)`` block
+``axe``      ``axe.family``                  ``S[``, ``R[``, ``TileLayout(..)``, ``ComposeLayout``     row-major box
 ``xla``      ``xla.family``                  an XLA shape ``f32[128,256]{1,0:T(8,128)}``          row-major box
 ``tilelang`` ``tilelang.family``             ``Layout((..) -> ..``, ``Fragment((..) -> ..``         row-major box
 ``affine``   ``affine.family``               ``affine_map<``, any text holding ``->``             the box given
