@@ -82,7 +82,7 @@ def parse(text):
     ...
     unilayout.errors.ParseError: #ttg.blocked needs the field 'threadsPerWarp' at position 36
         #ttg.blocked<{sizePerThread = [1]}>
-                                        ^
+                                          ^
     """
     return _families.parse(text)
 
