@@ -10,8 +10,9 @@ def test_show_of_the_seven_d_seed_tensor_is_bounded():
     text = ("tensor<5x3x2x2x7x32x32xf32, #tt.metal_layout<(d0, d1, d2, d3, d4, d5, d6) -> (d0 * 2688 + d1 * 896 + "
             "d2 * 448 + d3 * 224 + d4 * 32 + d5, d4, d5, d6), undef, <3x2x2x2>, memref<4480x4x16x16xf32, "
             "#tt.memory_space<l1>>>>")
-    code = ("import resource, sys; from unilayout.cli import main; status = main(['show', sys.argv[1]]); "
-            "print('RSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    # the child's own peak (VmHWM starts anew at exec; ru_maxrss would carry the parent's over)
+    code = ("import sys; from unilayout.cli import main; status = main(['show', sys.argv[1]]); "
+            "print('RSS', [ln.split()[1] for ln in open('/proc/self/status') if ln.startswith('VmHWM')][0])")
     r = subprocess.run([sys.executable, "-c", code, text], capture_output=True, text=True, timeout=120)
     assert "padding:        slots=109670400" in r.stdout and "not tabulated" in r.stdout
     rss_kb = int(r.stdout.rsplit("RSS", 1)[1])

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..errors import LayoutError
+
 __all__ = ["AxisInfo", "AXES", "kind", "THREAD_AXES", "MEMORY_AXES"]
 
 
@@ -69,5 +71,7 @@ def kind(axis: str) -> str:
     >>> kind("m")
     'memory'
     """
+    if not isinstance(axis, str):
+        raise LayoutError(f"kind: an axis is a name such as 'laneid', got {type(axis).__name__}")
     info = AXES.get(axis)
     return "unknown" if info is None else "thread" if info.thread else "memory"

@@ -134,8 +134,8 @@ class TileLayout:
     __slots__ = ("shard", "replica", "offset", "_hash")
 
     def __init__(self, shard=(), replica=(), offset=None):
-        sh = tuple(Iter.of(x, "TileLayout shard") for x in shard)
-        rp = tuple(Iter.of(x, "TileLayout replica") for x in replica)
+        sh = tuple(Iter.of(x, "TileLayout shard") for x in _seq(shard, "TileLayout shard"))
+        rp = tuple(Iter.of(x, "TileLayout replica") for x in _seq(replica, "TileLayout replica"))
         if offset is None:
             offset = {}
         if not isinstance(offset, dict):
@@ -229,7 +229,10 @@ class TileLayout:
         >>> {a: v.tolist() for a, v in L.evaluate(np.arange(4)).items()}
         {'m': [0, 0, 2, 2], 'laneid': [0, 1, 0, 1]}
         """
-        index = np.asarray(index, dtype=np.int64)
+        try:
+            index = np.asarray(index, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise LayoutError(f"evaluate: the index must be integers, got {index!r:.60}") from None
         inner = math.prod(self.box[1:])
         self._fits((int(np.abs(index).max()) // inner + 1 if inner else 0) if index.size else 0)
         out = self._from_coords(_decompose(index, self.box), index.shape)
@@ -464,12 +467,28 @@ def _iters_text(its, kind):
             f"({','.join(f'{i.stride}@{i.axis}' for i in its)})]")
 
 
+def _layout_arg(x, what):
+    if not isinstance(x, (TileLayout, ComposeLayout)):
+        raise LayoutError(f"{what}: expected a TileLayout or ComposeLayout, got {type(x).__name__}")
+
+
+def _seq(v, what):
+    """``v`` as a tuple, or ``LayoutError`` when it is not a sequence."""
+    try:
+        if isinstance(v, (str, bytes)):
+            raise TypeError
+        return tuple(v)
+    except TypeError:
+        raise LayoutError(f"{what} must be a sequence of iters, got {v!r:.60}") from None
+
+
 def paper_text(x) -> str:
     """The paper's text of a ``TileLayout`` (``S[..] + R[..] + v@axis``) or ``ComposeLayout(P, B, A, <that>)``.
 
     >>> paper_text(TileLayout([(8, 1, "m")], offset={"bx": 2}))
     'S[8:1@m] + 2@bx'
     """
+    _layout_arg(x, "paper_text")
     if isinstance(x, ComposeLayout):
         inner = "" if x.swizzle_inner else ", swizzle_inner=False"
         return f"ComposeLayout({x.per_element}, {x.swizzle_len}, {x.atom_len}, {paper_text(x.tile_layout)}{inner})"
@@ -486,6 +505,7 @@ def tirx_text(x) -> str:
     >>> tirx_text(TileLayout([(8, 1, "m")], offset={"bx": 2}))
     'T.TileLayout.from_iters(shard=[T.Iter(8, 1, "m")], replica=[], offset={"bx": 2})'
     """
+    _layout_arg(x, "tirx_text")
     if isinstance(x, ComposeLayout):
         inner = "" if x.swizzle_inner else ", swizzle_inner=False"
         return f"T.ComposeLayout({x.per_element}, {x.swizzle_len}, {x.atom_len}, {tirx_text(x.tile_layout)}{inner})"

@@ -232,6 +232,8 @@ def copy_atoms(prefix: str = "") -> list:
     >>> copy_atoms("SM75")
     ['SM75_U32x1_LDSM_N', 'SM75_U32x2_LDSM_N', 'SM75_U32x4_LDSM_N', 'SM75_U16x2_LDSM_T', 'SM75_U16x4_LDSM_T', 'SM75_U16x8_LDSM_T', 'SM75_U32x1_MOVM_T']
     """
+    if not isinstance(prefix, str):
+        raise LayoutError(f"copy_atoms: the prefix must be text, got {type(prefix).__name__}")
     return [n for n in _SPECS if n.startswith(prefix)]
 
 

@@ -349,6 +349,8 @@ def mma_atoms(prefix: str = "") -> list:
     >>> len(mma_atoms("SM70")), "SM90_64x256x16_F32BF16BF16_RS" in mma_atoms()
     (8, True)
     """
+    if not isinstance(prefix, str):
+        raise LayoutError(f"mma_atoms: the prefix must be text, got {type(prefix).__name__}")
     return [n for n in _specs() if n.startswith(prefix)]
 
 

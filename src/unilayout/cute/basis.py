@@ -156,6 +156,12 @@ class ArithTuple(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, values=()):
+        try:
+            return super().__new__(cls, values)
+        except TypeError:
+            raise LayoutError(f"ArithTuple: expected a sequence of coordinates, got {values!r}"[:200]) from None
+
     def __add__(self, other):
         return _add(self, other)
 

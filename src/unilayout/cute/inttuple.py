@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import operator
 from functools import reduce
+from numbers import Integral
 
 from .._ints import as_int, as_positive
 from .._ints import ceil_div as _ceil_div
@@ -306,6 +307,8 @@ def crd2idx(crd, shape, stride=None) -> int:
     >>> crd2idx(16, (3, (2, 3)), (3, (12, 1))), crd2idx((1, (1, 2)), (3, (2, 3)), (3, (12, 1)))
     (17, 17)
     """
+    if not isinstance(shape, (tuple, Integral)):
+        raise LayoutError(f"crd2idx: the shape must be an int or a tuple of them, got {type(shape).__name__}")
     if stride is None:
         stride = prefix_product(shape)
     if not isinstance(crd, tuple) and type(crd) is not int:
@@ -327,7 +330,7 @@ def crd2idx(crd, shape, stride=None) -> int:
 
 
 def idx2crd(idx, shape, stride=None):
-    """Coordinate of 1-D index ``idx`` in ``shape`` (C++ ``idx2crd``).
+    """Coordinate of 1-D index ``idx`` in ``shape`` (C++ ``idx2crd``; ``shape`` an int or a tuple of them).
 
     Two arguments: a colexicographic split congruent to ``shape`` whose last mode
     is not wrapped. With ``stride``: every leaf is ``(idx // d) % s``.
@@ -335,6 +338,8 @@ def idx2crd(idx, shape, stride=None):
     >>> idx2crd(16, (4, 4)), idx2crd((1, 5), (3, (2, 3))), idx2crd(5, (2, 4), (1, 2))
     ((0, 4), (1, (1, 2)), (1, 2))
     """
+    if not isinstance(shape, (tuple, Integral)):
+        raise LayoutError(f"idx2crd: the shape must be an int or a tuple of them, got {type(shape).__name__}")
     if not isinstance(idx, tuple) and type(idx) is not int:
         idx = as_int(idx, "idx2crd: index")  # idx2crd(1.5, (2, 4)) was (1.5, 0.0)
     if stride is not None:

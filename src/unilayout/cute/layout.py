@@ -447,9 +447,13 @@ def size(x, mode=None) -> int:
     (24, 12, 6)
     """
     if mode is not None:
+        if not isinstance(x, (Layout, tuple)) or isinstance(mode, bool) or not isinstance(mode, int):
+            raise LayoutError(f"size: mode {mode!r} of a {type(x).__name__}: give a layout or a tuple and an int mode")
         return size(x[mode]) if isinstance(x, Layout) else product(x[mode])
     if isinstance(x, Layout) or hasattr(x, "size"):
         return x.size
+    if not isinstance(x, (tuple, int)) or isinstance(x, bool):
+        raise LayoutError(f"size: expected a layout or an int tuple, got {type(x).__name__}")
     return product(normalize(x))
 
 

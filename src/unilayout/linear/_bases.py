@@ -267,7 +267,11 @@ def from_bases_args(out_dim_names: Any, out_dim_sizes: Any, require_surjective: 
     names = list(out_dim_names) if not isinstance(out_dim_names, str) else [out_dim_names]
     if out_dim_sizes is None:
         return names, True
-    sizes = list(out_dim_sizes)
+    try:
+        sizes = list(out_dim_sizes)
+    except TypeError:
+        raise LayoutError(f"from_bases: out_dim_sizes must be a list of sizes, got {type(out_dim_sizes).__name__}") \
+            from None
     if len(sizes) != len(names):
         raise LayoutError(
             f"from_bases: {len(names)} out-dim names {names} but {len(sizes)} sizes {sizes}: give one size per name"

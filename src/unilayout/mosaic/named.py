@@ -75,7 +75,7 @@ def tcgen05_m64_collective_native(columns: int, packing: int = 1) -> TiledLayout
     >>> tcgen05_m64_collective_native(16).vector_length
     1
     """
-    packing = int(packing)
+    packing = _int(packing, "packing")
     if packing > 8 or packing <= 0 or packing & (packing - 1):
         raise LayoutError(f"Packing must be <= 8 and a power of 2, got: {packing}")
     c = _columns(columns)

@@ -68,7 +68,10 @@ def tile_bytes(dtype: str, tile=(32, 32)) -> int:
     """
     if not isinstance(dtype, str):
         raise LayoutError(f"tile dtype must be a string such as 'bf16', got {type(dtype).__name__} {dtype!r:.60}")
-    n = math.prod(tile)
+    try:
+        n = math.prod(int(t) for t in tile)
+    except (TypeError, ValueError):
+        raise LayoutError(f"tile must be a (height, width) of integers, got {tile!r:.60}") from None
     if dtype in _TILE_ELEM_BYTES:
         return n * _TILE_ELEM_BYTES[dtype]
     if dtype in _BFP_BITS:

@@ -120,7 +120,7 @@ class MetalLayout:
         if not isinstance(oob_val, str) or oob_val not in OOB_VALS:
             raise LayoutError(f"oob_val {oob_val!r} is not one of {', '.join(OOB_VALS)}")
         if tile is not None:
-            if isinstance(tile, (str, bytes)) or not hasattr(tile, "__len__") or len(tile) not in (2, 3):
+            if isinstance(tile, (str, bytes)) or np.ndim(tile) != 1 or len(tile) not in (2, 3):
                 raise LayoutError(f"tile must be (height, width) or (height, width, dtype), got {tile!r}")
             if len(tile) == 3:
                 if tile_dtype is not None and str(tile_dtype) != str(tile[2]):
