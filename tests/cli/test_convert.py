@@ -65,3 +65,13 @@ def test_convert_between_tt_forms_refuses_with_the_reason(capsys):
     assert status == 2 and "not a cute value" in err
     status, _, err = run(capsys, "convert", MEMCFG, "--to", "ttnn")
     assert status == 2 and "--shape" in err
+
+
+def test_a_value_with_a_default_tile_converts_without_shape(capsys):
+    # a Mosaic register layout converts over its own base tile; an affine map still asks for its box
+    from unilayout import mosaic
+
+    status, out, _ = run(capsys, "convert", "plgpu.Layout.WGMMA", "--to", "cute")
+    assert status == 0 and out.strip() == str(mosaic.WGMMA.to_cute_tv())
+    status, _, err = run(capsys, "convert", "(d0) -> (d0)", "--to", "cute")
+    assert status == 2 and "give --shape" in err

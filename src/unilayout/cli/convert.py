@@ -76,10 +76,15 @@ def run(args) -> int:
         shape = box_shape(value, args)
         if shape is not None:
             options["shape"] = shape
-        elif fam.box(value) is None and args.to != fam.name:
-            raise LayoutError(f"a {fam.name} value has no box of its own: give --shape (one size per dim, e.g. "
-                              f"--shape 8x8) to convert it to {args.to}")
-        out = convert_to(value, args.to, **options)
+        try:
+            out = convert_to(value, args.to, **options)
+        except NotRepresentableError:
+            raise
+        except LayoutError:
+            if shape is None and fam.box(value) is None and args.to != fam.name:  # it needed the box it has not
+                raise LayoutError(f"a {fam.name} value has no box of its own: give --shape (one size per dim, e.g. "
+                                  f"--shape 8x8) to convert it to {args.to}") from None
+            raise
     if args.json:
         d = envelope("convert", value)
         d["to"] = args.to
