@@ -155,3 +155,14 @@ def test_the_code_box_shows_the_layouts_code_in_the_chosen_language(server, brow
     code = wait(browser, lambda d: d.execute_script(
         "var t = document.getElementById('layout-code').textContent; return t.indexOf('(4,8):(8,1)') >= 0 && t;"))
     assert "(i0 << 3) + i1" in code
+
+
+def test_a_shape_the_value_ignores_is_not_carried_to_the_next_view(server, browser):
+    # issue 23: no field of one view leaks into the next
+    status, out = view({"text": "(4,8):(8,1)", "shape": "4x4"})
+    assert status == 200 and out["uses_shape"] is False
+    status, out = view({"text": "(d0) -> (d0 * 2)", "shape": "8"})
+    assert status == 200 and out["uses_shape"] is True
+    show(browser, server, layout="(4,8):(8,1)", shape="4x4")
+    assert wait(browser, lambda d: d.execute_script("return document.getElementById('affine-shape').value === '';"))
+    assert "shape" not in urllib.parse.parse_qs(urllib.parse.urlparse(browser.current_url).query)

@@ -111,7 +111,12 @@ def _view(body):
         raise RequestError(f"{head} (a {rec.name} value) has no shape of its own: give 'shape' (e.g. 64x256)",
                            field="shape")
     value = check_rank(value, "text")
-    return with_field(lambda: view_of(value, shape, source=text.strip()), "text")
+    out = with_field(lambda: view_of(value, shape, source=text.strip()), "text")
+    # whether this value read the shape box (a box of its own ignores it: the page then empties the box, so that
+    # the shape typed for one value is not carried to the next)
+    box = rec.box(value)
+    out["uses_shape"] = shape is None or box is None or tuple(box) == tuple(shape)
+    return out
 
 
 def _metal(body):

@@ -637,6 +637,11 @@
         return;
       }
       showError($("layout-error"), null);
+      if (r.json.uses_shape === false) {  // a value with a box of its own ignored the shape box: do not carry it on
+        $("affine-shape").value = "";
+        lastRequest = text + "\u0000\u0000" + val("layout-mesh");
+        writeUrl();
+      }
       showMain(r.json);
     });
   }
