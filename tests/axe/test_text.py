@@ -53,3 +53,13 @@ def test_tirxs_own_cuda_layouts_read_print_back_and_apply_as_tirx(rec):
     assert L.to_tirx() == rec["tirx"] and L.size == rec["size"]
     t = L.table()
     assert t.tolist() == [[d[a] for a in L.axes] for d in rec["apply"]]
+
+
+def test_an_integer_past_int64_is_a_parse_error():
+    # fuzz (issue 30): a 5,000-digit stride was Python's digit-limit ValueError
+    import pytest
+
+    from unilayout import ParseError, axe
+
+    with pytest.raises(ParseError, match="past int64"):
+        axe.parse("S[(8,2):(" + "1" * 5000 + "@laneid,1@warpid)]")

@@ -83,6 +83,8 @@ class _Reader:
         t = self.next()
         if t[0] != "int":
             self.fail(f"expected an integer, got {t[1]!r}" if t[0] != "end" else "expected an integer", t)
+        if len(t[1].lstrip("+-").lstrip("0")) > 19:
+            self.fail("an integer past int64", t)
         return int(t[1])
 
     def axis(self):
