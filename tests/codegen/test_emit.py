@@ -248,3 +248,28 @@ def unilayout_parse(text):
     import unilayout
 
     return unilayout.parse(text)
+
+
+def test_mosaic_and_axe_values_get_the_code_of_their_linear_form():
+    # the families that landed with codegen (issue 29): Mosaic register layouts and TIRx layouts through their exact
+    # linear forms, run over the whole domain
+    import unilayout
+    from unilayout import linear, mosaic
+    from unilayout.convert import convert_to
+
+    values = [mosaic.WGMMA, mosaic.WGMMA_TRANSPOSED, mosaic.TCGEN05, mosaic.TMA_INDICES, mosaic.WGMMA_COL,
+              unilayout.parse("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1@m)]"),
+              unilayout.parse("S[(2,4,8):(1@warpid,1@m,1@laneid)]")]
+    for v in values:
+        L = convert_to(v, "linear")
+        k = codegen.kernel(v, "f")
+        fn = _load(codegen.emit(v, "numpy", name="f"), "f")
+        env = {n: g for (n, _), g in zip(k.inputs, grid(k))}
+        got = fn(*[env[n] for n, _ in k.inputs])
+        got = got if isinstance(got, tuple) else (got,)
+        full = {n: np.zeros(1, dtype=np.int64) for n, _ in L.in_dims}
+        full.update({n: env[n] for n in env if n in dict(L.in_dims)})
+        want = linear.evaluate(L, full)
+        for o, g in zip(k.outputs, got):
+            assert np.array_equal(np.broadcast_to(g, env[k.inputs[0][0]].shape),
+                                  np.broadcast_to(want[o], env[k.inputs[0][0]].shape)), (v, o)
