@@ -353,3 +353,26 @@ def test_mma_v2_dot_operand_a_tile_follows_the_instruction_m():
     assert sum("error" in g for g in got) == 0
     for case, want in zip(cases, got):
         assert dict(unilayout.parse(case["type"]).bases) == want, case["type"]
+
+
+def test_tensor_memory_layouts_have_tritons_in_dims_row_and_col():
+    # issue 23: one CTA's tensor memory layout has exactly Triton's in-dims (Gluon's to_linear_layout: rows, cols);
+    # a CGA split over CTAs adds the block in-dim
+    import unilayout
+
+    L = unilayout.parse("!ttg.memdesc<128x64xf32, #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, "
+                        "colStride = 1>, #ttng.tensor_memory, mutable>")
+    assert [n for n, _ in L.in_dims] == ["row", "col"]
+    pytest.importorskip("triton")
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json; from triton._C.libtriton import ir, gluon_ir; "
+            "import triton.experimental.gluon.language.nvidia.blackwell as BW; "
+            "ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx); "
+            "r = b.to_linear_layout(BW.TensorMemoryLayout(block=(128, 64), col_stride=1)._to_ir(b), [128, 64]); "
+            "print(json.dumps({'rows': r.rows, 'cols': r.cols}))")
+    got = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                                    timeout=120).stdout.strip().splitlines()[-1])
+    assert dict(L.bases)["row"] == got["rows"] and dict(L.bases)["col"] == got["cols"]

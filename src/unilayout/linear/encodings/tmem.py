@@ -107,9 +107,11 @@ class TensorMemory(_Encoding):
                 cta = _shrink(cta, f"dim{j}", want)
             rows, cols = cta._bases[0][1], cta._bases[1][1]
         block = tuple((v[0] * m, v[1] * n) for v in cga._bases[0][1])
-        # every entry is below the shape (sizes above): built without the constructor's checks
-        return LinearLayout._make((("row", tuple(map(tuple, rows))), ("col", tuple(map(tuple, cols))),
-                                   ("block", block)), (("dim0", shape[0]), ("dim1", shape[1])))
+        # Triton's in-dims are row and col; a CGA split across CTAs adds block (one CTA: no block in-dim). Every
+        # entry is below the shape (sizes above): built without the constructor's checks
+        ins = (("row", tuple(map(tuple, rows))), ("col", tuple(map(tuple, cols)))) + ((("block", block),) if block
+                                                                                       else ())
+        return LinearLayout._make(ins, (("dim0", shape[0]), ("dim1", shape[1])))
 
 
     def reg_layout(self, shape: Sequence[int], num_warps: int = 4, instr_variant: str = "32x32b",
@@ -158,7 +160,8 @@ class TensorMemory(_Encoding):
         if got is None:
             raise LayoutError(f"the {instr_variant} message does not fit this tensor memory layout (shape "
                               f"{[s for _, s in T._outs]}, {nw} warps): use a narrower message or more columns")
-        return LinearLayout._make(got._bases + (T._bases[2],), T._outs)
+        block = T._bases[2] if len(T._bases) > 2 else ("block", ())  # a register layout keeps its block in-dim
+        return LinearLayout._make(got._bases + (block,), T._outs)
 
 
 #: The tensor memory messages (PTX ``tcgen05.ld/st`` shapes) ``reg_layout`` models.
@@ -293,5 +296,5 @@ class TensorMemoryScales(_Encoding):
         cta = LinearLayout({"row": rows, "col": cols}, [("dim0", size0), ("dim1", max(4, n))], require_surjective=False)
         cta = _shrink(_shrink(cta, "dim0", m), "dim1", n)
         block = [[e * s for e, s in zip(v, (m, n))] for v in cga.bases[0][1]]
-        return LinearLayout({"row": cta.bases[0][1], "col": cta.bases[1][1], "block": block},
-                            [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
+        bases = {"row": cta.bases[0][1], "col": cta.bases[1][1], **({"block": block} if block else {})}
+        return LinearLayout(bases, [("dim0", shape[0]), ("dim1", shape[1])], require_surjective=False)
