@@ -181,7 +181,7 @@ def test_slow_connections_do_not_starve_normal_requests():
 
     stop = threading.Event()
     with serve(port=0) as s:
-        conns, t = _slowloris(s, 20, stop)  # more than MAX_THREADS (16) request slots
+        conns, t = _slowloris(s, 20, stop)  # more than MAX_THREADS request slots (and than 16)
         try:
             time.sleep(0.5)
             for _ in range(5):
@@ -258,3 +258,33 @@ def test_serve_port_zero_is_a_free_port_as_the_cli_default():
     assert cli._parser().parse_args(["serve"]).port == 0
     with serve(port=0) as a, serve(port=0) as b:
         assert a.port != b.port and a.port > 0
+
+
+def test_at_most_max_threads_requests_are_computed_at_once(monkeypatch):
+    """Eight clients at once: answers are computed two at a time (interleaving GIL-bound answers stretches each)."""
+    import threading
+
+    now, most, lock = [0], [0], threading.Lock()
+
+    def slow_handle(path, body):
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        time.sleep(0.05)
+        with lock:
+            now[0] -= 1
+        return 200, {"body": body.decode()}
+
+    monkeypatch.setattr(server_mod, "handle", slow_handle)
+    statuses = []
+    with serve(port=0) as s:
+        def client(k):
+            statuses.append(send(s, "POST", "/api/view", b'{"text": "8:1", "n": %d}' % k, JSON)[0])
+
+        workers = [threading.Thread(target=client, args=(k,)) for k in range(8)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+    assert statuses == [200] * 8
+    assert most[0] == server_mod.MAX_THREADS == 2

@@ -74,7 +74,10 @@ _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 #: Seconds a connection may stay silent (idle keep-alive, a slow body) before it is closed.
 TIMEOUT = 10
 #: Most requests answered at once (counted once read); more wait up to ``TIMEOUT`` seconds for a slot, then get 503.
-MAX_THREADS = 16
+#: Two, not one per connection: answering is Python work under one interpreter lock, so sixteen answers at once
+#: each take sixteen times as long (a 40 ms canvas took 370 ms at p99 under bench/explorer.py's load), while two
+#: at a time keep numpy's lock-free work overlapping and let each answer finish in its own time (p99 under 200 ms).
+MAX_THREADS = 2
 #: Most connections held at once (a thread each); more wait up to ``TIMEOUT`` seconds, then get 503.
 MAX_CONNECTIONS = 128
 #: Seconds a connection has to send a whole request (its wait for the request line included), else it is closed.
@@ -230,13 +233,13 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             status, payload = handle(path, body)  # answers every unilayout error itself (4xx)
+            data = json.dumps(payload, separators=(",", ":")).encode("utf-8")  # in the slot: a canvas is big
         except Exception as exc:  # noqa: BLE001 -- the request boundary: a bug in unilayout, not bad input
             _log.exception("internal error answering POST %s", path)  # the traceback, once, on the server's log
-            status, payload = 500, {"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
-                                              "position": None, "field": None, "detail": ""}}
+            status, data = 500, json.dumps({"error": {"message": f"internal error: {type(exc).__name__}: {exc}",
+                                                      "position": None, "field": None, "detail": ""}}).encode()
         finally:
             self.server.slots.release()
-        data = json.dumps(payload, separators=(",", ":")).encode("utf-8")
         if status < 500:
             self.server.answers.put((path, body), status, data)
         self._send(status, data, _JSON)
