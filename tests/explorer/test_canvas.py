@@ -54,3 +54,16 @@ def test_labels_sent_once():
     assert p["labels_from"] is None and p["labels"][1] == t.labels.reshape(-1)[1]
     big = scene(cute.parse("(512,512):(512,1)"), max_cells=1 << 20, labels=False)
     assert big.count_cells() > MAX_LABELS and payload(big)["labels"] is None
+
+
+def test_a_picture_that_names_its_labels_array_skips_reading_them_back():
+    from unilayout import cute
+    from unilayout.cute.picture import layout_scene
+    from unilayout.explorer.canvas import _labels_source
+
+    scene = layout_scene(cute.parse("(16,16):(16,1)"))
+    assert scene.labels_of == "value"
+    assert (scene.labels[scene.drawn].astype(str) == scene.attrs["value"][scene.drawn].astype(str)).all()
+    assert _labels_source(scene) == "value"
+    banks = layout_scene(cute.parse("(16,16):(16,1)"), color="bank")
+    assert banks.labels_of == "" and _labels_source(banks) is None  # "v\nbN" labels are not numbers

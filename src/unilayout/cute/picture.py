@@ -217,6 +217,7 @@ def layout_scene(layout, color=None, *, element_bytes=4, bank_bytes=4, num_banks
     scene.index = wrap_bands(idx, width)
     scene.fill = wrap_bands(fill, width)
     scene.attrs.update({k: wrap_bands(v, width) for k, v in attrs.items()})
+    scene.labels_of = "value" if want_labels and "bank" not in attrs else ""
     if conflict is not None:
         rr, cc = np.nonzero(wrap_bands(conflict, width))
         for y, x in zip(rr[:4096].tolist(), cc[:4096].tolist()):

@@ -91,6 +91,7 @@ class Scene:
     kind: str = "layout"
     cell_class: str = "cell"
     lines: list = field(default_factory=list)  # (x0, y0, x1, y1, rgb, width, cls): boundaries (warps)
+    labels_of: str = ""  # "index" or an attrs name when every label is that array's decimal number, as the picture knows
 
     @property
     def shape(self):
