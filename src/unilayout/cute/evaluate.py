@@ -20,7 +20,7 @@ from .._ints import check_int64
 from ..errors import LayoutError
 from . import _flat
 from .basis import has_basis
-from .layout import Layout
+from .layout import Layout, _check_bound
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["index_map", "evaluate"]
@@ -62,4 +62,6 @@ def evaluate(layout, idx) -> np.ndarray:
         raise LayoutError(f"evaluate: expected a CuTe layout, got {type(layout).__name__}")
     if has_basis(layout.stride):
         raise LayoutError(f"layout {layout} has basis strides: its values are coordinates, not offsets")
+    if type(layout.flat()[2]) is not int or not all(type(d) is int for d in layout.flat()[1]):
+        _check_bound(layout)
     return _flat.at(*layout.flat()[:2], idx)

@@ -22,6 +22,7 @@ from .._ints import as_int
 from ..errors import LayoutError
 from ._flat import table
 from .basis import as_coord, has_basis, normalize_stride
+from .dyn import Dyn, dyn_leaves, has_dyn, normalize_dyn
 from .inttuple import (
     congruent,
     crd2idx,
@@ -62,14 +63,28 @@ class Layout:
     __slots__ = ("shape", "stride", "_flat", "_hash")
 
     def __init__(self, shape, stride=None):
-        shape = shape if type(shape) is int else normalize(shape, "Layout shape")
+        if type(shape) is not int:
+            try:
+                shape = normalize(shape, "Layout shape")
+            except LayoutError:
+                if not has_dyn(shape) and not has_dyn(stride):
+                    raise
+                _init_dyn(self, shape, stride)
+                return
         for s in leaves(shape):
             if s <= 0:
                 raise LayoutError(f"Layout: shape {int_tuple_str(shape)} has a size {s}; sizes must be positive")
         if stride is None:
             stride = prefix_product(shape)
         else:
-            stride = stride if type(stride) is int else normalize_stride(stride, "Layout stride")
+            if type(stride) is not int:
+                try:
+                    stride = normalize_stride(stride, "Layout stride")
+                except LayoutError:
+                    if not has_dyn(stride):
+                        raise
+                    _init_dyn(self, shape, stride)
+                    return
             if not congruent(shape, stride):
                 raise LayoutError(
                     f"Layout: shape {int_tuple_str(shape)} and stride {int_tuple_str(stride)} are not congruent"
@@ -175,14 +190,22 @@ class Layout:
         if type(crd) is int:
             if crd < 0:
                 raise LayoutError(f"Layout: coordinate {crd} is negative")
-            r = crd2idx(crd, self.shape, self.stride)
-            return r if type(r) is int else as_coord(r)
+            try:
+                r = crd2idx(crd, self.shape, self.stride)
+            except (LayoutError, TypeError):
+                _check_bound(self)
+                raise
+            return r if type(r) is int else _value(self, r)
         crd = _normalize_coord(crd)
         if _has_none(crd):
             return slice_and_offset(crd, self)[0]
         _check_coord(crd, self.shape)
-        r = crd2idx(crd, self.shape, self.stride)
-        return r if type(r) is int else as_coord(r)
+        try:
+            r = crd2idx(crd, self.shape, self.stride)
+        except (LayoutError, TypeError):
+            _check_bound(self)
+            raise
+        return r if type(r) is int else _value(self, r)
 
     def index_map(self):
         """``L(i)`` for every 1-D coordinate ``i < size``, vectorised (int64).
@@ -190,9 +213,48 @@ class Layout:
         >>> Layout((2, 2), (2, 1)).index_map().tolist()
         [0, 2, 1, 3]
         """
+        _check_bound(self)
         if has_basis(self.stride):
             raise LayoutError(f"index_map: layout {self} has basis strides; its values are coordinates, not offsets")
         return table(*self.flat()[:2])
+
+
+def _check_bound(layout):
+    """Raise a LayoutError naming the dynamic leaves of ``layout``, if it has any: they have no value to evaluate."""
+    found = dyn_leaves(layout)
+    if found:
+        named = ", ".join(f"{d} ({where})" for d, where in found)
+        raise LayoutError(
+            f"Layout {layout}: dynamic lea{'f' if len(found) == 1 else 'ves'} {named} "
+            f"ha{'s' if len(found) == 1 else 've'} no value; give the values with cute.bind(layout, values)"
+        )
+
+
+def _value(layout, r):
+    """A non-int result of evaluating ``layout``: a coordinate (basis strides), never an unbound dynamic value."""
+    if type(r) is Dyn:
+        _check_bound(layout)
+    return as_coord(r)
+
+
+def _init_dyn(self, shape, stride):
+    """``Layout.__init__`` for a shape or stride with ``Dyn`` leaves (kept off the static path)."""
+    shape = normalize_dyn(shape, "Layout shape")
+    for s in leaves(shape):
+        if type(s) is not Dyn and s <= 0:
+            raise LayoutError(f"Layout: shape {int_tuple_str(shape)} has a size {s}; sizes must be positive")
+    if stride is None:
+        stride = prefix_product(shape)
+    else:
+        stride = normalize_dyn(stride, "Layout stride")
+        if not congruent(shape, stride):
+            raise LayoutError(
+                f"Layout: shape {int_tuple_str(shape)} and stride {int_tuple_str(stride)} are not congruent"
+            )
+    _set_shape(self, shape)
+    _set_stride(self, stride)
+    _set_flat(self, None)
+    _set_hash(self, None)
 
 
 _new = object.__new__

@@ -1,0 +1,312 @@
+"""Dynamic leaves: the ``?`` of CuTe IR, an integer known only at run time, with what is known about it.
+
+CuTe IR (the MLIR dialect of the CuTe DSL) writes a leaf whose value is not
+known at compile time as ``?``; it may carry the divisibility the compiler can
+prove and the integer width: ``?{div=16}`` is a 32-bit value that is a
+multiple of 16, ``?{i64}`` a 64-bit value, ``?{i64 div=8}`` both. ``Dyn`` is
+that leaf as a value: it prints back exactly as CuTe IR prints it.
+
+>>> Dyn(), Dyn(div=16), Dyn(bits=64), Dyn(div=8, bits=64)
+(Dyn(), Dyn(div=16), Dyn(bits=64), Dyn(div=8, bits=64))
+>>> str(Dyn()), str(Dyn(div=16)), str(Dyn(bits=64)), str(Dyn(div=8, bits=64))
+('?', '?{div=16}', '?{i64}', '?{i64 div=8}')
+
+A ``Layout`` may hold Dyn leaves in its shape and stride; ``bind`` replaces
+them, in reading order (the order they print in: shape leaves, then stride
+leaves, left to right), by the values known at launch:
+
+>>> from unilayout.cute import Layout
+>>> L = Layout((Dyn(), 4), (1, Dyn(div=4)))
+>>> str(L), str(bind(L, [8, 8]))
+('(?,4):(1,?{div=4})', '(8,4):(1,8)')
+>>> bind(L, [8, 6])
+Traceback (most recent call last):
+...
+unilayout.errors.LayoutError: bind: value 6 for dynamic leaf 1 (?{div=4}, stride of mode 1) is not a multiple of 4
+
+Values are immutable and hashable; two Dyn leaves with the same divisibility
+and width are equal (they are types, as in CuTe IR, not named unknowns).
+"""
+
+from __future__ import annotations
+
+import operator
+from math import gcd
+
+from .._ints import as_int
+from ..errors import LayoutError
+from .basis import ScaledBasis
+
+__all__ = ["Dyn", "bind", "is_dyn", "has_dyn", "dyn_leaves", "normalize_dyn", "divisor_of", "dmul", "dadd"]
+
+#: Integer widths CuTe IR gives a dynamic leaf (``i32`` is the default and is not printed).
+BITS = (32, 64)
+
+
+class Dyn:
+    """A dynamic leaf: a run-time integer that is a multiple of ``div``, ``bits`` wide (CuTe IR's ``?``).
+
+    ``str`` is CuTe IR's spelling: ``?`` (``div=1``, 32 bits), ``?{div=N}``,
+    ``?{i64}``, ``?{i64 div=N}``; ``repr`` pastes back as Python.
+
+    >>> d = Dyn(div=64, bits=64)
+    >>> d, str(d), d.div, d.bits, d == Dyn(64, 64), len({Dyn(), Dyn(div=1)})
+    (Dyn(div=64, bits=64), '?{i64 div=64}', 64, 64, True, 1)
+    >>> Dyn(div=0)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Dyn: div must be a positive integer, got 0
+    >>> Dyn(bits=16)
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Dyn: bits must be 32 or 64 (CuTe IR's i32 and i64), got 16
+    """
+
+    __slots__ = ("div", "bits", "_hash")
+
+    def __init__(self, div: int = 1, bits: int = 32):
+        div = _int(div, "div")
+        if div < 1:
+            raise LayoutError(f"Dyn: div must be a positive integer, got {div}")
+        bits = _int(bits, "bits")
+        if bits not in BITS:
+            raise LayoutError(f"Dyn: bits must be 32 or 64 (CuTe IR's i32 and i64), got {bits}")
+        object.__setattr__(self, "div", div)
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "_hash", hash(("Dyn", div, bits)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Dyn is immutable")
+
+    def __eq__(self, other):
+        return type(other) is Dyn and self.div == other.div and self.bits == other.bits
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        parts = []
+        if self.div != 1:
+            parts.append(f"div={self.div}")
+        if self.bits != 32:
+            parts.append(f"bits={self.bits}")
+        return f"Dyn({', '.join(parts)})"
+
+    def __str__(self):
+        if self.bits == 32:
+            return "?" if self.div == 1 else f"?{{div={self.div}}}"
+        return "?{i64}" if self.div == 1 else f"?{{i64 div={self.div}}}"
+
+    def __reduce__(self):
+        return (Dyn, (self.div, self.bits))
+
+    def __bool__(self):
+        raise LayoutError(f"dynamic leaf {self} has no value until it is bound (cute.bind)")
+
+    def __index__(self):
+        raise LayoutError(f"dynamic leaf {self} has no value until it is bound (cute.bind)")
+
+    # -- arithmetic: what CuTe IR's type inference knows of the result ------------
+    def __mul__(self, other):
+        return dmul(self, other)
+
+    __rmul__ = __mul__
+
+    def __add__(self, other):
+        return dadd(self, other)
+
+    __radd__ = __add__
+
+    def admits(self, value: int) -> bool:
+        """True when ``value`` may stand for this leaf: a multiple of ``div`` that fits in ``bits`` signed bits.
+
+        >>> Dyn(div=4).admits(12), Dyn(div=4).admits(6), Dyn().admits(2**31)
+        (True, False, False)
+        """
+        lim = 1 << (self.bits - 1)
+        return value % self.div == 0 and -lim <= value < lim
+
+
+def divisor_of(x) -> int:
+    """What ``x`` is known to be a multiple of: ``div`` of a Dyn, ``|x|`` of an int (0: a multiple of everything).
+
+    >>> divisor_of(Dyn(div=8)), divisor_of(-6), divisor_of(0)
+    (8, 6, 0)
+    """
+    return x.div if type(x) is Dyn else abs(x)
+
+
+def _bits(a, b) -> int:
+    return max(a.bits if type(a) is Dyn else 32, b.bits if type(b) is Dyn else 32)
+
+
+def dmul(a, b):
+    """``a * b`` where either may be dynamic: divisibilities multiply, the wider width wins.
+
+    A static 1 leaves the other operand as it is; a static 0 gives 0.
+
+    >>> dmul(Dyn(div=4), 8), dmul(Dyn(div=2), Dyn(div=8, bits=64)), dmul(Dyn(), 1), dmul(Dyn(), 0), dmul(3, 4)
+    (Dyn(div=32), Dyn(div=16, bits=64), Dyn(), 0, 12)
+    """
+    if type(a) is not Dyn and type(b) is not Dyn:
+        return a * b
+    if type(b) is Dyn and type(a) is not Dyn:
+        a, b = b, a
+    if type(b) is not Dyn:
+        if b == 1:
+            return a
+        if b == 0:
+            return 0
+    return Dyn(divisor_of(a) * divisor_of(b), _bits(a, b))
+
+
+def dadd(a, b):
+    """``a + b`` where either may be dynamic: the divisibility is the gcd, the wider width wins; ``+ 0`` is the identity.
+
+    >>> dadd(Dyn(div=8), 12), dadd(Dyn(div=8), Dyn(div=16, bits=64)), dadd(Dyn(div=4), 0), dadd(2, 3)
+    (Dyn(div=4), Dyn(div=8, bits=64), Dyn(div=4), 5)
+    """
+    if type(a) is not Dyn and type(b) is not Dyn:
+        return a + b
+    if type(b) is Dyn and type(a) is not Dyn:
+        a, b = b, a
+    if type(b) is not Dyn and b == 0:
+        return a
+    return Dyn(gcd(divisor_of(a), divisor_of(b)), _bits(a, b))
+
+
+def _int(x, what):
+    if isinstance(x, bool):
+        raise LayoutError(f"Dyn: {what} must be a positive integer, got {x!r}")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise LayoutError(f"Dyn: {what} must be a positive integer, got {x!r:.40}") from None
+
+
+def is_dyn(x) -> bool:
+    """True for a ``Dyn`` leaf.
+
+    >>> is_dyn(Dyn()), is_dyn(4)
+    (True, False)
+    """
+    return type(x) is Dyn
+
+
+def has_dyn(t) -> bool:
+    """True when the int tuple ``t`` holds a ``Dyn`` leaf at any depth.
+
+    >>> has_dyn((2, (Dyn(), 4))), has_dyn((2, (3, 4)))
+    (True, False)
+    """
+    if type(t) is Dyn:
+        return True
+    return type(t) is tuple and any(has_dyn(v) for v in t)
+
+
+def dyn_leaves(x) -> list:
+    """The dynamic leaves of a layout (shape, then stride) or of an int tuple, in reading order.
+
+    Each entry is ``(Dyn, where)``, ``where`` naming the leaf for messages.
+
+    >>> from unilayout.cute import Layout
+    >>> [(str(d), w) for d, w in dyn_leaves(Layout((Dyn(), 4), (1, Dyn(div=4))))]
+    [('?', 'shape of mode 0'), ('?{div=4}', 'stride of mode 1')]
+    """
+    out = []
+    for part, t in _parts(x):
+        _collect(t, (), part, out)
+    return out
+
+
+def _parts(x):
+    if hasattr(x, "shape") and hasattr(x, "stride") and not isinstance(x, tuple):
+        return (("shape", x.shape), ("stride", x.stride))
+    return (("int tuple", x),)
+
+
+def _collect(t, path, part, out):
+    if type(t) is tuple:
+        for i, v in enumerate(t):
+            _collect(v, path + (i,), part, out)
+    elif type(t) is Dyn:
+        where = f"{part} of mode {'.'.join(map(str, path))}" if path else part
+        out.append((t, where))
+
+
+def normalize_dyn(x, what: str = "int tuple"):
+    """``inttuple.normalize`` that keeps ``Dyn`` leaves (for layouts read from CuTe IR).
+
+    >>> normalize_dyn([2, (Dyn(), 4)])
+    (2, (Dyn(), 4))
+    """
+    if isinstance(x, (tuple, list)):
+        return tuple(normalize_dyn(v, what) for v in x)
+    if type(x) is Dyn:
+        return x
+    if type(x) is ScaledBasis:
+        return x
+    return as_int(x, what)
+
+
+def bind(x, values):
+    """Replace the dynamic leaves of ``x`` (a Layout, ComposedLayout or int tuple) by ``values``, in reading order.
+
+    Reading order is the order the leaves print in CuTe IR's text: the shape's
+    leaves left to right, then the stride's. Each value must be an integer that
+    the leaf admits (a multiple of its ``div``, within its width); a shape value
+    must be positive. The result has no dynamic leaf left.
+
+    >>> from unilayout.cute import Layout
+    >>> bind(Layout((Dyn(), Dyn(div=8)), (1, Dyn(bits=64))), [3, 16, 3])
+    Layout((3, 16), (1, 3))
+    >>> bind((Dyn(), 2), [5])
+    (5, 2)
+    >>> bind(Layout((Dyn(), 2), (1, 2)), [])
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: bind: 1 dynamic leaf (?) but 0 values
+    """
+    try:
+        values = [operator.index(v) if not isinstance(v, bool) else _bad(v) for v in values]
+    except TypeError:
+        raise LayoutError(f"bind: values must be integers, got {values!r:.60}") from None
+    if hasattr(x, "inner") and hasattr(x, "outer"):
+        return type(x)(x.outer, x.offset, bind(x.inner, values))  # a ComposedLayout: its inner layout holds the leaves
+    found = dyn_leaves(x)
+    if len(found) != len(values):
+        n = len(found)
+        leaves_txt = ", ".join(str(d) for d, _ in found)
+        raise LayoutError(
+            f"bind: {n} dynamic lea{'f' if n == 1 else 'ves'}{f' ({leaves_txt})' if n else ''} "
+            f"but {len(values)} value{'' if len(values) == 1 else 's'}"
+        )
+    for i, ((d, where), v) in enumerate(zip(found, values)):
+        if v % d.div:
+            raise LayoutError(f"bind: value {v} for dynamic leaf {i} ({d}, {where}) is not a multiple of {d.div}")
+        lim = 1 << (d.bits - 1)
+        if not -lim <= v < lim:
+            raise LayoutError(f"bind: value {v} for dynamic leaf {i} ({d}, {where}) does not fit in i{d.bits}")
+        if where.startswith("shape") and v <= 0:
+            raise LayoutError(f"bind: value {v} for dynamic leaf {i} ({d}, {where}) must be positive (a size)")
+    it = iter(values)
+    if hasattr(x, "shape") and hasattr(x, "stride") and not isinstance(x, tuple):
+        shape = _fill(x.shape, it)
+        stride = _fill(x.stride, it)
+        return type(x)(shape, stride)
+    return _fill(x, it)
+
+
+def _bad(v):
+    raise TypeError(v)
+
+
+def _fill(t, it):
+    if type(t) is tuple:
+        return tuple(_fill(v, it) for v in t)
+    if type(t) is Dyn:
+        return next(it)
+    return t
