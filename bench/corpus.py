@@ -11,7 +11,8 @@ one JSON line per text with the facts *the producer* computes for it, where the 
 - pycute (CUTLASS 4.2): the layout each pycute test builds, printed by pycute (the corpus text), its
   size, cosize and every value, and the printed result of the op the test applies (itself a text).
 - JAX (CPU, subprocess with fake devices): the index box each device holds, for HLO shardings
-  (``HloSharding.from_string`` + ``op_sharding_to_indices``) and Shardy shardings over their mesh
+  (``HloSharding.from_string`` + ``op_sharding_to_indices``; a ``{maximal device=k}`` holds the whole array
+  on device k alone, as XLA places it, where ``op_sharding_to_indices`` lists it for every device) and Shardy shardings over their mesh
   (the same axes as a ``NamedSharding``); JAX refuses uneven splits, so those carry no boxes.
 - tt-mlir does not install here: its facts are what its lit test printed (the memref of a
   ``#ttnn.ttnn_layout``), and XLA layouts carry the dims and minor-to-major order the test wrote.
@@ -82,6 +83,18 @@ def _dims(s: str) -> list[int]:
 _TRITON = r'''
 import json, os, sys, tempfile
 from triton._C.libtriton import ir, gluon_ir
+from triton.experimental.gluon.language import _layouts as gluon_layouts
+# Gluon's SharedLinearLayout (the Python value to_linear_layout returns) asserts that offset_bases is not
+# empty; Triton's toLinearLayout itself gives a size-1 buffer (shape [1], [1, 1]) a layout with no offset
+# bases, and its verifier reads the type: let the Python value hold what Triton computed.
+_shared_linear_check = gluon_layouts.SharedLinearLayout.__post_init__
+def _keep_empty_offset_bases(self):
+    try:
+        _shared_linear_check(self)
+    except AssertionError:
+        if len(self.offset_bases) != 0:
+            raise
+gluon_layouts.SharedLinearLayout.__post_init__ = _keep_empty_offset_bases
 cases = json.load(sys.stdin)
 out = []
 for c in cases:
@@ -335,6 +348,14 @@ for c in cases:
         shape = tuple(c["shape"])
         if c["kind"] == "hlo":
             h = xc.HloSharding.from_string(c["text"])
+            if h.to_proto().type == xc.OpSharding.Type.MAXIMAL:
+                # XLA places a maximal sharding's whole array on its one device; JAX's op_sharding_to_indices
+                # lists the whole array for every device (as for {replicated}), so the boxes come from the
+                # HloSharding's device: the whole array there, nothing elsewhere
+                dev = h.tile_assignment_devices()[0]
+                full, empty = [[0, n] for n in shape], [[0, 0] for _ in shape]
+                out.append({"boxes": {str(k): full if k == dev else empty for k in range(max(c["n"], dev + 1))}})
+                continue
             idx = O.op_sharding_to_indices(h, shape, c["n"])
             out.append({"boxes": {str(k): b for k, b in enumerate(boxes(idx, shape))}})
         else:

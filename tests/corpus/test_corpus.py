@@ -128,3 +128,12 @@ def test_the_check_catches_a_text_read_that_the_producer_rejects():
 def corpus_summary() -> str:
     """The agreement rate per producer (printed at the end of the test run by conftest.py)."""
     return agree.summary(CORPUS, _results()) if RESULTS else ""
+
+
+def test_a_text_the_producer_reads_without_a_layout_agrees_only_with_not_representable():
+    """Triton reads some memdesc types and then aborts computing their linear layout (``producer_note``): unilayout's
+    NotRepresentableError agrees with that; a ParseError (unilayout refusing the text itself) does not."""
+    e = copy.deepcopy(next(x for x in CORPUS if "producer_note" in x["facts"] and "6x8x16" in x["text"]))
+    assert agree.check(e) is None
+    e["text"] = e["text"].replace("swizzlingByteWidth = 32", "swizzlingByteWidth = 31")
+    assert agree.check(e)[0] == "parse bug"

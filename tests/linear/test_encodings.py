@@ -376,3 +376,17 @@ def test_tensor_memory_layouts_have_tritons_in_dims_row_and_col():
     got = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                                     timeout=120).stdout.strip().splitlines()[-1])
     assert dict(L.bases)["row"] == got["rows"] and dict(L.bases)["col"] == got["cols"]
+
+
+@pytest.mark.parametrize("text", [
+    "!ttg.memdesc<1x128xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>, "
+    "#ttg.shared_memory>",
+    "!ttg.memdesc<32x4xf32, #ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = true, elementBitWidth = 32}>, "
+    "#ttg.shared_memory>",
+])
+def test_nvmma_shared_smaller_than_a_core_matrix_reads_but_has_no_linear_layout(text):
+    """Triton 3.9 parses such a memdesc type and then aborts in toLinearLayout (tests/corpus records it): the
+    text is not malformed, so unilayout says the layout is not representable rather than a ParseError."""
+    with pytest.raises(NotRepresentableError, match="core matrix") as info:
+        unilayout.parse(text)
+    assert not isinstance(info.value, unilayout.ParseError)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..._ints import as_int, as_pow2
-from ...errors import LayoutError
+from ...errors import LayoutError, NotRepresentableError
 from ..layout import LinearLayout
 from ._base import _CGA, Field, _bool, _dims, _Encoding, _freeze, _ints, _is_true, _order, _shape
 from ._fit import _cga_layout, _grow, _implied_shape, fit_to_shape
@@ -248,8 +248,10 @@ class NvmmaShared(_Encoding):
         tile = self._core_matrix(swz, ebw)
         rows, cols = tile.out_dim_size("dim0"), tile.out_dim_size("dim1")
         if collapsed[1] * (2 if fp4 else 1) < cols or collapsed[0] < rows:
-            raise LayoutError(
-                f"shape {list(shape)} is smaller than one {rows}x{cols} core matrix of this nvmma_shared layout"
+            # Triton reads such a memdesc type, but its toLinearLayout asserts on it: there is no layout to give
+            raise NotRepresentableError(
+                f"shape {list(shape)} is smaller than one {rows}x{cols} core matrix of this nvmma_shared layout "
+                "(Triton reads the type but has no linear layout for it: its toLinearLayout asserts)"
             )
         layout = _grow(tile, ["dim0", "dim1"], collapsed)
         pre = box[1:] + box[:1] if transposed else list(box)
