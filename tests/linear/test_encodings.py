@@ -390,3 +390,20 @@ def test_nvmma_shared_smaller_than_a_core_matrix_reads_but_has_no_linear_layout(
     with pytest.raises(NotRepresentableError, match="core matrix") as info:
         unilayout.parse(text)
     assert not isinstance(info.value, unilayout.ParseError)
+
+
+def test_mma_v2_m8_dot_operand_has_a_k_tile_of_4_k_width():
+    # Triton's nvidiaDotToLinearLayout: instrShape M 8 (m8n8k4) tiles K by 4·kWidth, so K = 4 (or 1) with kWidth 1
+    # keeps no register basis past K (the lit test's tensor<8x4xi32, #ttg.dot_op<... instrShape = [8, 8]>, kWidth=1>)
+    cases = []
+    for op, kw, shape in [(0, 1, [8, 4]), (0, 1, [16, 1]), (0, 1, [32, 1]), (0, 2, [16, 8]), (0, 1, [1, 128]),
+                          (1, 1, [4, 8]), (1, 2, [8, 16]), (1, 1, [1, 32]), (1, 2, [64, 8])]:
+        text = (f"tensor<{shape[0]}x{shape[1]}xi32, #ttg.dot_op<{{opIdx = {op}, parent = #ttg.nvidia_mma<{{"
+                f"versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [8, 8]}}>, kWidth = {kw}}}>>")
+        cases.append({"type": text, "shape": shape, "warps": 4, "lanes": 32})
+    L = unilayout.parse(cases[0]["type"])
+    assert dict(L.bases)["register"] == []  # one register: 4 lanes cover K = 4
+    got = H.triton_mlir_layouts(cases)
+    assert sum("error" in g for g in got) == 0, got
+    for case, want in zip(cases, got):
+        assert dict(unilayout.parse(case["type"]).bases) == want, case["type"]

@@ -56,7 +56,8 @@ def _version(enc) -> tuple:
 
 def _mma_dot(dot, shape) -> LinearLayout:
     """An NVIDIA MMA operand (``dot.parent`` an :class:`NvidiaMma`): A is M x 8·k_width (M the MMA v2's
-    instrShape M, 16 or 8; 16 on Hopper), B 8·k_width x 8 (the MMA's tile rule, K inner); warps follow the
+    instrShape M, 16 or 8; 16 on Hopper), B 8·k_width x 8 (the MMA's tile rule, K inner); with instrShape M 8
+    (the m8n8k4 instruction) the K tile is 4·k_width (Triton's ``nvidiaDotToLinearLayout``); warps follow the
     parent's, broadcast along K."""
     parent = dot.parent
     rank, idx, kw, names, k_dim, _ = _dot_common(dot, shape)
@@ -66,11 +67,13 @@ def _mma_dot(dot, shape) -> LinearLayout:
     wpc = _pow2s(parent.warps_per_cta, "warps_per_cta", rank)
     is_a = idx == 0
     instr = _pow2s(parent.instr_shape, "instr_shape")
+    instr_m = instr[-2] if v == 2 else 16
+    k_tile = kw * (4 if instr_m == 8 else 8)  # Triton: the m8n8k4 instruction (instrM 8) has a K tile of 4·k_width
     if is_a:  # the tile's non-K size is the MMA's (instrShape M: 16, or 8 for an m8 instruction)
-        tile_m, tile_n = instr[-2] if v == 2 else 16, kw * 8
+        tile_m, tile_n = instr_m, k_tile
         order = tuple(range(rank - 1, -1, -1))
     else:
-        tile_m, tile_n = 8, kw * 8  # m = non-K (N, 8), n = K
+        tile_m, tile_n = 8, k_tile  # m = non-K (N, 8), n = K
         order = (rank - 2, rank - 1) + tuple(range(rank - 3, -1, -1))
     cta = _mma_tile(rank, tile_m, tile_n, kw, order[0], order[1], order)
     for d in warp_order:  # the parent's warps, broadcast along K
