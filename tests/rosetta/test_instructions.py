@@ -39,7 +39,7 @@ def _cdna_mfma_c(m):  # lane l: column l % m; each group of 4 registers covers 4
     return np.stack([row, lane % m], axis=-1)
 
 
-@pytest.mark.parametrize("system", ["cute", "triton", "tensor-layouts"])
+@pytest.mark.parametrize("system", ["cute", "triton", "tensor-layouts", "tilelang", "tirx"])
 def test_mma_m16n8k16_fragments_are_the_ptx_figures(system):
     f = rosetta.fragments("mma.sync.m16n8k16.f32.f16")[system]
     assert np.array_equal(f["C"].coords, _ptx_m16n8_c())

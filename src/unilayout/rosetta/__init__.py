@@ -7,12 +7,13 @@ exhaustively: every spelling becomes a ``Fragment`` — (thread, value) ->
 permutation under which they are the same, or the first (thread, value) where
 they differ (``verdict``). ``fragments(instruction)`` gives one instruction's
 spellings (``instructions``: CuTe atoms, Triton encodings, TileLang fragments,
-Mosaic GPU layouts, the ``tensor-layouts`` package where installed), ``table(instruction)`` the
+Mosaic GPU layouts, TIRx's tile patterns, the ``tensor-layouts`` package where installed), ``table(instruction)`` the
 verdicts against the instruction's reference system.
 
 >>> from unilayout import rosetta
 >>> [(r.system, r.operand, r.verdict) for r in rosetta.table("mma.sync.m16n8k16.f32.f16") if r.operand == "C"]
-[('cute', 'C', 'reference'), ('tensor-layouts', 'C', 'same'), ('tilelang', 'C', 'same'), ('triton', 'C', 'same')]
+[('cute', 'C', 'reference'), ('tensor-layouts', 'C', 'same'), ('tilelang', 'C', 'same'), ('tirx', 'C', 'same'),
+ ('triton', 'C', 'same')]
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ tensor-layouts the ``tensor-layouts`` package's atom (where installed)          
 tilelang       the ``Fragment`` TileLang's TensorCoreIntrinEmitter builds (its B   mma.sync (f16, bf16, tf32, s8)
                buffer is ``(n, k)``), as TileLang prints it
 mosaic         JAX Pallas ``plgpu.Layout.WGMMA`` (Mosaic GPU's TiledLayout)     wgmma accumulators
+tirx           the ``TileLayout`` (laneid, m) of TIRx's CUDA tile pattern's     mma.sync m16n8k8/k16 f16/bf16, ldmatrix,
+               atom, as TIRx prints it (``rosetta.tirx``)                       stmatrix (x1/x2/x4), tcgen05.ld/st
 ============== ============================================================== =========================================
 
 A copy's fragment is its register side in bits (operand ``D`` of a load, ``S``
@@ -283,6 +285,17 @@ def _mosaic_build(n):
     return from_cute_tv(mosaic.WGMMA.to_cute_tv((64, n)), (64, n), False, "mosaic", "plgpu.Layout.WGMMA")
 
 
+def _tirx_spellings(table):
+    """TIRx's fragments (its CUDA tile patterns' images, as ``TileLayout`` texts: ``rosetta.tirx``)."""
+    from . import tirx  # lazy: the stored TIRx spellings load with the table
+
+    for name, ops in tirx.instructions().items():
+        if name in table:
+            extra = tuple(Spelling("tirx", op, tirx.tirx_spelling_text(name, op),
+                                   functools.partial(tirx.from_tirx, name, op)) for op in ops)
+            table[name] = table[name]._replace(spellings=table[name].spellings + extra)
+
+
 def _more_systems(table):
     """TileLang's mma.sync fragments (as TileLang prints them) and Mosaic GPU's WGMMA accumulator."""
     from .tilelang_spellings import SPELLINGS  # lazy: the stored spellings load with the table
@@ -307,6 +320,7 @@ def _table():
     _more_systems(out)
     out.update(_amd())
     out.update(_copies())
+    _tirx_spellings(out)
     return out
 
 
@@ -352,7 +366,7 @@ def fragments(instruction: str) -> dict:
 
     >>> f = fragments("mma.sync.m16n8k16.f32.f16")
     >>> sorted(f), f["cute"]["B"].shape
-    (['cute', 'tensor-layouts', 'tilelang', 'triton'], (16, 8))
+    (['cute', 'tensor-layouts', 'tilelang', 'tirx', 'triton'], (16, 8))
     """
     out: dict = {}
     for s in _get(instruction).spellings:
