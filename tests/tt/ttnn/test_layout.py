@@ -145,3 +145,21 @@ def test_property_ttnn_form_round_trips_and_places_as_the_seed_form(b, h, w, gy,
         return
     assert tt.parse(str(L)) == L and L.to_metal() == ml
     assert np.array_equal(L.index_map(), ml.index_map())
+
+
+@pytest.mark.parametrize("shape, linear, grid, memref, how, device", [
+    # tt-mlir's ttnn_{height,width}_sharded_translation.mlir: the metal tensor ttir.ttnn_metal_layout_cast prints
+    ((384, 32), "(d0, d1) -> (d0, d1)", (6, 2), (1, 1), "height_sharded", (12, 1, 1, 1)),
+    ((384, 32), "(d0, d1) -> (d0, d1)", (2, 6), (1, 1), "height_sharded", (12, 1, 1, 1)),
+    ((32, 384), "(d0, d1) -> (d0, d1)", (6, 2), (1, 1), "width_sharded", (1, 12, 1, 1)),
+    ((2, 32, 384), "(d0, d1, d2) -> (d0 * 32 + d1, d2)", (6, 2), (2, 1), "width_sharded", (1, 12, 2, 1)),
+    ((4096, 32), "(d0, d1) -> (d0, d1)", (8, 1), (16, 1), "height_sharded", (8, 1, 16, 1)),
+])
+def test_height_and_width_sharded_to_v2_is_the_metal_tensor_tt_mlir_casts_to(shape, linear, grid, memref, how, device):
+    L = TTNNTensorLayout(shape, linear, grid, buffer_type="l1", memory_layout=how, tile=(32, 32))
+    assert L.memref_shape == memref
+    v2 = L.to_v2()
+    assert v2.device_shape == device
+    # the same shards, core k of the v2 grid being core k of the 2-D grid (row-major)
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    assert np.array_equal(v2.shard(a).reshape(-1), L.shard(a).reshape(-1))

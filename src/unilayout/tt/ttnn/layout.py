@@ -297,6 +297,28 @@ class TTNNTensorLayout(MetalLayout):
         return MetalLayout(self.logical_shape, self.linear, self.grid, self.element_type, self.memory_space,
                            "undef", self.tile, self.tile_dtype)
 
+    def to_v2(self, memory_layout="sharded") -> MetalLayout:
+        """The v2 ``#ttcore.metal_layout`` of the same shards (``MetalLayout.to_v2``), on the grid the shards are cut over.
+
+        Height / width sharding over a 2-D grid cuts ``n`` = all the grid's
+        cores shards along one dim, so its v2 grid is ``n x 1`` / ``1 x n``, the
+        metal tensor tt-mlir's D2M lowering casts the TTNN tensor to
+        (``ttir.ttnn_metal_layout_cast``, its ``getLegacyGrid``); virtual core
+        ``k`` is physical core ``k`` of the grid, row-major, which tt-mlir
+        carries on the cast as its virtual-grid maps, not in the type.
+
+        >>> L = TTNNTensorLayout((384, 32), "(d0, d1) -> (d0, d1)", (6, 2), buffer_type="l1",
+        ...                      memory_layout="height_sharded", tile=(32, 32))
+        >>> L.to_v2().device_shape
+        (12, 1, 1, 1)
+        """
+        virtual = _virtual_grid(self.grid, self.memory_layout)
+        if virtual is None:
+            return super().to_v2(memory_layout)
+        cut = MetalLayout(self.logical_shape, self.linear, virtual, self.element_type, self.memory_space,
+                          self.oob_val, self.tile, self.tile_dtype)
+        return cut.to_v2(memory_layout)
+
     def memory_config(self, orientation="row_major") -> MemoryConfig:
         """The ``#ttnn.memory_config`` that places this tensor (the shard spec from ``core_ranges`` or the grid).
 
