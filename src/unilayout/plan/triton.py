@@ -39,7 +39,7 @@ from .. import linear
 from .._ints import as_pow2
 from ..errors import LayoutError
 
-__all__ = ["TritonCost", "triton_conversion", "shuffle_rounds", "element_bits"]
+__all__ = ["TritonCost", "TritonLowering", "triton_conversion", "triton_lowering", "shuffle_rounds", "element_bits"]
 
 _TENSOR_ELEM = re.compile(r"(?:tensor|!ttg\.memdesc)\s*<\s*(?:\d+\s*x\s*)+(!tt\.ptr|[A-Za-z][\w]*)")
 _WIDTH = re.compile(r"(?:[fiu]|bf|si|ui)(\d+)")
@@ -74,6 +74,10 @@ class TritonCost(NamedTuple):
 
     ``staging`` is the shared ``LinearLayout`` (None when nothing leaves the registers).
 
+    ``shared_bytes`` is the whole tile staged by unilayout's layout; ``scratch_bytes`` and ``path``
+    are Triton 3.9's own figures (:func:`triton_lowering`): the scratch its allocator reserves (one
+    round of its swizzled buffer) and how it lowers the conversion.
+
     >>> TritonCost("none", (), 0, 0, 0, 0, 0, 0, None).level
     'none'
     """
@@ -87,6 +91,8 @@ class TritonCost(NamedTuple):
     store_vector: int
     load_vector: int
     staging: object
+    scratch_bytes: int = 0
+    path: str = "none"
 
 
 def shuffle_rounds(src, dst) -> int:
@@ -149,6 +155,8 @@ def triton_conversion(src, dst, bitwidth=32) -> TritonCost:
     >>> c = triton_conversion(a, b, bitwidth=16)
     >>> c.level, c.shuffle_rounds, c.shared_bytes, c.store_vector, c.load_vector, c.store_conflicts + c.load_conflicts
     ('warp', None, 8192, 4, 4, 0)
+    >>> c.path, c.scratch_bytes    # Triton stages the same tile in one round
+    ('shared', 8192)
     """
     A = linear.analysis
     for name, L in (("src", src), ("dst", dst)):
@@ -161,8 +169,9 @@ def triton_conversion(src, dst, bitwidth=32) -> TritonCost:
         )
     levels = A.conversion_levels(src, dst)
     level = A.conversion_level(src, dst)
+    tri = triton_lowering(src, dst, bitwidth)
     if level in ("none", "register"):
-        return TritonCost(level, levels, 0, 0, 0, 0, 0, 0, None)
+        return TritonCost(level, levels, 0, 0, 0, 0, 0, 0, None, tri.scratch_bytes, tri.path)
     rounds = shuffle_rounds(src, dst) if level == "lane" else None
     shared = A.optimal_shared_layout(src, dst, bitwidth)
     store = A.bank_conflicts(src, shared, bitwidth)
@@ -170,4 +179,398 @@ def triton_conversion(src, dst, bitwidth=32) -> TritonCost:
     vs = A.largest_vectorisation(src.invert_and_compose(shared), bitwidth).width
     vd = A.largest_vectorisation(dst.invert_and_compose(shared), bitwidth).width
     nbytes = shared.in_dim_size("offset") * bitwidth // 8
-    return TritonCost(level, levels, rounds, nbytes, store, load, vs, vd, shared)
+    return TritonCost(level, levels, rounds, nbytes, store, load, vs, vd, shared, tri.scratch_bytes, tri.path)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Triton 3.9's own lowering of convert_layout: which path (lib/Analysis/Utility.cpp cvtReordersRegisters,
+# cvtNeedsWarpShuffle), and for the shared-memory path the swizzled staging buffer of lib/Tools/GenericSwizzling.cpp
+# optimalSwizzlingLdSt, whose size lib/Analysis/Allocation.cpp getNumScratchElemsSwizzledCvt allocates.
+# Bases are ints over the flattened tensor (dim0 the fastest bits), as Triton's ``flattenOuts`` makes them.
+
+
+class TritonLowering(NamedTuple):
+    """How Triton 3.9 lowers ``convert_layout(src -> dst)`` (see :func:`triton_lowering`).
+
+    ``path``: ``"none"`` (nothing moves), ``"register"`` (a register permutation), ``"shuffle"``
+    (``shfl.sync`` inside a warp) or ``"shared"`` (a round trip through the scratch buffer);
+    ``scratch_bytes``: the scratch the allocator reserves; ``reps``: rounds through that buffer;
+    ``vector`` / ``store_vector`` / ``load_vector``: elements per shared access (the swizzle's
+    vector, and what one ``st.shared`` / ``ld.shared`` moves); ``store_conflicts`` /
+    ``load_conflicts``: Triton's count of extra wavefronts (``2**k - 1``); ``instructions``: the
+    PTX instruction classes the path emits.
+
+    >>> TritonLowering("none", 0, 1, 1, 1, 1, 0, 0, ()).path
+    'none'
+    """
+
+    path: str
+    scratch_bytes: int
+    reps: int
+    vector: int
+    store_vector: int
+    load_vector: int
+    store_conflicts: int
+    load_conflicts: int
+    instructions: tuple
+
+
+def _flat(L, dim) -> list:
+    """The bases of in-dim ``dim`` of a layout with one (flattened) out-dim, as ints."""
+    if not L.has_in_dim(dim):
+        return []
+    return [int(v[0]) for n, vecs in L.bases if n == dim for v in vecs]
+
+
+def _rref(vectors, dim) -> list:
+    """Reduced row echelon form over GF(2), each row's pivot its lowest set bit (f2reduce's convention)."""
+    rows = [v for v in vectors if v]
+    out: list = []
+    for v in rows:
+        for r in out:
+            if v & (r & -r):
+                v ^= r
+        if v:
+            p = v & -v
+            out = [r ^ v if r & p else r for r in out]
+            out.append(v)
+    return out
+
+
+def _pivots(vectors, dim) -> set:
+    return {(r & -r).bit_length() - 1 for r in _rref(vectors, dim)}
+
+
+def _nullspace(vectors, dim) -> list:
+    """Triton ``nullspaceBasis``: for each free column c, ``1 << c`` plus the pivots of the rows holding c."""
+    rows = _rref(vectors, dim)
+    piv = {(r & -r).bit_length() - 1 for r in rows}
+    out = []
+    for c in range(dim):
+        if c in piv:
+            continue
+        v = 1 << c
+        for r in rows:
+            if r >> c & 1:
+                v ^= r & -r
+        out.append(v)
+    return out
+
+
+def _intersection(b1, b2, dim) -> list:
+    """Triton ``intersectionBasis`` (keeps b1's order when every basis is a power of two)."""
+    if all(b > 0 and b & (b - 1) == 0 for b in list(b1) + list(b2)):
+        s2 = set(b2)
+        return [b for b in b1 if b and b in s2]
+    return _nullspace(_nullspace(b1, dim) + _nullspace(b2, dim), dim)
+
+
+def _complement(basis, dim) -> list:
+    piv = _pivots(basis, dim)
+    return [1 << i for i in range(dim) if i not in piv]
+
+
+def _vec_basis(rs, rd, ws, wd, bs, bitwidth, dim):
+    """Triton ``getVecBasisLdSt``: the swizzle's vector bases and whether src filled the first bank."""
+    vb = _intersection(rs, rd, dim)[: max(0, (128 // bitwidth).bit_length() - 1)]
+    fills = None
+    if (1 << len(vb)) * bitwidth < 32:
+        per_bank = (32 // bitwidth).bit_length() - 1
+        ws, wd = [w for w in ws if w], [w for w in wd if w]
+        src_w = _intersection([r for r in rs if r not in vb], wd, dim)
+        dst_w = _intersection([r for r in rd if r not in vb], ws, dim)
+        if len(src_w) == len(dst_w) and src_w:
+            fills = min(src_w) < min(dst_w)
+        else:
+            fills = len(src_w) > len(dst_w)
+        vb = vb + (src_w if fills else dst_w)
+        if len(vb) < per_bank:
+            vb = vb + _intersection(ws, wd, dim)
+        i = 0
+        while len(vb) < per_bank and (i < len(ws) or i < len(wd)):
+            if i < len(ws) and ws[i] not in vb:
+                vb.append(ws[i])
+            if len(vb) < per_bank and i < len(wd) and wd[i] not in vb and wd[i] not in bs:
+                vb.append(wd[i])
+            i += 1
+        vb = vb[:per_bank]
+    return vb, fills
+
+
+def _segment(bank_src, bank_dst, blocks, dim, length) -> list:
+    """Triton ``computeSegment``: the bases that pick a row of banks, conflict-free where it can."""
+    ss = (set(bank_src) | set(blocks)) - {0}
+    sd = (set(bank_dst) | set(blocks)) - {0}
+    seg = [1 << b for b in range(dim) if (1 << b) not in ss and (1 << b) not in sd]
+    if len(seg) >= length:
+        return seg[:length]
+    a = sorted(v for v in ss if v not in sd)
+    b = sorted(v for v in sd if v not in ss)
+    if len(a) > len(b):
+        a, b = b, a
+    k = min(max(0, length - len(a) - len(seg)), len(a))
+    seg += [a[i] ^ b[i] for i in range(k, len(a))] + a[:k] + b[:k]
+    return seg[:length]
+
+
+def _lane_tile(lane, vec, bitwidth, banks=32) -> list:
+    """Triton ``getLaneTile`` for ld/st.shared (no explicit lane order): the lanes of one wavefront."""
+    log2vec = max(1, vec * bitwidth // 32).bit_length() - 1
+    phase = max(0, log2vec + len(lane) - (banks.bit_length() - 1))
+    return list(lane[: len(lane) - phase])
+
+
+def _conflicts(seg, tile, dim) -> int:
+    return (1 << len(_intersection(seg, tile, dim))) - 1
+
+
+def _no_broadcast(L):
+    """Triton ``actionRemoveBroadcastedRegs``: drop the register bases that are zero."""
+    keep = [(n, [v for v in vecs if any(v)] if n == "register" else vecs) for n, vecs in L.bases]
+    return linear.LinearLayout(keep, L.out_dims, require_surjective=False)
+
+
+def _swizzle_ldst(sf, df, bitwidth):
+    """Triton ``optimalSwizzlingLdSt`` (32 banks, ld/st.shared lanes): (vector, bank, segment, reps, tiles)."""
+    dim = sf.total_out_dim_size_log2
+    rs, rd = _flat(sf, "register"), _flat(df, "register")
+    blocks = _flat(sf, "block")
+    vb, _ = _vec_basis(rs, rd, _flat(sf, "warp"), _flat(df, "warp"), blocks, bitwidth, dim)
+    vec = 1 << len(vb)
+    tile_s, tile_d = _lane_tile(_flat(sf, "lane"), vec, bitwidth), _lane_tile(_flat(df, "lane"), vec, bitwidth)
+    vb, bank, seg, reps = _build(rs, rd, vb, tile_s, tile_d, blocks, bitwidth, dim, 0)
+    return vb, bank, seg, reps, tile_s, tile_d, ("st.shared", "ld.shared")
+
+
+def _build(rs, rd, vb, tile_s, tile_d, blocks, bitwidth, dim, leave):
+    """Triton ``optimalSwizzling`` for a given vector and lane tiles, then ``buildReps``."""
+    nzb = [b for b in blocks if b]
+    len_b = min((32 * 32 // ((1 << len(vb)) * bitwidth)).bit_length() - 1, dim - len(vb) - len(nzb))
+    len_s = dim - len_b - len(vb) - len(nzb)
+    seg = _segment(vb + tile_s, vb + tile_d, nzb, dim, len_s)
+    bank = _complement(vb + seg + nzb, dim)
+    srs, srd = set(rs), set(rd)
+    keep, reps = [], []
+    for s in seg:
+        if s in srs and s in srd:
+            if leave > 0:
+                leave -= 1
+                keep.append(s)
+            else:
+                reps.append(s)
+        else:
+            keep.append(s)
+    return vb, bank, keep, reps
+
+
+# Triton's LocalMemOpTile per instruction: (lanes whose bases must be contiguous, lanes that address one access)
+_ST_LD = ((), (0, 1, 2))
+_MATRIX = ((0, 1), (2, 3, 4))
+_MATRIX_T = ((2, 3, 4), (0, 1))
+
+
+def _tiles(bitwidth):
+    """Triton ``getSrcDstTiles`` on sm_90 (stmatrix and ldmatrix): the store and load instructions it weighs."""
+    out = [("shared", _ST_LD)]
+    if bitwidth <= 32:
+        out.append(("matrix", _MATRIX))
+    if bitwidth == 16:
+        out.append(("matrix.trans", _MATRIX_T))
+    return out
+
+
+def _tile_vbasis(a, b, nra, nrb, ida, idb, dim):
+    """Triton ``optimalSwizzlingTile``: the vector of a pair of instructions, or None when they cannot pair."""
+    if nra < nrb:
+        return _tile_vbasis(b, a, nrb, nra, idb, ida, dim)
+    ra, rb = _flat(a, "register"), _flat(b, "register")
+    la, lb = _flat(a, "lane"), _flat(b, "lane")
+    vb = _intersection(ra, rb, dim)
+    if len(vb) < nrb:
+        return None
+    vb = vb[:nrb]
+    ta, tb = [la[i] for i in ida], [lb[i] for i in idb]
+    if 0 in ta or 0 in tb:
+        return None
+    if nra - nrb or ida:
+        cvt = b.invert_and_compose(a)
+        lane_bases = dict(cvt.bases).get("lane", [])
+        names = cvt.out_dim_names
+
+        def part(i, name):
+            return lane_bases[i][names.index(name)] if name in names else 0
+        if any(part(idb[i], "register") == 0 for i in range(nra - nrb)):
+            return None
+        for x, y in zip(ida, idb[len(idb) - len(ida):]):
+            if part(y, "lane") != 1 << x:
+                return None
+    return vb + tb
+
+
+def _swizzle(src, dst, bitwidth):
+    """Triton ``optimalSwizzling`` over the sm_90 instruction pairs (NVIDIA's scratch and lowering)."""
+    sf, df = src.flatten_outs(), dst.flatten_outs()
+    dim = sf.total_out_dim_size_log2
+    total = (128 // bitwidth).bit_length() - 1
+    rs, rd = _flat(sf, "register"), _flat(df, "register")
+    ls, ld_ = _flat(sf, "lane"), _flat(df, "lane")
+    blocks = _flat(sf, "block")
+    tiles = _tiles(bitwidth)
+    best = None
+    for ns, (cs, as_) in tiles:
+        for nd, (cd, ad) in tiles:
+            if len(ls) < 5 or len(ld_) < 5:
+                continue
+            vb = _tile_vbasis(sf, df, total - len(cs), total - len(cd), cs, cd, dim)
+            if vb is None:
+                continue
+            ts = [r for r in rs if r not in vb][: 3 - len(as_)]
+            td = [r for r in rd if r not in vb][: 3 - len(ad)]
+            if len(ts) < 3 - len(as_) or len(td) < 3 - len(ad):
+                continue
+            ts, td = ts + [ls[i] for i in as_], td + [ld_[i] for i in ad]
+            leave = min(len(cs) + len(as_) - 3, len(cd) + len(ad) - 3)
+            got = _build(rs, rd, vb, ts, td, blocks, bitwidth, dim, leave)
+            cost = _conflicts(got[2], ts, dim) + _conflicts(got[2], td, dim)
+            if best is None or cost < best[0] or (cost == best[0] and len(got[3]) > len(best[1][3])):
+                best = (cost, got, ts, td, ("st." + ns if ns == "shared" else "st" + ns,
+                                             "ld." + nd if nd == "shared" else "ld" + nd))
+    if best is None:
+        return _swizzle_ldst(sf, df, bitwidth)
+    _, (vb, bank, seg, reps), ts, td, names = best
+    return vb, bank, seg, reps, ts, td, names
+
+
+def _side_vector(offsets, regs, bitwidth) -> int:
+    """Elements one access moves: the lowest offset bases that are all this side's registers (any
+    register order: Triton's ``largestVectorisation`` permutes them), at most 128 bits."""
+    n = 0
+    regs = set(regs)
+    while n < len(offsets) and offsets[n] in regs and (2 << n) * bitwidth <= 128:
+        n += 1
+    return 1 << n
+
+
+def _access(kind, elems, bitwidth) -> str:
+    """The PTX spelling of one shared access of ``elems`` elements (LLVM's NVPTX vector forms)."""
+    bits = elems * bitwidth
+    if elems == 1:
+        return f"{kind}.shared.b{bitwidth}"
+    if bits == 128 and bitwidth < 64 or elems > 4:
+        return f"{kind}.shared.v{bits // 32}.b32"
+    return f"{kind}.shared.v{elems}.b{bitwidth}"
+
+
+def triton_lowering(src, dst, bitwidth=32) -> TritonLowering:
+    """How Triton 3.9 lowers ``convert_layout(src -> dst)`` of ``bitwidth``-bit elements (one CTA).
+
+    The path is Triton's: nothing or a register permutation when ``minimalCvtLayout`` keeps
+    at most ``register``; warp shuffles when it keeps exactly ``register, lane``; otherwise a
+    round trip through a swizzled scratch buffer (``optimalSwizzlingLdSt``) of
+    ``total bytes / reps`` — the rounds ``reps`` are the swizzle's segment bases that are
+    registers on both sides, so the buffer holds one round.
+
+    >>> from unilayout.linear import encodings as E
+    >>> a = E.blocked([64, 128], [1, 4], [8, 4], [4, 1], [1, 0])
+    >>> b = E.blocked([64, 128], [4, 1], [4, 8], [1, 4], [0, 1])
+    >>> c = triton_lowering(a, b, bitwidth=16)
+    >>> c.path, c.scratch_bytes, c.reps, c.instructions   # what Triton 3.9's PTX of this convert holds
+    ('shared', 16384, 1, ('st.shared.v4.b32', 'ld.shared.v4.b32', 'bar.sync'))
+    """
+    bitwidth = max(8, as_pow2(bitwidth, "bitwidth"))
+    for name, L in (("src", src), ("dst", dst)):
+        if not isinstance(L, linear.LinearLayout):
+            raise LayoutError(f"triton_lowering: {name} must be a LinearLayout, got {type(L).__name__}")
+    if src.out_dims != dst.out_dims:
+        raise LayoutError(f"triton_lowering: src and dst must cover the same tensor, got {src.out_dims} and {dst.out_dims}")
+    minimal = linear.analysis.minimal_conversion(src, dst)
+    outs = minimal.out_dim_names
+    if not outs:
+        return TritonLowering("none", 0, 1, 1, 1, 1, 0, 0, ())
+    if outs == ["register"]:
+        return TritonLowering("register", 0, 1, 1, 1, 1, 0, 0, ())
+    if outs == ["register", "lane"] and _mixed_transpositions(src, dst) < 2:
+        return TritonLowering("shuffle", 0, 1, 1, 1, 1, 0, 0, ("shfl.sync",))
+    s, d = _no_broadcast(src), _no_broadcast(dst)
+    vb, bank, seg, reps, tile_s, tile_d, names = _swizzle(s, d, bitwidth)
+    dim = src.flatten_outs().total_out_dim_size_log2
+    nreps = 1 << len(reps)
+    blocks = max(1, src.in_dim_size("block") if src.has_in_dim("block") else 1)
+    nbytes = (1 << dim) // (nreps * _cta_split(src, blocks)) * bitwidth // 8
+    offsets = vb + bank + seg
+    sf, df = s.flatten_outs(), d.flatten_outs()
+    vs = _side_vector(offsets, _flat(sf, "register"), bitwidth)
+    vd = _side_vector(offsets, _flat(df, "register"), bitwidth)
+    store = _conflicts(seg, tile_s, dim)
+    load = _conflicts(seg, tile_d, dim)
+    ins = (_access("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
+           _access("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1], "bar.sync")
+    return TritonLowering("shared", nbytes, nreps, 1 << len(vb), vs, vd, store, load, ins)
+
+
+def _solve(vectors, target) -> list:
+    """Indices of ``vectors`` whose XOR is ``target`` (GF(2)), or [] when there are none."""
+    rows: list = []  # (value, mask of the vectors it combines)
+    for k, v in enumerate(vectors):
+        m = 1 << k
+        for r, rm in sorted(rows, key=lambda x: x[0] & -x[0]):
+            if v & (r & -r):
+                v, m = v ^ r, m ^ rm
+        if v:
+            rows.append((v, m))
+    m = 0
+    for r, rm in sorted(rows, key=lambda x: x[0] & -x[0]):  # ascending pivots: a row only touches bits above its own
+        if target & (r & -r):
+            target, m = target ^ r, m ^ rm
+    return [k for k in range(len(vectors)) if m >> k & 1] if target == 0 else []
+
+
+def _mixed_transpositions(src, dst) -> int:
+    """How many register-lane transpositions Triton's ``getWarpLayoutConvertDecomposition`` factors out.
+
+    The conversion is the permutation P of (register, lane) bits that ``S.invertAndCompose(T)`` gives
+    (zero bases of src and dst paired in order, common zeros fixed); each maximal run of lane bits inside
+    a cycle that also holds register bits costs one transposition (a round of shuffles). Triton shuffles
+    only when there is at most one."""
+    def part(L):
+        L = L.remove_zero_bases_along_dim("register") if L.has_in_dim("register") else L
+        return [(n, [list(v) for v in vecs]) for n, vecs in L.bases if n in ("register", "lane")]
+    S, T = part(src), part(dst)
+    n = {d: max(len(dict(S).get(d, [])), len(dict(T).get(d, []))) for d in ("register", "lane")}
+    outs = src.out_dims
+    zero = [0] * len(outs)
+
+    def pad(P):
+        d = dict(P)
+        return [(k, d.get(k, []) + [zero] * (n[k] - len(d.get(k, [])))) for k in ("register", "lane") if n[k]]
+    S, T = pad(S), pad(T)
+    fs = linear.LinearLayout(S, outs, require_surjective=False).flatten_outs()
+    ft = linear.LinearLayout(T, outs, require_surjective=False).flatten_outs()
+    labels = [(d, i) for d in ("register", "lane") for i in range(n[d])]
+    tvals = [_flat(ft, d)[i] for d, i in labels]
+    nxt, sz, dz = {}, [], []
+    for d, i in labels:
+        sv, tv = _flat(fs, d)[i], _flat(ft, d)[i]
+        if sv == 0 and tv == 0:
+            nxt[(d, i)] = (d, i)
+            continue
+        if sv == 0:
+            sz.append((d, i))
+            continue
+        if tv == 0:
+            dz.append((d, i))
+        hit = _solve(tvals, sv)
+        if hit:  # Triton reads the last nonzero in-dim of the image, at its highest bit
+            reg = [labels[k][1] for k in hit if labels[k][0] == "register"]
+            lane = [labels[k][1] for k in hit if labels[k][0] == "lane"]
+            nxt[(d, i)] = ("lane", max(lane)) if lane else ("register", max(reg))
+    for a, b in zip(sz, dz):
+        nxt[a] = b
+    return sum(1 for (d, _), (e, _) in nxt.items() if d == "register" and e == "lane")
+
+
+def _cta_split(L, blocks) -> int:
+    """CTAs that hold distinct parts of the tensor (Triton ``getCTASplitNum`` product): blocks not broadcast."""
+    if blocks == 1:
+        return 1
+    return 1 << sum(1 for v in _flat(L.flatten_outs(), "block") if v)
