@@ -27,6 +27,17 @@ the shared-memory swizzle atoms (``smem_atom``):
 >>> str(cute.smem_atom("K_SW128", 16))
 'Sw<3,3,3> o 0 o (8,64):(64,1)'
 
+CuTe IR (the CuTe DSL's MLIR dialect) types every value; ``parse`` reads its
+types, the DSL's prints, FlyDSL's and Mojo's, and ``to_ir`` prints the type.
+A leaf known only at run time is a ``Dyn`` (``?``, ``?{div=N}``, ``?{i64
+div=N}``); ``bind`` gives it its value:
+
+>>> L = cute.parse('!cute.layout<"(?,8):(8,1)">')
+>>> cute.to_ir(L), str(cute.bind(L, [4]))
+('!cute.layout<"(?,8):(8,1)">', '(4,8):(8,1)')
+>>> cute.parse('!cute.tile<"[(4,2):(1,4);_]">')
+Tile(Layout((4, 2), (1, 4)), None)
+
 Invariants: shapes are positive, strides congruent to shapes, values are
 immutable and hashable. ``str`` is C++'s printed form; ``parse`` reads it.
 Deliberate differences from pycute and from C++ are listed in
@@ -63,6 +74,7 @@ from .algebra import (
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .atoms_mma import MMAAtom, mma_atom, mma_atoms
 from .basis import ArithTuple, E, ScaledBasis, make_basis_like
+from .dyn import Dyn, bind
 from .evaluate import evaluate, index_map
 from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
 from .identity import CoordTensor, make_identity_layout, make_identity_tensor
@@ -78,6 +90,8 @@ from .inttuple import (
     shape_mod,
 )
 from .inttuple import flatten as _flatten_tuple
+from .ir_print import to_ir
+from .ir_values import IRTuple, MemRef, Tile
 from .layout import (
     Layout,
     column_major,
@@ -145,4 +159,5 @@ __all__ = [
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
     "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",
+    "Dyn", "bind", "to_ir", "IRTuple", "Tile", "MemRef",
 ]

@@ -37,8 +37,13 @@ between tokens)::
 Departures from C++ (which has no parser): the static markers, spaces, and
 pycute's forms (trailing commas ``(3,):(2,)``, ``SW_3_4_3``, ``_o_``) are read
 too; the inner part of a composed layout must be a layout; tuples nest at
-most 64 deep. The CuTe DSL's printed layouts read the same; a ``?`` (a
-dynamic value) is refused with a ParseError saying so.
+most 64 deep. The CuTe DSL's printed layouts read the same: a ``?``,
+``?{div=N}``, ``?{i64 div=N}`` leaf (a value known at run time) reads to a
+``cute.Dyn`` leaf, and ``S<B,M,S>`` is the DSL's (and CuTe IR's) swizzle.
+
+CuTe IR's types (``!cute.layout<"...">`` and its siblings), the DSL's
+``tensor<ptr<..>> o L>``, FlyDSL's ``!fly.*`` types and Mojo's ``((3, 4):(4,
+1))`` are read by ``cute.ir_text`` (``parse`` sends them there).
 
 >>> parse("((2,2),2):((4,1),2)")
 Layout(((2, 2), 2), ((4, 1), 2))
@@ -52,12 +57,10 @@ ComposedLayout(Swizzle(3, 3, 3), 0, Layout((8, 64), (64, 1)))
 Layout((4, 8), (1, 4))
 >>> parse("(128,32):(1@2,1@3)")
 Layout((128, 32), (ScaledBasis(1, 2), ScaledBasis(1, 3)))
->>> parse("(4,?):(1,4)")
-Traceback (most recent call last):
-...
-unilayout.errors.ParseError: '?' is a dynamic value (the CuTe DSL prints runtime values as ?): only static layouts can be read; substitute the value at position 3
-  (4,?):(1,4)
-     ^
+>>> parse("(4,?):(1,?{i64 div=4})")
+Layout((4, Dyn()), (1, Dyn(div=4, bits=64)))
+>>> parse('!cute.layout<"(4,?):(1,4)">'), parse("((3, 4):(4, 1))")
+(Layout((4, Dyn()), (1, 4)), Layout((3, 4), (4, 1)))
 >>> parse("(2,3):(1,")
 Traceback (most recent call last):
 ...
@@ -72,9 +75,12 @@ import re
 
 from .._ints import as_int
 from .._text import MAX_INT, Scanner, check_text
-from ..errors import LayoutError, ParseError
+from ..errors import LayoutError, NotRepresentableError, ParseError
 from .basis import ScaledBasis
+from .dyn import has_dyn
 from .inttuple import congruent, int_tuple_str
+from .ir_text import claims as _ir_claims
+from .ir_text import parse_ir, read_dyn
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -100,11 +106,11 @@ def _int(s: Scanner, what: str = _INT) -> int:
     return as_int(-v if sign == "-" else v, "int")
 
 
-def _dynamic(s: Scanner):
-    """Reject CuTe DSL's ``?`` (a runtime value) with a message saying so."""
-    if s.at("?"):
-        s.fail("'?' is a dynamic value (the CuTe DSL prints runtime values as ?): "
-               "only static layouts can be read; substitute the value", s.skip())
+def _dynamic_basis(s: Scanner, at: int):
+    """A dynamic value with a basis mode (``?@0``): CuTe IR reads it; unilayout's basis strides are integers."""
+    if s.at("@"):
+        raise NotRepresentableError(f"the dynamic basis stride at position {at} of {s.text!r:.120}: unilayout's "
+                                    "basis strides hold integer values")
 
 
 def _stride_leaf(s: Scanner):
@@ -114,7 +120,8 @@ def _stride_leaf(s: Scanner):
         return v
     segments, at = [], s.skip() + 1
     while s.accept("@"):
-        _dynamic(s)
+        if s.at("?"):
+            s.fail("a basis mode is an integer, not a dynamic value", s.skip())
         seg = _tuple(s)
         segments.append(seg if isinstance(seg, tuple) else (seg,))
     path = tuple(m for seg in reversed(segments) for m in seg)
@@ -127,7 +134,11 @@ def _stride_leaf(s: Scanner):
 def _tuple(s: Scanner, depth: int = 0, leaf=None):
     if depth > _MAX_DEPTH:
         s.fail(f"nesting deeper than {_MAX_DEPTH}")
-    _dynamic(s)
+    if s.at("?"):  # the CuTe DSL's dynamic leaf: ?, ?{div=N}, ?{i64 div=N}
+        at = s.skip()
+        value = read_dyn(s)
+        _dynamic_basis(s, at)
+        return value
     if not s.accept("("):
         return (leaf or _int)(s)
     items = []
@@ -151,7 +162,7 @@ def _layout(s: Scanner) -> Layout:
         layout = Layout(shape, stride)
     except LayoutError as e:
         s.fail(str(e), start)
-    if stride is None and any(abs(d) > MAX_INT for d in layout.flat()[1]):  # so that str(layout) reads back
+    if stride is None and not has_dyn(shape) and any(abs(d) > MAX_INT for d in layout.flat()[1]):  # reads back
         s.fail(f"the compact strides of shape {int_tuple_str(shape)} go past {MAX_INT}, the largest number a "
                "text may hold", start)
     return layout
@@ -159,7 +170,7 @@ def _layout(s: Scanner) -> Layout:
 
 def _swizzle(s: Scanner) -> Swizzle:
     start = s.skip()
-    s.pos += 2  # 'Sw' or 'SW'
+    s.pos += 1 if s.text.startswith("S<", start) else 2  # 'S<' (CuTe IR, the DSL), 'Sw' or 'SW'
     if s.text.startswith("_", s.pos):  # SW_3_4_3 (pycute)
         args = []
         for _ in range(3):
@@ -180,7 +191,7 @@ def _swizzle(s: Scanner) -> Swizzle:
 
 def _function(s: Scanner):
     """A Swizzle or a Layout (the parts of a composed layout)."""
-    return _swizzle(s) if s.at("Sw") or s.at("SW") else _layout(s)
+    return _swizzle(s) if s.at("Sw") or s.at("SW") or s.at("S<") else _layout(s)
 
 
 def _separator(s: Scanner) -> bool:
@@ -294,7 +305,9 @@ def parse(text: str):
     >>> parse("Sw<3,4,3>_smem_ptr[16b]((nil)) o ((_8,_32),(_64,_4)):((_64,_512),(_1,_16384))")
     ComposedLayout(Swizzle(3, 3, 3), 0, Layout(((8, 32), (64, 4)), ((64, 512), (1, 16384))))
     """
-    s = Scanner(check_text(text, "CuTe text"))
+    if _ir_claims(check_text(text, "CuTe text")):
+        return parse_ir(text)
+    s = Scanner(text)
     pointer = _pointer(s)
     if pointer is not None or _arith_tuple(s):
         if not _separator(s):
