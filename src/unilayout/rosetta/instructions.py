@@ -14,6 +14,7 @@ tensor-layouts the ``tensor-layouts`` package's atom (where installed)          
 tilelang       the ``Fragment`` TileLang's TensorCoreIntrinEmitter builds (its B   mma.sync (f16, bf16, tf32, s8)
                buffer is ``(n, k)``), as TileLang prints it
 mosaic         JAX Pallas ``plgpu.Layout.WGMMA`` (Mosaic GPU's TiledLayout)     wgmma accumulators
+triton (AMD)   ``#ttg.amd_wmma`` v1/v2/v3 and its ``#ttg.dot_op``               wmma (gfx11, gfx12, gfx1250)
 tirx           the ``TileLayout`` (laneid, m) of TIRx's CUDA tile pattern's     mma.sync m16n8k8/k16 f16/bf16, ldmatrix,
                atom, as TIRx prints it (``rosetta.tirx``)                       stmatrix (x1/x2/x4), tcgen05.ld/st
 ============== ============================================================== =========================================
@@ -23,7 +24,9 @@ of a store): (thread, bit) -> the bit of the copied tile, as CuTe's
 ``DstLayout``/``SrcLayout``.
 
 The reference of an NVIDIA instruction is CuTe (its atoms transcribe the PTX
-ISA's fragment figures); of an AMD one, Triton (AMD's own compiler). A
+ISA's fragment figures); of an AMD one, Triton (AMD's own compiler); of Intel's
+DPAS, tensor-layouts (the only system that spells it: Triton 3.9 upstream has
+no Intel encoding). A
 thread is CuTe's logical thread (``ThrID`` maps it to a hardware thread: the
 SM70 quad-pairs), Triton's ``lane + 32 * warp``.
 
@@ -38,7 +41,7 @@ import re
 from typing import NamedTuple
 
 from ..errors import LayoutError
-from .fragment import Fragment, from_cute_tv, from_linear, from_tilelang
+from .fragment import Fragment, fragment, from_cute_tv, from_linear, from_tilelang
 from .verdict import compare
 
 __all__ = ["INSTRUCTIONS", "Row", "Spelling", "Instruction", "instruction_names", "fragments", "table", "matrix"]
@@ -135,12 +138,22 @@ def _triton_build(enc, shape, threads, text):
     return from_linear(enc.to_linear(list(shape)), "triton", text, threads)
 
 
-def _tensor_layouts_atom(name):
+def _text_build(text, threads):
+    return fragment(text, threads=threads)._replace(system="triton")
+
+
+def _tensor_layouts_atom(name, vendor=None):
     try:
         import tensor_layouts.atoms_amd as amd  # lazy: optional package, only for its spellings
         import tensor_layouts.atoms_nv as nv  # lazy: optional package, only for its spellings
     except ImportError:
         return None
+    if vendor == "xe":
+        try:
+            import tensor_layouts.atoms_xe as xe  # lazy: optional package, only for its spellings
+        except ImportError:
+            return None
+        return getattr(xe, name, None)
     found = getattr(nv, name, None) or getattr(amd, name, None)
     if found is None:
         for group in (g for g in dir(nv) if g.startswith("COPY_ATOMS")):
@@ -148,10 +161,10 @@ def _tensor_layouts_atom(name):
     return found
 
 
-def _tl_spellings(atom_name, shape, ops):
+def _tl_spellings(atom_name, shape, ops, vendor=None):
     from .. import cute  # lazy: the cute family reads the package's layouts
 
-    t = _tensor_layouts_atom(atom_name)
+    t = _tensor_layouts_atom(atom_name, vendor)
     if t is None:
         return []
     m, n, k = shape
@@ -212,8 +225,30 @@ _MFMA = (
 )
 
 
+#: AMD WMMA (wave32): (name, (m, n, k), Triton's ``#ttg.amd_wmma`` version, the ``kWidth`` Triton's AMD backend
+#: gives its operands there, element type, tensor-layouts atom). The target is in the name: gfx11 (RDNA3, v1),
+#: gfx12 (RDNA4, v2) and gfx1250 (v3) lay out the same mnemonic differently.
+_WMMA = (
+    ("wmma.16x16x16.f16.gfx11", (16, 16, 16), 1, 16, "f16", "RDNA3_16x16x16_F32F16F16_WMMA"),
+    ("wmma.16x16x16.bf16.gfx11", (16, 16, 16), 1, 16, "bf16", "RDNA3_16x16x16_F32BF16BF16_WMMA"),
+    ("wmma.16x16x16.f16.gfx12", (16, 16, 16), 2, 8, "f16", None),
+    ("wmma.16x16x16.bf16.gfx12", (16, 16, 16), 2, 8, "bf16", None),
+    ("wmma.16x16x32.f16.gfx1250", (16, 16, 32), 3, 8, "f16", "RDNA4_16x16x32_F32F16F16_WMMA"),
+    ("wmma.16x16x32.bf16.gfx1250", (16, 16, 32), 3, 8, "bf16", "RDNA4_16x16x32_F32BF16BF16_WMMA"),
+)
+
+#: Intel Xe DPAS, as the tensor-layouts package spells it (Triton 3.9 upstream has no Intel encoding): (name,
+#: (m, n, k), atom). Only the accumulator: the package's K for 16-bit types (8) is not the ISA's (16).
+_DPAS = (
+    ("dpas.8x8.f32.f16.simd8", (8, 8, 8), "XeHPC_8x8x8_F32F16F16_DPAS"),
+    ("dpas.8x8.f32.bf16.simd8", (8, 8, 8), "XeHPC_8x8x8_F32BF16BF16_DPAS"),
+    ("dpas.8x8.f32.f16.simd16", (8, 16, 8), "XeHPG_8x16x8_F32F16F16_DPAS"),
+    ("dpas.8x8.f32.bf16.simd16", (8, 16, 8), "XeHPG_8x16x8_F32BF16BF16_DPAS"),
+)
+
+
 def _amd():
-    from ..linear.encodings import AmdMfma  # lazy: Triton's AMD encoding
+    from ..linear.encodings import AmdMfma, AmdWmma, DotOperand  # lazy: Triton's AMD encodings
 
     out = {}
     for name, (m, n, k), version, tl_name in _MFMA:
@@ -222,6 +257,20 @@ def _amd():
         spell = [Spelling("triton", "C", text, functools.partial(_triton_build, enc, (m, n), 64, text))]
         spell += _tl_spellings(tl_name, (m, n, k), ("C",))
         out[name] = Instruction(name, (m, n, k), "triton", tuple(spell))
+    for name, (m, n, k), version, kw, elem, tl_name in _WMMA:
+        parent = AmdWmma(version, False, [], instr_shape=[m, n, k] if version == 3 else None)
+        spell = []
+        for op, enc, shape, et in (("A", DotOperand(0, parent, kw), (m, k), elem),
+                                   ("B", DotOperand(1, parent, kw), (k, n), elem), ("C", parent, (m, n), "f32")):
+            # Triton's parser wants the (empty) warp bases of a one-warp layout written out
+            text = f"tensor<{shape[0]}x{shape[1]}x{et}, {enc}>".replace("ctaLayout = {}", "ctaLayout = {warp = []}")
+            spell.append(Spelling("triton", op, text, functools.partial(_text_build, text, 32)))
+        spell += _tl_spellings(tl_name, (m, n, k), ("A", "B", "C")) if tl_name else []
+        out[name] = Instruction(name, (m, n, k), "triton", tuple(spell))
+    for name, mnk, tl_name in _DPAS:
+        spell = _tl_spellings(tl_name, mnk, ("C",), "xe")
+        if spell:
+            out[name] = Instruction(name, mnk, "tensor-layouts", tuple(spell))
     return out
 
 
