@@ -9,6 +9,11 @@ fact the producer gave, or ``(category, reason)`` when it does not. Categories:
 - ``accepts rejected``: the producer rejects the text, unilayout reads it;
 - ``fact mismatch``: both read it, a fact differs (the reason names the first one);
 - ``crash``: unilayout raised something other than a LayoutError (never allowed).
+
+A *placeholder* (``facts["placeholder"]``, with the reason) is a text a producer's test writes by hand that the
+producer's own builders never make and its parser reads unchecked (a tt-mlir memref or map that contradicts the
+tensor): it says nothing about the producer's rules, so unilayout may read it or refuse it with a LayoutError
+(never crash), and it is counted apart, not scored.
 """
 
 from __future__ import annotations
@@ -120,6 +125,8 @@ def check(entry: dict) -> tuple[str, str] | None:
     try:
         v = _read(entry)
     except LayoutError as e:
+        if "placeholder" in entry["facts"]:
+            return None  # a hand-written placeholder the producer never builds: refusing it is fine (not scored)
         if entry["expect"] == "rejected":
             return None
         if "producer_note" in entry["facts"] and isinstance(e, NotRepresentableError):
@@ -127,6 +134,8 @@ def check(entry: dict) -> tuple[str, str] | None:
         return "parse bug", str(e).splitlines()[0][:240]
     except Exception as e:  # any other exception is a bug in itself: report it, never hide it
         return "crash", f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+    if "placeholder" in entry["facts"]:
+        return None  # reading it is fine too: the producer's parser reads it unchecked (not scored)
     if entry["expect"] == "rejected":
         why = entry["facts"].get("producer_error", "the producer's test expects an error")
         return "accepts rejected", f"producer rejects: {why}"[:240]
@@ -142,19 +151,26 @@ def check(entry: dict) -> tuple[str, str] | None:
 def summary(entries: list[dict], results: dict) -> str:
     """The agreement rate per producer, as printed by bench/corpus.py and at the end of the test run."""
     total, good = Counter(), Counter()
-    cats = Counter()
+    cats, aside = Counter(), Counter()
     for e in entries:
+        if "placeholder" in e["facts"]:
+            aside[e["producer"]] += 1
+            continue
         total[e["producer"]] += 1
         r = results.get(e["id"])
         if r is None:
             good[e["producer"]] += 1
         else:
             cats[r[0]] += 1
-    lines = [f"corpus: {len(entries)} texts from the producers' test suites"]
+    scored = sum(total.values())
+    lines = [f"corpus: {len(entries)} texts from the producers' test suites"
+             + (f" ({sum(aside.values())} placeholders not scored)" if aside else "")]
     for p in sorted(total, key=lambda k: -total[k]):
-        lines.append(f"  {PRODUCERS.get(p, p):32s} {good[p]:5d}/{total[p]:<5d} agree  ({100.0 * good[p] / total[p]:.1f}%)")
+        note = f"  + {aside[p]} placeholders" if aside[p] else ""
+        lines.append(f"  {PRODUCERS.get(p, p):32s} {good[p]:5d}/{total[p]:<5d} agree  "
+                     f"({100.0 * good[p] / total[p]:.1f}%){note}")
     all_good = sum(good.values())
-    lines.append(f"  {'all':32s} {all_good:5d}/{len(entries):<5d} agree  ({100.0 * all_good / max(1, len(entries)):.1f}%)")
+    lines.append(f"  {'all':32s} {all_good:5d}/{scored:<5d} agree  ({100.0 * all_good / max(1, scored):.1f}%)")
     if cats:
         lines.append("  disagreements: " + ", ".join(f"{c} {n}" for c, n in cats.most_common()))
     return "\n".join(lines)
