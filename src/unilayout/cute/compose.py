@@ -32,11 +32,12 @@ import numpy as np
 
 from .._ints import as_instance, check_table
 from ..errors import LayoutError
+from . import dyn_algebra as _dyn
 from ._flat import coalesce_lists as _coalesce_lists
 from .basis import has_basis
 from .evaluate import evaluate
 from .inttuple import normalize, prefix_product
-from .layout import Layout, _make, make_layout
+from .layout import DynLayout, Layout, _make, make_layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse"]
@@ -70,7 +71,7 @@ def _from_lists(shapes, strides) -> Layout:
 
 def _inner(x):
     """The layout an algebra operation acts on, and a function re-wrapping the result."""
-    if type(x) is Layout:
+    if type(x) is Layout or type(x) is DynLayout:
         return x, None
     if isinstance(x, ComposedLayout):
         return x.inner, lambda r: ComposedLayout(x.outer, x.offset, r)
@@ -80,12 +81,16 @@ def _inner(x):
 def _acts_on_inner(op):
     """Let ``op(layout, ...)`` take a ComposedLayout too: it acts on the inner layout, then re-wraps."""
 
+    dyn_op = getattr(_dyn, op.__name__.lstrip("_"))
+
     @functools.wraps(op)
     def wrapper(layout, *args, **kwargs):
         if type(layout) is Layout:
             return op(layout, *args, **kwargs)
+        if type(layout) is DynLayout:  # dynamic leaves: CuTe IR's inference (cute.dyn_algebra)
+            return dyn_op(layout, *args, **kwargs)
         inner, wrap = _inner(layout)
-        return wrap(op(inner, *args, **kwargs))
+        return wrap(wrapper(inner, *args, **kwargs))
 
     return wrapper
 
@@ -208,6 +213,8 @@ def _compose(a: Layout, b, cx=None) -> Layout:
         return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
     if tb is not Layout:
         b = _as_layout(b)
+        if type(b) is DynLayout:
+            return _dyn.composition(a, b)
     if cx is None:
         cx = _coalesce_x(a)
     if type(b.shape) is int:
@@ -283,7 +290,11 @@ def complement(layout, cotarget=None):
     ('(3,2):(2,12)', '24:1')
     """
     inner = layout if type(layout) is Layout else _inner(layout)[0]
+    if type(inner) is DynLayout:
+        return _dyn.complement(inner, cotarget)
     if cotarget is not None and type(cotarget) is not int:
+        if _dyn.is_dynamic(cotarget) or isinstance(cotarget, Layout):  # a layout cotarget is its shape (CuTe IR)
+            return _dyn.complement(inner, cotarget)
         cotarget = normalize(cotarget, "complement cotarget")
     return _complement(inner, cotarget)
 
@@ -351,6 +362,8 @@ def right_inverse(layout):
     _no_basis(layout, "right_inverse")
     if type(layout) is Layout:
         return _right_inverse(layout)
+    if type(layout) is DynLayout:
+        return _dyn.right_inverse(layout)
     if isinstance(layout, Swizzle):
         return layout
     if isinstance(layout, ComposedLayout):
@@ -391,6 +404,8 @@ def left_inverse(layout):
     ('Sw<2,0,-3> o 0 o (8,4):(4,1)', True)
     """
     _no_basis(layout, "left_inverse")
+    if type(layout) is DynLayout:
+        return _dyn.left_inverse(layout)
     if isinstance(layout, Swizzle):
         return layout
     if isinstance(layout, ComposedLayout):

@@ -38,6 +38,7 @@ from math import gcd
 
 from .._ints import as_positive, ceil_div
 from ..errors import LayoutError
+from . import dyn_algebra as _dyn
 from ._flat import coalesce_lists as _coalesce_lists
 from .compose import (
     _ONE,
@@ -51,7 +52,7 @@ from .compose import (
     complement,
 )
 from .inttuple import int_tuple_str, normalize, product_each
-from .layout import Layout, _make, make_layout, make_ordered_layout
+from .layout import DynLayout, Layout, _make, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -108,6 +109,9 @@ def _logical_divide(a: Layout, tiler) -> Layout:
 def _divide(a: Layout, tiler):
     """``(shape, stride)`` of ``A o (B, complement(B, shape(coalesce(A))))`` for a layout (or int) tiler B."""
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
+    if type(b) is DynLayout:
+        r = _dyn.logical_divide(a, b)
+        return r.shape, r.stride
     plain = _coalesce_lists(*_flat(a)[:2])
     c = _complement(b, plain[0] or 1)  # cotarget: the leaves of shape(coalesce(A))
     return _compose_tree(a, _coalesce_x(a, plain), (b.shape, c.shape), (b.stride, c.stride))
@@ -211,6 +215,8 @@ def _logical_product(a: Layout, tiler) -> Layout:
     if type(tiler) is tuple:
         return _by_mode(a, tiler, _logical_product, "logical_product")
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
+    if type(b) is DynLayout:
+        return _dyn.logical_product(a, b)
     p = _compose(_complement(a, a.size * b.cosize), b)
     return _make((a.shape, p.shape), (a.stride, p.stride))
 
@@ -255,6 +261,8 @@ def _pad(layout: Layout, r: int) -> Layout:
 def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
     _flat(a)  # a LayoutError for anything but a Layout
     b = _as_layout(b)
+    if type(b) is DynLayout:
+        return _dyn.raked_product(a, b) if raked else _dyn.blocked_product(a, b)
     r = max(a.rank, b.rank)
     a2, b2 = _pad(a, r), _pad(b, r)
     p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
@@ -308,6 +316,8 @@ def tile_to_shape(block, target_shape, order=None):
     >>> str(tile_to_shape(Layout(4, 1), 16))
     '((4,(4))):((1,(4)))'
     """
+    if _dyn.is_dynamic(target_shape):
+        return _dyn.tile_to_shape(block, target_shape, order)
     trg = target_shape if type(target_shape) is int else normalize(target_shape, "tile_to_shape target")
     sizes = product_each(trg) if type(trg) is tuple else (trg,)  # C++ product_each wraps an int
     for i, t in enumerate(sizes):
@@ -353,6 +363,8 @@ def upcast(n: int, layout):
     if isinstance(layout, ComposedLayout):
         return ComposedLayout(upcast(n, layout.outer), layout.offset // n, upcast(n, layout.inner))
     n = as_positive(n, "upcast factor")
+    if type(layout) is DynLayout:
+        return _dyn.upcast(n, layout)
 
     def leaf(s, d):
         if d == 0:
@@ -383,6 +395,8 @@ def downcast(n: int, layout):
     if isinstance(layout, ComposedLayout):
         return ComposedLayout(downcast(n, layout.outer), layout.offset * n, downcast(n, layout.inner))
     n = as_positive(n, "downcast factor")
+    if type(layout) is DynLayout:
+        return _dyn.downcast(n, layout)
     if not any(abs(d) == 1 for d in _flat(layout)[1]):
         raise LayoutError(f"downcast: layout {layout} has no stride-1 mode to widen")
     return _map_leaves(layout, lambda s, d: (s * n, d) if abs(d) == 1 else (s, d * n))

@@ -36,8 +36,12 @@ from math import gcd
 from .._ints import as_int
 from ..errors import LayoutError
 from .basis import ScaledBasis
+from .inttuple import int_tuple_str
 
-__all__ = ["Dyn", "bind", "is_dyn", "has_dyn", "dyn_leaves", "normalize_dyn", "divisor_of", "dmul", "dadd"]
+__all__ = [
+    "Dyn", "bind", "is_dyn", "has_dyn", "is_static", "dyn_leaves", "normalize_dyn", "divisor_of",
+    "dmul", "dadd", "dsub", "dneg", "dceil_div", "dmin", "check_bound", "dyn_crd2idx",
+]
 
 #: Integer widths CuTe IR gives a dynamic leaf (``i32`` is the default and is not printed).
 BITS = (32, 64)
@@ -178,6 +182,68 @@ def dadd(a, b):
     return Dyn(gcd(divisor_of(a), divisor_of(b)), _bits(a, b))
 
 
+def dceil_div(a, b):
+    """``ceil(a / b)`` for positive sizes where either may be dynamic (also C++ ``shape_div`` on sizes).
+
+    Exact where it can be: ``b == 1`` gives ``a``; a static 0 gives 0; ``?{div=k} / n`` with
+    ``n | k`` is ``?{div=k/n}``; anything else with a dynamic operand is a plain ``?``.
+
+    >>> dceil_div(Dyn(div=12), 4), dceil_div(Dyn(div=6), 4), dceil_div(12, Dyn()), dceil_div(Dyn(), 1), dceil_div(7, 2)
+    (Dyn(div=3), Dyn(), Dyn(), Dyn(), 4)
+    >>> dceil_div(1, Dyn()), dceil_div(0, Dyn())
+    (1, 0)
+    """
+    if type(a) is not Dyn and type(b) is not Dyn:
+        return -(-a // b)
+    if type(b) is not Dyn:
+        if b == 1:
+            return a
+        if a.div % b == 0:
+            return Dyn(a.div // b, a.bits)
+        return Dyn(1, a.bits)
+    if type(a) is not Dyn and a in (0, 1):
+        return a  # ceil(0 / b) == 0 and ceil(1 / b) == 1 for every size b >= 1
+    return Dyn(1, _bits(a, b))
+
+
+def dmin(a, b):
+    """``min(a, b)`` where either may be dynamic: one of the two, so a multiple of their gcd.
+
+    >>> dmin(Dyn(div=8), 12), dmin(3, 5)
+    (Dyn(div=4), 3)
+    """
+    if type(a) is not Dyn and type(b) is not Dyn:
+        return a if a < b else b
+    return Dyn(gcd(divisor_of(a), divisor_of(b)) or 1, _bits(a, b))
+
+
+def dneg(a):
+    """``-a``: a dynamic value keeps its divisibility and width.
+
+    >>> dneg(Dyn(div=4)), dneg(3)
+    (Dyn(div=4), -3)
+    """
+    return a if type(a) is Dyn else -a
+
+
+def dsub(a, b):
+    """``a - b`` where either may be dynamic (as ``dadd(a, -b)``).
+
+    >>> dsub(Dyn(div=8), 4), dsub(Dyn(div=8), 0), dsub(5, 3)
+    (Dyn(div=4), Dyn(div=8), 2)
+    """
+    return dadd(a, dneg(b))
+
+
+def is_static(x) -> bool:
+    """True when the int tuple (or leaf) ``x`` has no dynamic leaf.
+
+    >>> is_static((2, (3, 4))), is_static((2, Dyn()))
+    (True, False)
+    """
+    return not has_dyn(x)
+
+
 def _int(x, what):
     if isinstance(x, bool):
         raise LayoutError(f"Dyn: {what} must be a positive integer, got {x!r}")
@@ -235,6 +301,44 @@ def _collect(t, path, part, out):
     elif type(t) is Dyn:
         where = f"{part} of mode {'.'.join(map(str, path))}" if path else part
         out.append((t, where))
+
+
+def check_bound(layout):
+    """Raise a LayoutError naming the dynamic leaves of ``layout``, if it has any: they have no value to evaluate.
+
+    >>> check_bound((2, 3)) is None
+    True
+    >>> check_bound((2, Dyn(div=4)))
+    Traceback (most recent call last):
+    ...
+    unilayout.errors.LayoutError: Layout (2, Dyn(div=4)): dynamic leaf ?{div=4} (int tuple of mode 1) has no value; give the values with cute.bind(layout, values)
+    """
+    found = dyn_leaves(layout)
+    if found:
+        named = ", ".join(f"{d} ({where})" for d, where in found)
+        raise LayoutError(
+            f"Layout {layout}: dynamic lea{'f' if len(found) == 1 else 'ves'} {named} "
+            f"ha{'s' if len(found) == 1 else 've'} no value; give the values with cute.bind(layout, values)"
+        )
+
+
+def dyn_crd2idx(crd, shape, stride):
+    """``crd2idx`` for a coordinate congruent to a shape with dynamic leaves: ``sum(c * d)``; the coordinate may be dynamic.
+
+    >>> dyn_crd2idx((1, Dyn()), (4, Dyn()), (1, Dyn(div=4, bits=64)))
+    Dyn(bits=64)
+    """
+    if isinstance(crd, tuple):
+        r = 0
+        for c, s, d in zip(crd, shape, stride):
+            r = dadd(r, dyn_crd2idx(c, s, d))
+        return r
+    if isinstance(shape, tuple):
+        if type(crd) is int and crd == 0:
+            return 0
+        raise LayoutError(f"crd2idx: an integer coordinate {crd} into the shape {int_tuple_str(shape)} with "
+                          "dynamic leaves needs its values: give a coordinate per mode or bind the layout")
+    return dmul(crd, stride)
 
 
 def normalize_dyn(x, what: str = "int tuple"):

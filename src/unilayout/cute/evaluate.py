@@ -20,7 +20,8 @@ from .._ints import check_int64
 from ..errors import LayoutError
 from . import _flat
 from .basis import has_basis
-from .layout import Layout, _check_bound
+from .dyn import check_bound as _check_bound
+from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["index_map", "evaluate"]

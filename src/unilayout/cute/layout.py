@@ -22,7 +22,7 @@ from .._ints import as_int
 from ..errors import LayoutError
 from ._flat import table
 from .basis import as_coord, has_basis, normalize_stride
-from .dyn import Dyn, dyn_leaves, has_dyn, normalize_dyn
+from .dyn import Dyn, check_bound, dadd, dmul, dsub, dyn_crd2idx, has_dyn, normalize_dyn
 from .inttuple import (
     congruent,
     crd2idx,
@@ -39,7 +39,7 @@ from .inttuple import (
 
 __all__ = [
     "Layout", "make_layout", "column_major", "row_major", "make_ordered_layout", "make_layout_like",
-    "select", "group", "flatten_layout", "slice_and_offset", "size", "cosize", "rank", "depth_of",
+    "select", "group", "flatten_layout", "slice_and_offset", "size", "cosize", "rank", "depth_of", "DynLayout",
 ]
 
 
@@ -193,7 +193,7 @@ class Layout:
             try:
                 r = crd2idx(crd, self.shape, self.stride)
             except (LayoutError, TypeError):
-                _check_bound(self)
+                check_bound(self)
                 raise
             return r if type(r) is int else _value(self, r)
         crd = _normalize_coord(crd)
@@ -203,7 +203,7 @@ class Layout:
         try:
             r = crd2idx(crd, self.shape, self.stride)
         except (LayoutError, TypeError):
-            _check_bound(self)
+            check_bound(self)
             raise
         return r if type(r) is int else _value(self, r)
 
@@ -213,27 +213,62 @@ class Layout:
         >>> Layout((2, 2), (2, 1)).index_map().tolist()
         [0, 2, 1, 3]
         """
-        _check_bound(self)
+        check_bound(self)
         if has_basis(self.stride):
             raise LayoutError(f"index_map: layout {self} has basis strides; its values are coordinates, not offsets")
         return table(*self.flat()[:2])
 
 
-def _check_bound(layout):
-    """Raise a LayoutError naming the dynamic leaves of ``layout``, if it has any: they have no value to evaluate."""
-    found = dyn_leaves(layout)
-    if found:
-        named = ", ".join(f"{d} ({where})" for d, where in found)
-        raise LayoutError(
-            f"Layout {layout}: dynamic lea{'f' if len(found) == 1 else 'ves'} {named} "
-            f"ha{'s' if len(found) == 1 else 've'} no value; give the values with cute.bind(layout, values)"
-        )
+class DynLayout(Layout):
+    """A Layout holding dynamic leaves (``cute.Dyn``): what ``Layout(...)`` builds when a leaf is ``?``.
+
+    It is a ``Layout`` (``isinstance`` holds) whose size and cosize may be
+    dynamic; the algebra dispatches on this class, so static layouts keep their
+    fast paths. Evaluating it raises a LayoutError naming its dynamic leaves
+    (bind them first with ``cute.bind``).
+
+    >>> from unilayout.cute.dyn import Dyn
+    >>> L = Layout((Dyn(), 4), (4, 1))
+    >>> type(L).__name__, str(L), L.size, L.cosize, str(L[1])
+    ('DynLayout', '(?,4):(4,1)', Dyn(div=4), Dyn(), '4:1')
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is DynLayout and self.shape == other.shape and self.stride == other.stride
+
+    __hash__ = Layout.__hash__
+
+    @property
+    def cosize(self):
+        """``1 + sum((s - 1) * |d|)`` over the leaves, dynamic where a leaf is."""
+        shapes, strides, _ = self.flat()
+        r = 1
+        for s, d in zip(shapes, strides):
+            r = dadd(r, dmul(dsub(s, 1), d))
+        return r
+
+    def __getitem__(self, i):
+        return _retag(Layout.__getitem__(self, i))
+
+
+def _retag(r):
+    """``r`` as a DynLayout when it holds a dynamic leaf (algebra results are built as plain Layouts)."""
+    if type(r) is Layout and (has_dyn(r.shape) or has_dyn(r.stride)):
+        object.__setattr__(r, "__class__", DynLayout)
+    return r
+
+
+def _make_any(shape, stride):
+    """``_make`` for results that may hold dynamic leaves."""
+    return _retag(_make(shape, stride))
 
 
 def _value(layout, r):
     """A non-int result of evaluating ``layout``: a coordinate (basis strides), never an unbound dynamic value."""
     if type(r) is Dyn:
-        _check_bound(layout)
+        check_bound(layout)
     return as_coord(r)
 
 
@@ -255,6 +290,8 @@ def _init_dyn(self, shape, stride):
     _set_stride(self, stride)
     _set_flat(self, None)
     _set_hash(self, None)
+    if has_dyn(shape) or has_dyn(stride):
+        object.__setattr__(self, "__class__", DynLayout)
 
 
 _new = object.__new__
@@ -324,7 +361,14 @@ def slice_and_offset(crd, layout: Layout):
     if not isinstance(shape, tuple) or len(crd) != len(shape):
         raise LayoutError(f"slice coordinate {crd!r} does not match shape {int_tuple_str(shape)}")
     s, d = _slice(crd, shape, stride)
+    if type(layout) is DynLayout:
+        return _dyn_slice(crd, layout, s, d)
     return _make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
+
+
+def _dyn_slice(crd, layout, s, d):
+    """The slice of a layout with dynamic leaves: its offset is dynamic where a used leaf is (CuTe IR's slice)."""
+    return _make_any(s, d), dyn_crd2idx(_none_to_zero(crd), layout.shape, layout.stride)
 
 
 def _slice(crd, shape, stride, out_s=None, out_d=None):
@@ -366,13 +410,17 @@ def make_layout(*args) -> Layout:
     Layout((2, 4), (1, 2))
     """
     shapes, strides = [], []
+    dyn = False
     for a in args:
         if type(a) is not Layout:
-            break
+            if type(a) is not DynLayout:
+                break
+            dyn = True
         shapes.append(a.shape)
         strides.append(a.stride)
     else:
-        return _make(tuple(shapes), tuple(strides))
+        r = _make(tuple(shapes), tuple(strides))
+        return _retag(r) if dyn else r
     if len(args) in (1, 2) and not any(isinstance(a, Layout) for a in args):
         return Layout(*args)
     raise LayoutError("make_layout: pass layouts (one mode each) or a shape and an optional stride")
@@ -499,7 +547,8 @@ def flatten_layout(layout: Layout) -> Layout:
     >>> flatten_layout(Layout(((2, 2), 2), ((4, 1), 2)))
     Layout((2, 2, 2), (4, 1, 2))
     """
-    return _make(flatten(layout.shape), flatten(layout.stride))
+    r = _make(flatten(layout.shape), flatten(layout.stride))
+    return _retag(r) if type(layout) is DynLayout else r
 
 
 def size(x, mode=None) -> int:
