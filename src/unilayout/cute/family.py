@@ -27,11 +27,15 @@ from .._family import Family, only_options
 from .._ints import as_shape, check_table
 from .._measures import MAX_TABULATE, table_facts
 from ..draw.table import grid_text, too_big
-from ..errors import LayoutError, ParseError
+from ..errors import LayoutError, NotRepresentableError, ParseError
 from .basis import ScaledBasis, has_basis
 from .coords import coordinate_columns, coordinate_labels
+from .dyn import dyn_leaves, has_dyn
+from .dyn_facts import dyn_facts
 from .evaluate import index_map as _cute_index_map
 from .inttuple import product_each
+from .ir_print import ir_string, to_ir
+from .ir_values import IRTuple, MemRef, Tile, bind_ir
 from .layout import Layout, size
 from .printing import layout_table
 from .swizzle import ComposedLayout, Swizzle, swizzle_layout
@@ -108,17 +112,74 @@ def _basis_facts(d, L):
     return d
 
 
-class CuteFamily(Family):
-    """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``."""
+def _is_dynamic(x) -> bool:
+    """A Layout or ComposedLayout whose layout still holds ``?`` leaves."""
+    inner = x.inner if isinstance(x, ComposedLayout) else x
+    return isinstance(inner, Layout) and (has_dyn(inner.shape) or has_dyn(inner.stride))
 
-    name, types = "cute", (Layout, ComposedLayout, Swizzle)
+
+def _function(x):
+    """The function a CuTe value stands for when tabulated or drawn: a memref its element offsets; a dynamic
+    layout, a tile or an int tuple has none (LayoutError saying what is missing)."""
+    if isinstance(x, MemRef):
+        x = x.function()
+    if isinstance(x, (IRTuple, Tile)):
+        what = f"a {x.kind}" if isinstance(x, IRTuple) else "a tile"
+        raise NotRepresentableError(f"{to_ir(x)} is {what}, not a layout: it has facts but no table or picture")
+    if _is_dynamic(x):
+        inner = x.inner if isinstance(x, ComposedLayout) else x
+        named = ", ".join(f"{d} ({where})" for d, where in dyn_leaves(inner))
+        raise LayoutError(f"layout {ir_string(x)} has dynamic leaves {named}: bind their values with "
+                          "cute.bind(layout, values) to tabulate or draw it")
+    return x
+
+
+def _ir_facts(x) -> dict:
+    """Facts of the CuTe IR values that are not layouts (int tuples, tiles) and the head of a memref."""
+    if isinstance(x, IRTuple):
+        leaves = dyn_leaves(x.value)
+        d = {"kind": x.kind, "value": str(x), "rank": x.rank, "static": x.is_static}
+        if leaves:
+            d["dynamic leaves"] = "; ".join(f"{leaf} ({where})" for leaf, where in leaves)
+        return d
+    if isinstance(x, Tile):
+        return {"kind": "tile", "rank": x.rank, "modes": "; ".join("_ (pass-through)" if m is None else str(m)
+                                                                    for m in x.modes), "static": x.is_static}
+    d = {"kind": "memref", "element": x.element, "element_bits": x.element_bits, "space": x.space}
+    if x.align is not None:
+        d["align"] = x.align
+    if x.swizzle is not None:
+        d["pointer swizzle"] = f"S<{x.swizzle.bits},{x.swizzle.base},{x.swizzle.shift}> (on byte addresses)"
+    d["layout"] = ir_string(x.layout)
+    return d
+
+
+class CuteFamily(Family):
+    """CuTe ``Layout``/``ComposedLayout``/``Swizzle``: ``shape:stride``, ``Sw<B,M,S> o off o shape:stride``; CuTe
+    IR's other values (``IRTuple``, ``Tile``, ``MemRef``: a memref stands for its function of element offsets)."""
+
+    name, types = "cute", (Layout, ComposedLayout, Swizzle, MemRef, IRTuple, Tile)
     glosses = {"surjective": lambda v, d: f"yes (onto {_onto(d)})" if v is True else None}
     index_order, flat_domain = "F", True  # the 1-D coordinate, mode 0 fastest
 
     def parse(self, text, **given):
         return parse(text)
 
+    def with_shape(self, x, shape):
+        """A value with dynamic leaves and a ``shape``: the shape's numbers are their values, in reading order."""
+        if _is_dynamic(x.layout if isinstance(x, MemRef) else x) or (isinstance(x, (IRTuple, Tile)) and
+                                                                      not x.is_static):
+            return bind_ir(x, shape)
+        return x
+
+    def canonical(self, x):
+        return to_ir(x) if isinstance(x, (MemRef, IRTuple, Tile)) else str(x)
+
+    def concrete(self, x):
+        return _function(x)
+
     def index_map(self, x, shape=None):
+        x = _function(x)
         if isinstance(x, Swizzle):
             if shape is None:
                 n = x.size
@@ -134,6 +195,9 @@ class CuteFamily(Family):
         return x.index_map()
 
     def box(self, x):
+        if _is_dynamic(x.layout if isinstance(x, MemRef) else x):
+            return None  # no box until its values are given (--shape: the values of its ? leaves, in order)
+        x = _function(x)
         if isinstance(x, Swizzle):
             return (x.size,)
         ext = product_each(x.shape)
@@ -141,6 +205,22 @@ class CuteFamily(Family):
 
     def facts(self, L, shape):
         d = {}
+        if isinstance(L, (IRTuple, Tile)):
+            return _ir_facts(L)
+        if isinstance(L, MemRef):
+            d = _ir_facts(L)
+            try:
+                L = L.function()
+            except NotRepresentableError as e:
+                d["note"] = str(e)
+                return d
+        if _is_dynamic(L):
+            if isinstance(L, ComposedLayout):
+                d.setdefault("swizzle", str(L.outer))
+                d["offset"] = L.offset
+                L = L.inner
+            d.update(dyn_facts(L))
+            return d
         if isinstance(L, Swizzle):
             d["bits"], d["base"], d["shift"] = L.bits, L.base, L.shift
             L = swizzle_layout(L)
@@ -167,6 +247,10 @@ class CuteFamily(Family):
         return d
 
     def tables(self, L, shape, max_cells):
+        try:
+            L = _function(L)
+        except LayoutError as e:  # a dynamic layout, a tile, an int tuple: its facts say what is known
+            return [("", str(e))]
         if isinstance(L, Swizzle):
             L = swizzle_layout(L)
         if L.size > max_cells:
@@ -186,6 +270,7 @@ class CuteFamily(Family):
 
     def picture(self, x, *, color=None, tv=None, element_bytes=4, max_cells, labels=True, **rest):
         only_options(self.name, rest)
+        x = _function(x)
         if isinstance(x, Swizzle):
             x = swizzle_layout(x)
         if _is_basis(x):
@@ -201,16 +286,19 @@ class CuteFamily(Family):
                                        labels=labels is not False)
 
     def cells(self, x, shape=None, *, details=True):
+        x = _function(x)
         if _is_basis(x):
             return _picture_basis().basis_cells(x, details=details)
         return _picture().layout_cells(x, details=details)
 
     def size(self, x, shape=None):
+        x = _function(x)
         if isinstance(x, Swizzle):
             return x.size
         return size(x.inner if isinstance(x, ComposedLayout) else x)
 
     def rank(self, x):
+        x = _function(x)
         inner = getattr(x, "inner", x)
         return len(inner.flat()[0]) if hasattr(inner, "flat") else 1
 
@@ -231,6 +319,13 @@ class TiledFamily(Family):
                              "C++'s print(tiled_mma)) or a TiledCopy ('make_tiled_copy(Copy_Atom<OP, T>, thr, val)', "
                              "C++'s print(tiled_copy))", text, at)
         return value
+
+    def with_shape(self, x, shape):
+        """A value with dynamic leaves and a ``shape``: the shape's numbers are their values, in reading order."""
+        if _is_dynamic(x.layout if isinstance(x, MemRef) else x) or (isinstance(x, (IRTuple, Tile)) and
+                                                                      not x.is_static):
+            return bind_ir(x, shape)
+        return x
 
     def canonical(self, x):
         """CUTLASS's description that ``parse`` reads back: ``make_tiled_mma(ATOM, layout, perm)`` or

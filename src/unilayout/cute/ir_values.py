@@ -40,12 +40,12 @@ import re
 from .._ints import as_int
 from ..errors import LayoutError, NotRepresentableError
 from .basis import ScaledBasis
-from .dyn import Dyn, has_dyn
+from .dyn import Dyn, bind, dyn_leaves, has_dyn
 from .ir_print import ir_string, swizzle_string, tuple_string
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
-__all__ = ["IRTuple", "Tile", "MemRef", "KINDS", "element_bits"]
+__all__ = ["IRTuple", "Tile", "MemRef", "KINDS", "element_bits", "bind_ir"]
 
 #: The kinds of CuTe IR int tuple, as their type names spell them.
 KINDS = ("int_tuple", "shape", "stride", "coord")
@@ -321,3 +321,41 @@ class MemRef:
     def to_ir(self) -> str:
         """``!cute.memref<elem, space[, align<N>][, S<B,M,S>], "layout">``."""
         return f'!cute.memref<{self._head(", ")}, "{ir_string(self.layout)}">'
+
+
+def _count(x) -> int:
+    if isinstance(x, Tile):
+        return sum(_count(m) for m in x.modes if m is not None)
+    if isinstance(x, ComposedLayout):
+        return _count(x.inner)
+    return len(dyn_leaves(x))
+
+
+def bind_ir(x, values):
+    """``cute.bind`` for every CuTe IR value: a memref binds its layout, an IRTuple its value, a tile each mode.
+
+    Values go to the dynamic leaves in reading order (the order they print in).
+
+    >>> bind_ir(MemRef("f32", "gmem", Layout((Dyn(), 4), (4, 1)), align=16), [8]).to_ir()
+    '!cute.memref<f32, gmem, align<16>, "(8,4):(4,1)">'
+    >>> bind_ir(Tile(Layout(Dyn(), 1), None, Layout(4, Dyn(div=2))), [16, 6])
+    Tile(Layout(16, 1), None, Layout(4, 6))
+    >>> bind_ir(IRTuple("coord", (None, Dyn())), [3])
+    IRTuple('coord', (None, 3))
+    """
+    values = list(values)
+    if isinstance(x, MemRef):
+        return MemRef(x.element, x.space, bind(x.layout, values), align=x.align, swizzle=x.swizzle)
+    if isinstance(x, IRTuple):
+        return IRTuple(x.kind, bind(x.value, values))
+    if isinstance(x, Tile):
+        need = _count(x)
+        if need != len(values):
+            raise LayoutError(f"bind: tile {x} has {need} dynamic leaves but {len(values)} values")
+        out, at = [], 0
+        for m in x.modes:
+            n = 0 if m is None else _count(m)
+            out.append(None if m is None else bind_ir(m, values[at:at + n]))
+            at += n
+        return Tile(*out)
+    return bind(x, values)

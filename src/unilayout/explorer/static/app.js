@@ -520,12 +520,40 @@
     encodings: [["es", "enc-shape"], ["eak", "enc-a-kind"], ["eap", "enc-a-params"], ["ebk", "enc-b-kind"], ["ebp", "enc-b-params"]]
   };
 
+  // Dynamic leaves (CuTe IR's ?, ?{div=N}, ?{i64 div=N}): one field per leaf, in reading order (the order they
+  // print in); their values go to the server as the shape (the cute family binds a dynamic layout's leaves to it).
+  var DYN_TEXT = /^\s*(?:[!#](?:cute|fly)\.|tensor\s*<\s*ptr|S<|[0-9(?])/;
+  function dynLeaves(text) {
+    if (!DYN_TEXT.test(text)) { return []; }
+    return text.match(/\?(?:\{[^}]*\})?/g) || [];
+  }
+  function syncDyn(text) {
+    var leaves = dynLeaves(text), box = $("dyn-fields"), old = box.querySelectorAll("input");
+    $("dyn-row").hidden = leaves.length === 0;
+    var same = old.length === leaves.length;
+    for (var i = 0; same && i < leaves.length; i++) { same = old[i].placeholder === leaves[i]; }
+    if (same) { return; }
+    box.textContent = "";
+    leaves.forEach(function (leaf, k) {
+      var f = document.createElement("input");
+      f.type = "text"; f.size = 5; f.placeholder = leaf; f.title = "value of dynamic leaf " + k + " (" + leaf + ")";
+      f.addEventListener("change", apply);
+      box.appendChild(f);
+    });
+  }
+  function dynValues() {  // "" without dynamic leaves, null while a field is empty, else "v0xv1x..."
+    if ($("dyn-row").hidden) { return ""; }
+    var vals = Array.prototype.map.call($("dyn-fields").querySelectorAll("input"), function (f) { return f.value.trim(); });
+    return vals.indexOf("") >= 0 ? null : vals.join("x");
+  }
+
   function writeUrl() {
     if (EMBEDDED) { return; }
     var q = new URLSearchParams();
     var text = val("layout-input");
     if (text) { q.set("layout", text); }
     if (val("affine-shape")) { q.set("shape", val("affine-shape")); }
+    if (dynValues()) { q.set("dyn", dynValues()); }
     if (val("layout-mesh")) { q.set("mesh", val("layout-mesh")); }
     if (state.group) { q.set("group", state.group); }
     if (state.panel !== "layout") {
@@ -544,6 +572,11 @@
     if (q.has("shape")) { $("affine-shape").value = q.get("shape"); }
     if (q.has("mesh")) { $("layout-mesh").value = q.get("mesh"); }
     state.group = q.get("group") || "";
+    if (q.has("layout") && q.has("dyn")) {
+      syncDyn(q.get("layout"));
+      var dyn = q.get("dyn").split("x"), fields = $("dyn-fields").querySelectorAll("input");
+      for (var i = 0; i < fields.length && i < dyn.length; i++) { fields[i].value = dyn[i]; }
+    }
     return {layout: q.get("layout"), panel: q.get("panel") || "layout"};
   }
 
@@ -598,7 +631,7 @@
     if (EMBEDDED) { return Promise.resolve(); }
     var my = ++codeSeq;
     var body = {text: val("layout-input"), lang: $("code-lang").value, inverse: $("code-inverse").checked};
-    if (val("affine-shape").trim()) { body.shape = val("affine-shape"); }
+    if (val("affine-shape").trim()) { body.shape = val("affine-shape"); } else if (dynValues()) { body.shape = dynValues(); }
     if (val("layout-mesh").trim()) { body.mesh = val("layout-mesh"); }
     return post("/api/code", body).then(function (r) {
       if (my !== codeSeq) { return; }
@@ -616,7 +649,9 @@
       } else { showError($("layout-error"), null); }
       return Promise.resolve();
     }
-    var request = text + "\u0000" + val("affine-shape") + "\u0000" + val("layout-mesh");
+    syncDyn(text);
+    var dyn = dynValues();
+    var request = text + "\u0000" + val("affine-shape") + "\u0000" + val("layout-mesh") + "\u0000" + dyn;
     if (request === lastRequest) { return Promise.resolve(); }  // Enter then blur: one answer is enough
     lastRequest = request;
     var my = ++seq;
@@ -625,8 +660,14 @@
       showError($("layout-error"), {message: "enter layout text, e.g. (4,8):(8,1)", position: 0, text: ""});
       return Promise.resolve();
     }
+    if (dyn === null) {  // a dynamic layout is drawn once every ? has its value
+      clearMain();
+      showError($("layout-error"), {message: "give a value for each dynamic leaf (?) in the fields under the text: " +
+        "a multiple of its div"});
+      return Promise.resolve();
+    }
     var body = {text: text};
-    if (val("affine-shape").trim()) { body.shape = val("affine-shape"); }
+    if (val("affine-shape").trim()) { body.shape = val("affine-shape"); } else if (dyn) { body.shape = dyn; }
     if (val("layout-mesh").trim()) { body.mesh = val("layout-mesh"); }
     return post("/api/view", body).then(function (r) {
       if (my !== seq) { return; }
@@ -639,7 +680,7 @@
       showError($("layout-error"), null);
       if (r.json.uses_shape === false) {  // a value with a box of its own ignored the shape box: do not carry it on
         $("affine-shape").value = "";
-        lastRequest = text + "\u0000\u0000" + val("layout-mesh");
+        lastRequest = text + "\u0000\u0000" + val("layout-mesh") + "\u0000" + dyn;
         writeUrl();
       }
       showMain(r.json);
