@@ -9,7 +9,8 @@ one JSON line per text with the facts *the producer* computes for it, where the 
   parser and converted by Triton's own ``toLinearLayout`` (Gluon's ``to_linear_layout``); a text
   Triton's parser or verifier refuses is recorded as ``rejected`` with Triton's message.
 - pycute (CUTLASS 4.2): the layout each pycute test builds, printed by pycute (the corpus text), its
-  size, cosize and every value, and the printed result of the op the test applies (itself a text).
+  size, cosize and every value, and the printed result of the op the test applies (itself a text);
+  ``left_inverse`` is CuTe C++'s where it differs from pycute's (``cute_cpp_left_inverses``).
 - JAX (CPU, subprocess with fake devices): the index box each device holds, for HLO shardings
   (``HloSharding.from_string`` + ``op_sharding_to_indices``; a ``{maximal device=k}`` holds the whole array
   on device k alone, as XLA places it, where ``op_sharding_to_indices`` lists it for every device) and Shardy shardings over their mesh
@@ -280,6 +281,39 @@ def cute_entries(raws: list[dict]) -> list[dict]:
     return out
 
 
+def cute_cpp_left_inverses(entries: list[dict]) -> None:
+    """Where CuTe C++ (the CUTLASS headers of the same wheel as pycute, compiled by ``tests/cute/cute_cpp.py``)
+    gives another ``left_inverse`` than pycute, the fact is C++'s and pycute's is kept beside it.
+
+    C++'s ``left_inverse`` (``cute/layout.hpp``) sorts the modes by stride and starts from a stride-0 mode;
+    pycute's is ``right_inverse(make_layout(L, complement(L)))``. Both are left inverses (``R(L(i)) == i``)
+    and differ off the layout's image (``4:2`` -> C++ ``(2,4):(0,1)``, pycute ``(2, 4):(4, 1)``); unilayout
+    follows C++, the library CuTe users compile. Without a compiler the facts stay pycute's."""
+    spec = importlib.util.spec_from_file_location("cute_cpp", ROOT / "tests" / "cute" / "cute_cpp.py")
+    cpp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cpp)
+    todo = [e for e in entries if "left_inverse" in e["facts"]]
+    got = cpp.outputs((), (), prints=[(f"li{k}", f"left_inverse({cpp._static(e['text'])})") for k, e in enumerate(todo)])
+    if got is None:
+        return
+    import pycute as P  # lazy: only the regeneration needs pycute
+
+    for k, e in enumerate(todo):
+        text = got[f"raw:li{k}"].strip()
+        lay = _pycute_layout(P, text)
+        mine = {"shape": _plain(lay.shape), "stride": _plain(lay.stride), "text": text, "by": "CuTe C++"}
+        theirs = e["facts"]["left_inverse"]
+        if [lay(i) for i in range(P.size(lay))] != [P.Layout(_tuple(theirs["shape"]), _tuple(theirs["stride"]))(i)
+                                                     for i in range(P.size(lay))] or \
+                P.size(lay) != P.size(P.Layout(_tuple(theirs["shape"]), _tuple(theirs["stride"]))):
+            e["facts"]["left_inverse_pycute"] = theirs
+            e["facts"]["left_inverse"] = mine
+
+
+def _tuple(x):
+    return tuple(_tuple(y) for y in x) if isinstance(x, list) else x
+
+
 def _pycute_layout(P, text: str):
     """A CuTe printed layout (``(_2,_4):(_1,_2)``) as a pycute Layout: split shape:stride at the top level,
     each side a Python tuple once the static markers go (pycute has no text reader)."""
@@ -520,7 +554,9 @@ def regenerate() -> list[dict]:
     tri = triton_cases(by.get("triton", []))
     triton_facts(tri)
     entries += tri
-    entries += cute_entries(by.get("cute", []))
+    cute = cute_entries(by.get("cute", []))
+    cute_cpp_left_inverses(cute)
+    entries += cute
     hs = hlo_entries(by.get("hlo", [])) + shardy_entries(by.get("shardy", []))
     jax_facts([e for e in hs if e["producer"] in ("hlo", "shardy")])
     entries += hs

@@ -27,7 +27,7 @@ from unilayout import cute, sharding
 from unilayout.errors import LayoutError, NotRepresentableError
 
 HERE = pathlib.Path(__file__).resolve().parent
-PRODUCERS = {"triton": "Triton 3.9", "cute": "CUTLASS pycute", "hlo": "XLA HLO sharding (JAX boxes)",
+PRODUCERS = {"triton": "Triton 3.9", "cute": "CUTLASS pycute / CuTe C++", "hlo": "XLA HLO sharding (JAX boxes)",
              "shardy": "Shardy (JAX boxes)", "xla": "XLA shape layouts", "ttnn": "tt-mlir TTNN layouts",
              "ttcore": "tt-mlir metal layouts"}
 
@@ -90,7 +90,7 @@ def _facts(entry: dict, v) -> str | None:
                 r = getattr(cute, op)(*args)
                 if cute.index_map(r).tolist() != cute.index_map(_layout(f[op])).tolist() or \
                         (r.size, r.cosize) != (_layout(f[op]).size, _layout(f[op]).cosize):
-                    return f"{op}: unilayout {r} vs pycute {f[op]['text']}"
+                    return f"{op}: unilayout {r} vs {f[op].get('by', 'pycute')} {f[op]['text']}"
         return None
     if p in ("hlo", "shardy") and "boxes" in f:
         # the fact is which elements each device holds: a box of zero volume holds none, whether it is

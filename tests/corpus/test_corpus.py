@@ -149,3 +149,18 @@ def test_placeholders_carry_their_reason_and_are_counted_apart():
     assert f"({len(aside)} placeholders not scored)" in text
     scored = len(CORPUS) - len(aside)
     assert [ln for ln in text.splitlines() if ln.strip().startswith("all ")][0].split()[1].endswith(f"/{scored}")
+
+
+def test_cute_left_inverse_facts_are_cpp_where_pycute_differs_and_both_are_left_inverses():
+    """CuTe C++'s left_inverse (the CUTLASS headers) and pycute's differ off the layout's image; the fact is C++'s,
+    pycute's is kept beside it, and each maps every L(i) back to i."""
+    both = [e for e in CORPUS if "left_inverse_pycute" in e["facts"]]
+    assert {e["text"] for e in both} >= {"4:2"}
+    for e in both:
+        f = e["facts"]
+        assert f["left_inverse"]["by"] == "CuTe C++"
+        for fact in (f["left_inverse"], f["left_inverse_pycute"]):
+            inv = agree.cute.index_map(agree._layout(fact)).tolist()
+            assert [inv[v] for v in f["values"]] == list(range(f["size"]))
+        assert agree.cute.index_map(agree._layout(f["left_inverse"])).tolist() != \
+            agree.cute.index_map(agree._layout(f["left_inverse_pycute"])).tolist()
