@@ -148,3 +148,29 @@ def test_deep_nesting_is_a_parse_error_not_a_recursion_error():
 def test_non_text_is_a_layout_error():
     with pytest.raises(LayoutError, match="expected CuTe IR text"):
         parse_ir(8)
+
+
+def _dsl_facts():
+    import json
+
+    data = json.loads((DATA / "cute_ir_facts.json").read_text())
+    return [f for f in data["facts"] if "type" in f]
+
+
+def test_the_cute_dsl_facts_are_recorded():
+    facts = _dsl_facts()
+    kinds = {f["what"] for f in facts}
+    assert {"layout", "composed_layout", "swizzle", "tensor", "op"} <= kinds
+    assert any("?{i64 div=" in f["type"] for f in facts) and any("S<3,4,3>," in f["type"] for f in facts)
+
+
+@pytest.mark.parametrize("fact", _dsl_facts(), ids=lambda f: f["what"])
+def test_types_the_cute_dsl_prints_read_and_print_back(fact):
+    """bench/cute_ir_facts.py recorded the DSL's print(value) and the value's MLIR type (nvidia-cutlass-dsl on a CPU)."""
+    from unilayout.cute.ir_print import ir_string
+
+    value = cute.parse(fact["type"])
+    assert cute.to_ir(value) == fact["type"]
+    assert cute.parse(fact["print"]) == value or isinstance(value, IRTuple)
+    printed = str(value) if isinstance(value, MemRef) else ir_string(value)
+    assert printed == fact["print"]
