@@ -196,6 +196,49 @@ def _leaf(s: Scanner, kind: str, style: str, leaves: list):
     return value
 
 
+_FAST_LEAF = re.compile(r"-?[0-9]{1,18}(?![0-9@/E])|\?(?:\{(?:i64|i32)?(?: ?div=[1-9][0-9]{0,17})?\})?(?![@{])")
+_DYN_CACHE: dict = {}
+
+
+def _fast(text: str, i: int, kind: str, leaves: list, depth: int):
+    """CuTe IR's compact spelling (no spaces, no basis leaves) read by indexing: ``(value, end)``, or None to
+    leave the text to the Scanner (which reads every spelling and words the errors)."""
+    c = text[i:i + 1]
+    if c == "(":
+        if depth >= _MAX_DEPTH:
+            return None
+        items, i = [], i + 1
+        while True:
+            r = _fast(text, i, kind, leaves, depth + 1)
+            if r is None:
+                return None
+            items.append(r[0])
+            i = r[1]
+            c = text[i:i + 1]
+            if c == ")":
+                return tuple(items), i + 1
+            if c != ",":
+                return None
+            i += 1
+    if c == "_":
+        if kind != "coord" or text[i + 1:i + 2].isdigit():
+            return None
+        leaves.append((None, i))
+        return None, i + 1
+    m = _FAST_LEAF.match(text, i)
+    if m is None:
+        return None
+    t = m.group()
+    if t[0] == "?":
+        v = _DYN_CACHE.get(t)
+        if v is None:
+            v = _DYN_CACHE[t] = read_dyn(Scanner(t))
+    else:
+        v = int(t)
+    leaves.append((v, i))
+    return v, m.end()
+
+
 def read_tuple(s: Scanner, kind: str, style: str = "cute", leaves: list | None = None, depth: int = 0):
     """An int tuple of ``kind`` (``shape``, ``stride``, ``int_tuple``, ``coord``) at the cursor.
 
@@ -205,6 +248,13 @@ def read_tuple(s: Scanner, kind: str, style: str = "cute", leaves: list | None =
     (1, (Dyn(div=4), None))
     """
     leaves = [] if leaves is None else leaves
+    if depth == 0 and style != "fly":
+        found = []
+        r = _fast(s.text, s.skip(), kind, found, 0)
+        if r is not None:
+            s.pos = r[1]
+            leaves.extend(found)
+            return r[0]
     if depth > _MAX_DEPTH:
         s.fail(f"nesting deeper than {_MAX_DEPTH}")
     if not s.accept("("):
