@@ -289,6 +289,10 @@ def dyn_leaves(x) -> list:
 
 
 def _parts(x):
+    if hasattr(x, "inner") and hasattr(x, "outer"):  # a ComposedLayout: outer, offset, inner, as CuTe IR prints it
+        outer = _parts(x.outer) if hasattr(x.outer, "stride") else ()
+        return (tuple((f"outer {p}", t) for p, t in outer) + (("offset", x.offset),)
+                + tuple((f"inner {p}", t) for p, t in _parts(x.inner)))
     if hasattr(x, "shape") and hasattr(x, "stride") and not isinstance(x, tuple):
         return (("shape", x.shape), ("stride", x.stride))
     return (("int tuple", x),)
@@ -311,15 +315,21 @@ def check_bound(layout):
     >>> check_bound((2, Dyn(div=4)))
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: Layout (2, Dyn(div=4)): dynamic leaf ?{div=4} (int tuple of mode 1) has no value; give the values with cute.bind(layout, values)
+    unilayout.errors.LayoutError: int tuple (2,?{div=4}): dynamic leaf ?{div=4} (int tuple of mode 1) has no value; give the values with cute.bind(layout, values)
     """
     found = dyn_leaves(layout)
     if found:
         named = ", ".join(f"{d} ({where})" for d, where in found)
         raise LayoutError(
-            f"Layout {layout}: dynamic lea{'f' if len(found) == 1 else 'ves'} {named} "
+            f"{_name(layout)}: dynamic lea{'f' if len(found) == 1 else 'ves'} {named} "
             f"ha{'s' if len(found) == 1 else 've'} no value; give the values with cute.bind(layout, values)"
         )
+
+
+def _name(x) -> str:
+    if isinstance(x, tuple):
+        return f"int tuple {int_tuple_str(x)}"
+    return f"{type(x).__name__.replace('DynLayout', 'Layout')} {x}"
 
 
 def dyn_crd2idx(crd, shape, stride):
@@ -378,8 +388,6 @@ def bind(x, values):
         values = [operator.index(v) if not isinstance(v, bool) else _bad(v) for v in values]
     except TypeError:
         raise LayoutError(f"bind: values must be integers, got {values!r:.60}") from None
-    if hasattr(x, "inner") and hasattr(x, "outer"):
-        return type(x)(x.outer, x.offset, bind(x.inner, values))  # a ComposedLayout: its inner layout holds the leaves
     found = dyn_leaves(x)
     if len(found) != len(values):
         n = len(found)
@@ -394,13 +402,20 @@ def bind(x, values):
         lim = 1 << (d.bits - 1)
         if not -lim <= v < lim:
             raise LayoutError(f"bind: value {v} for dynamic leaf {i} ({d}, {where}) does not fit in i{d.bits}")
-        if where.startswith("shape") and v <= 0:
+        if "shape" in where and v <= 0:
             raise LayoutError(f"bind: value {v} for dynamic leaf {i} ({d}, {where}) must be positive (a size)")
-    it = iter(values)
+    return _bind(x, iter(values))
+
+
+def _bind(x, it):
+    if hasattr(x, "inner") and hasattr(x, "outer"):
+        outer = _bind(x.outer, it) if hasattr(x.outer, "stride") else x.outer
+        offset = _fill(x.offset, it)
+        return type(x)(outer, offset, _bind(x.inner, it))
     if hasattr(x, "shape") and hasattr(x, "stride") and not isinstance(x, tuple):
         shape = _fill(x.shape, it)
         stride = _fill(x.stride, it)
-        return type(x)(shape, stride)
+        return type(x).__mro__[-2](shape, stride)  # Layout, whatever the class of x (DynLayout)
     return _fill(x, it)
 
 

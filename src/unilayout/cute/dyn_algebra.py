@@ -8,9 +8,9 @@ without the value is taken the conservative way:
 * coalesce merges two modes only when both are fully static (``(2,4,?):(1,2,8)``
   coalesces to ``(8,?):(1,8)``, not ``?:1``) and drops a mode only when its size
   is a static 1;
-* composition with a dynamic stride keeps the inner mode whole
-  (``(4,8):(1,4) o 4:?`` is ``4:?``); a dynamic size in the outer layout makes
-  the modes it splits dynamic;
+* composition runs C++'s algorithm: a dynamic stride or size makes the
+  modes it splits dynamic (``(4,8):(1,4) o 4:?`` is ``4:?``, as the outer
+  layout coalesces to ``32:1``; ``(?,?):(?,?) o 3:1`` is ``(?,?):(?,?)``);
 * complement orders modes by their strides, so it needs them static when there
   is more than one mode; a dynamic cotarget gives a dynamic last mode;
 * the products need a static first operand (their complement of it).
@@ -37,11 +37,9 @@ takes; those dispatch here when a layout or tiler holds a dynamic leaf.
 
 from __future__ import annotations
 
-from math import gcd
-
 from ..errors import LayoutError
 from .basis import ScaledBasis
-from .dyn import Dyn, dadd, dceil_div, divisor_of, dmin, dmul, has_dyn, normalize_dyn
+from .dyn import Dyn, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
 from .inttuple import int_tuple_str, leaves
 from .layout import DynLayout, Layout, _make, _make_any, _retag, make_layout, make_ordered_layout
 
@@ -184,10 +182,6 @@ def _compose_tree(a, cx, s, d):
     return tuple(rs), tuple(rd)
 
 
-def _bits(*xs) -> int:
-    return max([x.bits for x in xs if type(x) is Dyn] or [32])
-
-
 def _compose_leaf(a, cx, s, d):
     """A o (s:d) for A coalesced into the flat modes ``cx``; any value may be dynamic."""
     if _is(d, 0):
@@ -196,14 +190,6 @@ def _compose_leaf(a, cx, s, d):
     last = len(shapes) - 1
     if last <= 0:
         return s, dmul(d, strides[0]) if strides else 0
-    if type(d) is Dyn:
-        # A dynamic stride: the inner mode stays whole, at A(d) (cute-opt: (4,8):(1,4) o 4:? is 4:?).
-        g = 0
-        for v in strides:
-            if type(v) is ScaledBasis:
-                raise LayoutError(f"composition: a dynamic stride {d} into {a}, which has basis strides")
-            g = gcd(g, divisor_of(v))
-        return s, Dyn(g or 1, _bits(d, *strides))
     rs, rd = [], []
     rest_shape, rest_stride = s, d
     for i in range(last):

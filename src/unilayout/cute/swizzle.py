@@ -33,7 +33,8 @@ import numpy as np
 from .._ints import as_int, as_int_array, as_pow2, check_int64
 from ..errors import LayoutError
 from ._flat import at
-from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
+from .dyn import Dyn, check_bound
+from .layout import DynLayout, Layout, _has_none, _normalize_coord, slice_and_offset
 
 __all__ = ["Swizzle", "ComposedLayout", "swizzle_layout"]
 
@@ -139,7 +140,7 @@ class ComposedLayout:
             raise LayoutError(f"ComposedLayout: outer must be a Swizzle or a Layout, got {type(outer).__name__}")
         if not isinstance(inner, Layout):
             raise LayoutError(f"ComposedLayout: inner must be a Layout, got {type(inner).__name__}")
-        offset = as_int(offset, "ComposedLayout offset")
+        offset = offset if type(offset) is Dyn else as_int(offset, "ComposedLayout offset")  # CuTe IR's `A o ? o B`
         object.__setattr__(self, "outer", outer)
         object.__setattr__(self, "offset", offset)
         object.__setattr__(self, "inner", inner)
@@ -165,6 +166,8 @@ class ComposedLayout:
         if _has_none(_normalize_coord(c)):
             sub, off = slice_and_offset(c, self.inner)
             return ComposedLayout(self.outer, self.offset + off, sub)
+        if type(self.offset) is Dyn or type(self.outer) is DynLayout:
+            check_bound(self)
         return self.outer(self.offset + self.inner(*crd))
 
     def index_map(self):
