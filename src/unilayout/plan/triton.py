@@ -39,7 +39,8 @@ from .. import linear
 from .._ints import as_pow2
 from ..errors import LayoutError
 
-__all__ = ["TritonCost", "TritonLowering", "triton_conversion", "triton_lowering", "shuffle_rounds", "element_bits"]
+__all__ = ["TritonCost", "TritonLowering", "triton_conversion", "triton_lowering", "shuffle_rounds", "element_bits",
+           "shared_access_ptx", "access_vector"]
 
 _TENSOR_ELEM = re.compile(r"(?:tensor|!ttg\.memdesc)\s*<\s*(?:\d+\s*x\s*)+(!tt\.ptr|[A-Za-z][\w]*)")
 _WIDTH = re.compile(r"(?:[fiu]|bf|si|ui)(\d+)")
@@ -335,10 +336,14 @@ def _swizzle_ldst(sf, df, bitwidth):
     dim = sf.total_out_dim_size_log2
     rs, rd = _flat(sf, "register"), _flat(df, "register")
     blocks = _flat(sf, "block")
-    vb, _ = _vec_basis(rs, rd, _flat(sf, "warp"), _flat(df, "warp"), blocks, bitwidth, dim)
+    vb, fills = _vec_basis(rs, rd, _flat(sf, "warp"), _flat(df, "warp"), blocks, bitwidth, dim)
     vec = 1 << len(vb)
     tile_s, tile_d = _lane_tile(_flat(sf, "lane"), vec, bitwidth), _lane_tile(_flat(df, "lane"), vec, bitwidth)
     vb, bank, seg, reps = _build(rs, rd, vb, tile_s, tile_d, blocks, bitwidth, dim, 0)
+    if vec * bitwidth < 128:  # log2Vec < 2: the bank bases one side holds in registers go first (more vectorising)
+        ins = [i for i, b in enumerate(bank) if b in rs], [i for i, b in enumerate(bank) if b in rd]
+        order = ins[0] if fills is True or (fills is None and len(ins[0]) > len(ins[1])) else ins[1]
+        bank = [bank[i] for i in order] + [b for i, b in enumerate(bank) if i not in order]
     return vb, bank, seg, reps, tile_s, tile_d, ("st.shared", "ld.shared")
 
 
@@ -369,13 +374,11 @@ _MATRIX = ((0, 1), (2, 3, 4))
 _MATRIX_T = ((2, 3, 4), (0, 1))
 
 
-def _tiles(bitwidth):
-    """Triton ``getSrcDstTiles`` on sm_90 (stmatrix and ldmatrix): the store and load instructions it weighs."""
+def _tiles(bitwidth, capability, store):
+    """Triton ``getSrcDstTiles``: the store (``stmatrix`` from sm_90) or load (``ldmatrix`` from sm_75) it weighs."""
     out = [("shared", _ST_LD)]
-    if bitwidth <= 32:
-        out.append(("matrix", _MATRIX))
-    if bitwidth == 16:
-        out.append(("matrix.trans", _MATRIX_T))
+    if capability >= (90 if store else 75):
+        out += [("matrix", _MATRIX)] * (bitwidth <= 32) + [("matrix.trans", _MATRIX_T)] * (bitwidth == 16)
     return out
 
 
@@ -407,7 +410,7 @@ def _tile_vbasis(a, b, nra, nrb, ida, idb, dim):
     return vb + tb
 
 
-def _swizzle(src, dst, bitwidth):
+def _swizzle(src, dst, bitwidth, capability=90):
     """Triton ``optimalSwizzling`` over the sm_90 instruction pairs (NVIDIA's scratch and lowering)."""
     sf, df = src.flatten_outs(), dst.flatten_outs()
     dim = sf.total_out_dim_size_log2
@@ -415,10 +418,9 @@ def _swizzle(src, dst, bitwidth):
     rs, rd = _flat(sf, "register"), _flat(df, "register")
     ls, ld_ = _flat(sf, "lane"), _flat(df, "lane")
     blocks = _flat(sf, "block")
-    tiles = _tiles(bitwidth)
     best = None
-    for ns, (cs, as_) in tiles:
-        for nd, (cd, ad) in tiles:
+    for ns, (cs, as_) in _tiles(bitwidth, capability, True):
+        for nd, (cd, ad) in _tiles(bitwidth, capability, False):
             if len(ls) < 5 or len(ld_) < 5:
                 continue
             vb = _tile_vbasis(sf, df, total - len(cs), total - len(cd), cs, cd, dim)
@@ -441,28 +443,42 @@ def _swizzle(src, dst, bitwidth):
     return vb, bank, seg, reps, ts, td, names
 
 
-def _side_vector(offsets, regs, bitwidth) -> int:
-    """Elements one access moves: the lowest offset bases that are all this side's registers (any
-    register order: Triton's ``largestVectorisation`` permutes them), at most 128 bits."""
-    n = 0
-    regs = set(regs)
-    while n < len(offsets) and offsets[n] in regs and (2 << n) * bitwidth <= 128:
-        n += 1
-    return 1 << n
+def access_vector(regs, others, bitwidth) -> int:
+    """Elements one shared access moves, from the offsets (ints) of the register bases and of the other in-dims' bases:
+    the largest ``2**k`` (at most 128 bits) such that k registers land exactly on the k lowest offset bits and no
+    lane, warp or block touches them (other registers may XOR those bits: that reorders a vector's elements, which
+    Triton undoes in registers).
+
+    >>> access_vector([1, 65, 256], [2, 4, 128], 16), access_vector([64, 1, 2], [4, 8], 32), access_vector([2], [1], 16)
+    (2, 4, 1)
+    """
+    k = max(0, (128 // bitwidth).bit_length() - 1)
+    while k > 0:
+        low = (1 << k) - 1
+        if not any(b & low for b in others) and len(_rref([r for r in regs if r and r & ~low == 0], k)) == k:
+            return 1 << k
+        k -= 1
+    return 1
 
 
-def _access(kind, elems, bitwidth) -> str:
-    """The PTX spelling of one shared access of ``elems`` elements (LLVM's NVPTX vector forms)."""
+def shared_access_ptx(kind, elems, bitwidth) -> str:
+    """The PTX of one ``kind`` (``st``/``ld``) shared access of ``elems`` elements, as LLVM's NVPTX backend prints
+    it: 128 bits as ``v4.b32``, four bytes as one ``b32`` (``v4i8`` is a 32-bit register), else ``v{n}.b{bits}``.
+
+    >>> shared_access_ptx("st", 8, 16), shared_access_ptx("ld", 4, 16), shared_access_ptx("ld", 4, 8)
+    ('st.shared.v4.b32', 'ld.shared.v4.b16', 'ld.shared.b32')
+    """
     bits = elems * bitwidth
     if elems == 1:
         return f"{kind}.shared.b{bitwidth}"
-    if bits == 128 and bitwidth < 64 or elems > 4:
-        return f"{kind}.shared.v{bits // 32}.b32"
+    if (bits == 128 and bitwidth < 64) or elems > 4 or (bitwidth == 8 and elems == 4):
+        return f"{kind}.shared." + (f"v{bits // 32}." if bits > 32 else "") + "b32"
     return f"{kind}.shared.v{elems}.b{bitwidth}"
 
 
-def triton_lowering(src, dst, bitwidth=32) -> TritonLowering:
-    """How Triton 3.9 lowers ``convert_layout(src -> dst)`` of ``bitwidth``-bit elements (one CTA).
+def triton_lowering(src, dst, bitwidth=32, capability=90) -> TritonLowering:
+    """How Triton 3.9 lowers ``convert_layout(src -> dst)`` of ``bitwidth``-bit elements (one CTA, NVIDIA
+    ``sm_<capability>``: stmatrix from 90, ldmatrix from 75).
 
     The path is Triton's: nothing or a register permutation when ``minimalCvtLayout`` keeps
     at most ``register``; warp shuffles when it keeps exactly ``register, lane``; otherwise a
@@ -492,19 +508,23 @@ def triton_lowering(src, dst, bitwidth=32) -> TritonLowering:
     if outs == ["register", "lane"] and _mixed_transpositions(src, dst) < 2:
         return TritonLowering("shuffle", 0, 1, 1, 1, 1, 0, 0, ("shfl.sync",))
     s, d = _no_broadcast(src), _no_broadcast(dst)
-    vb, bank, seg, reps, tile_s, tile_d, names = _swizzle(s, d, bitwidth)
+    vb, bank, seg, reps, tile_s, tile_d, names = _swizzle(s, d, bitwidth, capability)
     dim = src.flatten_outs().total_out_dim_size_log2
     nreps = 1 << len(reps)
     blocks = max(1, src.in_dim_size("block") if src.has_in_dim("block") else 1)
     nbytes = (1 << dim) // (nreps * _cta_split(src, blocks)) * bitwidth // 8
-    offsets = vb + bank + seg
-    sf, df = s.flatten_outs(), d.flatten_outs()
-    vs = _side_vector(offsets, _flat(sf, "register"), bitwidth)
-    vd = _side_vector(offsets, _flat(df, "register"), bitwidth)
+    basis = vb + bank + seg + reps  # a round's offsets, then the rounds: each basis's offset is its bits below reps
+
+    def vector(L):
+        img = [sum(1 << k for k in _solve(basis, v) if k < len(basis) - len(reps)) for v in _flat(L, "register")]
+        other = [sum(1 << k for k in _solve(basis, v) if k < len(basis) - len(reps))
+                 for n in ("lane", "warp", "block") for v in _flat(L, n) if v]
+        return access_vector(img, other, bitwidth)
+    vs, vd = vector(s.flatten_outs()), vector(d.flatten_outs())
     store = _conflicts(seg, tile_s, dim)
     load = _conflicts(seg, tile_d, dim)
-    ins = (_access("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
-           _access("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1], "bar.sync")
+    ins = (shared_access_ptx("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
+           shared_access_ptx("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1], "bar.sync")
     return TritonLowering("shared", nbytes, nreps, 1 << len(vb), vs, vd, store, load, ins)
 
 
