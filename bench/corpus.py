@@ -47,11 +47,19 @@ REPOS = {"triton": "triton-lang/triton", "cute": "NVIDIA/cutlass", "hlo": "openx
          "ttcore": "tenstorrent/tt-mlir"}
 
 
-def _agree():
-    spec = importlib.util.spec_from_file_location("corpus_agree", CORPUS / "agree.py")
+def _load(name: str, path):
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _agree():
+    return _load("corpus_agree", CORPUS / "agree.py")
+
+
+def _placeholders():
+    return _load("corpus_placeholders", CORPUS / "placeholders.py")
 
 
 # ---------------------------------------------------------------- reading the harvested sources
@@ -289,9 +297,7 @@ def cute_cpp_left_inverses(entries: list[dict]) -> None:
     pycute's is ``right_inverse(make_layout(L, complement(L)))``. Both are left inverses (``R(L(i)) == i``)
     and differ off the layout's image (``4:2`` -> C++ ``(2,4):(0,1)``, pycute ``(2, 4):(4, 1)``); unilayout
     follows C++, the library CuTe users compile. Without a compiler the facts stay pycute's."""
-    spec = importlib.util.spec_from_file_location("cute_cpp", ROOT / "tests" / "cute" / "cute_cpp.py")
-    cpp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cpp)
+    cpp = _load("cute_cpp", ROOT / "tests" / "cute" / "cute_cpp.py")
     todo = [e for e in entries if "left_inverse" in e["facts"]]
     got = cpp.outputs((), (), prints=[(f"li{k}", f"left_inverse({cpp._static(e['text'])})") for k, e in enumerate(todo)])
     if got is None:
@@ -483,8 +489,8 @@ def ttnn_entries(raws: list[dict], producer: str = "ttnn") -> list[dict]:
     device shape their tensor states); tt-mlir does not install here, so these are its printed facts.
 
     A text tt-mlir's test writes by hand that its own builders never make (see ``_placeholder``) carries
-    ``facts["placeholder"]`` with the reason instead: tt-mlir's parser reads it without checking it, so
-    it says nothing about tt-mlir's layout rules and is not scored (``agree.py``)."""
+    ``facts["placeholder"]`` with the reason instead (``tests/corpus/placeholders.py``): tt-mlir's parser
+    reads it without checking it, so it says nothing about tt-mlir's layout rules and is not scored."""
     out = []
     for r in raws:
         text, device = r["raw"]
@@ -493,56 +499,13 @@ def ttnn_entries(raws: list[dict], producer: str = "ttnn") -> list[dict]:
         facts = {"memref_shape": memref} if memref and producer == "ttnn" and r["expect_test"] == "reads" else {}
         if device != "-":
             facts["device_shape"] = _dims(device)  # what ttir.ttnn_metal_layout_cast printed
-        why = _placeholder(r, text, memref, device) if r["expect_test"] == "reads" else None
+        why = _placeholders().placeholder(r["producer"], r["source"]["path"], text, memref, device) \
+            if r["expect_test"] == "reads" else None
         if why:
             facts = {"placeholder": why}
         out.append({"producer": producer, "source": r["source"], "text": text, "context": {},
                     "expect_test": r["expect_test"], "expect": r["expect_test"], "facts": facts})
     return out
-
-
-def _placeholder(r: dict, text: str, memref, device: str) -> str | None:
-    """Why a tt-mlir test text is a hand-written placeholder tt-mlir never builds, or None.
-
-    - a TTNN ``linear`` map other than the collapse ``TTNNLayoutAttr::get`` builds for the tensor's shape
-      (all dims but the last into rows: ``(d0 * S1 * .. + .., d_last)``);
-    - a TTNN memref other than the shard of the metal tensor tt-mlir's D2M cast printed for it (the cast
-      computes the shard from the tensor's shape and grid), or any memref of the mixed L1/DRAM operand test
-      (it writes memref<32x32 tiles> for every tensor);
-    - a metal layout on a tensor that is not device-shaped (grid ++ shard: twice the physical rank).
-    """
-    shape = re.match(r"tensor<((?:\d+x)+)", text)
-    dims = [int(x) for x in shape.group(1).rstrip("x").split("x")] if shape else None
-    if r["producer"] == "ttcore":
-        phys = re.search(r"collapsed_intervals = dense<\[(.*?)\]>", text)
-        rank = len(re.findall(r"\[", phys.group(1))) if phys else None
-        if dims is not None and rank and len(dims) != 2 * rank:
-            return (f"a tensor of rank {len(dims)} for a layout with {rank} physical dims: tt-mlir's metal "
-                    "tensors are device-shaped (getDeviceShape: grid ++ shard), its parser does not check the "
-                    "tensor's rank")
-        return None
-    if r["source"]["path"].endswith("ttnn_mixed_l1_dram_operand_translation.mlir"):
-        return ("the test writes memref<32x32 tiles> for every tensor, a placeholder tt-mlir never checks (its "
-                "D2M cast computes the shard from the tensor's shape)")
-    lin = re.search(r"ttnn_layout<\((d\d+(?:, d\d+)*)\) -> \(([^)]*)\)", text)
-    if dims and lin and len(dims) >= 2:
-        rows = []
-        for i in range(len(dims) - 1):
-            c = 1
-            for s in dims[i + 1:-1]:
-                c *= s
-            rows.append(f"d{i}" if c == 1 else f"d{i} * {c}")
-        want = f"{' + '.join(rows)}, d{len(dims) - 1}"
-        if lin.group(2).strip() != want:
-            return (f"linear map ({lin.group(2)}) for a {'x'.join(map(str, dims))} tensor: TTNNLayoutAttr::get "
-                    f"builds ({want}); tt-mlir's parser does not check it and its D2M cast ignores it")
-    if memref and device != "-":
-        dev = _dims(device)
-        if dev[len(dev) // 2:] != memref:
-            return (f"memref {'x'.join(map(str, memref))} but the shard tt-mlir's D2M cast computes for this "
-                    f"tensor is {'x'.join(map(str, dev[len(dev) // 2:]))}: tt-mlir's parser does not check the "
-                    "memref against the tensor")
-    return None
 
 
 # ---------------------------------------------------------------- driver

@@ -10,6 +10,7 @@ the texts unilayout does not yet agree on, each with its reason; a pending text 
 import copy
 import importlib.util
 import pathlib
+import re
 
 import pytest
 
@@ -164,3 +165,28 @@ def test_cute_left_inverse_facts_are_cpp_where_pycute_differs_and_both_are_left_
             assert [inv[v] for v in f["values"]] == list(range(f["size"]))
         assert agree.cute.index_map(agree._layout(f["left_inverse"])).tolist() != \
             agree.cute.index_map(agree._layout(f["left_inverse_pycute"])).tolist()
+
+
+def test_placeholder_rules_mark_what_tt_mlir_never_builds_and_nothing_else():
+    spec = importlib.util.spec_from_file_location("corpus_placeholders", pathlib.Path(__file__).with_name("placeholders.py"))
+    ph = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ph)
+    lay = ("tensor<{s}xbf16, #ttnn.ttnn_layout<{m}, <6x2>, memref<{r}x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<l1>>, "
+           "<height_sharded>>>")
+    ok = lay.format(s="2x384x32", m="(d0, d1, d2) -> (d0 * 384 + d1, d2)", r="2x1")
+    assert ph.placeholder("ttnn", "t.mlir", ok, [2, 1], "12x1x2x1") is None
+    assert "memref 1x1" in ph.placeholder("ttnn", "t.mlir", ok.replace("memref<2x1", "memref<1x1"), [1, 1], "12x1x2x1")
+    bad_map = lay.format(s="2x384x32", m="(d0, d1, d2) -> (d0 * 32 + d1, d2)", r="2x1")
+    assert "builds (d0 * 384 + d1, d2)" in ph.placeholder("ttnn", "t.mlir", bad_map, [2, 1], "-")
+    metal = ("tensor<{s}x!ttcore.tile<32x32, f32>, #ttcore.metal_layout<logical_shape = 64x64, dim_alignments = 32x32, "
+             "collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, undef, l1, sharded>>")
+    assert ph.placeholder("ttcore", "t.mlir", metal.format(s="1x1x2x2"), None, "1x1x2x2") is None
+    assert "device-shaped" in ph.placeholder("ttcore", "t.mlir", metal.format(s="2x2"), None, "2x2")
+    # the stored corpus carries exactly these marks
+    for e in CORPUS:
+        if e["producer"] in ("ttnn", "ttcore") and e["expect"] == "reads":
+            m = re.search(r"memref<((?:\d+x)+)", e["text"])
+            memref = [int(x) for x in m.group(1).rstrip("x").split("x")] if m else None
+            why = ph.placeholder(e["producer"], e["source"]["path"], e["text"], memref, "-")
+            if why:  # (the D2M-cast rule needs the printed device shape, which a placeholder no longer carries)
+                assert e["facts"].get("placeholder") == why, e["id"]
