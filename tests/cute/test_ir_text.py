@@ -174,3 +174,33 @@ def test_types_the_cute_dsl_prints_read_and_print_back(fact):
     assert cute.parse(fact["print"]) == value or isinstance(value, IRTuple)
     printed = str(value) if isinstance(value, MemRef) else ir_string(value)
     assert printed == fact["print"]
+
+
+def _random_tree(rng, depth, leaf):
+    if depth == 0 or rng.random() < 0.4:
+        return leaf()
+    return tuple(_random_tree(rng, depth - 1, leaf) for _ in range(rng.randint(1, 3)))
+
+
+def _same_profile(t, leaf):
+    return tuple(_same_profile(v, leaf) for v in t) if isinstance(t, tuple) else leaf()
+
+
+def test_random_dynamic_layouts_print_read_back_and_bind_as_the_static_layout():
+    import random
+
+    rng = random.Random(24)
+    dyn = [Dyn(), Dyn(div=4), Dyn(div=64, bits=64), Dyn(bits=64)]
+    for _ in range(300):
+        shape = _random_tree(rng, 3, lambda: rng.choice(dyn) if rng.random() < 0.3 else rng.randint(1, 6))
+        stride = _same_profile(shape, lambda: rng.choice(dyn) if rng.random() < 0.3 else rng.randint(0, 40))
+        L = cute.Layout(shape, stride)
+        text = cute.to_ir(L)
+        assert cute.parse(text) == L
+        leaves = [d for d in (list(cute.flatten(shape)) if isinstance(shape, tuple) else [shape])
+                  + (list(cute.flatten(stride)) if isinstance(stride, tuple) else [stride]) if type(d) is Dyn]
+        values = [d.div * rng.randint(1, 3) for d in leaves]
+        bound, want = cute.bind(cute.parse(text), values), cute.bind(L, values)
+        assert bound == want
+        if want.size <= 4096:
+            assert bound.index_map().tolist() == want.index_map().tolist()

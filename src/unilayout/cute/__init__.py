@@ -90,6 +90,7 @@ from .inttuple import (
     shape_mod,
 )
 from .inttuple import flatten as _flatten_tuple
+from .ir_dump import ir_types
 from .ir_print import to_ir
 from .ir_values import IRTuple, MemRef, Tile
 from .layout import (
@@ -159,5 +160,5 @@ __all__ = [
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
     "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",
-    "Dyn", "bind", "to_ir", "IRTuple", "Tile", "MemRef",
+    "Dyn", "bind", "to_ir", "ir_types", "IRTuple", "Tile", "MemRef",
 ]
