@@ -72,3 +72,15 @@ def test_bind_gives_the_static_value_and_names_a_contradicting_leaf():
     assert CUTE.with_shape(m, (2, 16, 16)).layout == cute.Layout((2, 16), (16, 1))
     with pytest.raises(LayoutError, match=r"leaf 1 \(\?\{div=8\}, shape of mode 1\) is not a multiple of 8"):
         CUTE.with_shape(m, (2, 12, 16))
+
+
+def test_print_layout_of_a_dsl_tensor_is_its_layout_table():
+    from unilayout.cute.printing import layout_table
+
+    t = cute.parse("tensor<ptr<f32, gmem, align<16>> o (2,4):(4,1)>")
+    assert layout_table(t) == layout_table(cute.Layout((2, 4), (4, 1)))
+
+
+def test_drawing_a_dynamic_layout_says_how_to_give_its_values():
+    with pytest.raises(LayoutError, match=r"--shape V0xV1"):
+        CUTE.picture(cute.parse("(?,4):(4,1)"), max_cells=100)

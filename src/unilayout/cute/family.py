@@ -129,8 +129,8 @@ def _function(x):
     if _is_dynamic(x):
         inner = x.inner if isinstance(x, ComposedLayout) else x
         named = ", ".join(f"{d} ({where})" for d, where in dyn_leaves(inner))
-        raise LayoutError(f"layout {ir_string(x)} has dynamic leaves {named}: bind their values with "
-                          "cute.bind(layout, values) to tabulate or draw it")
+        raise LayoutError(f"layout {ir_string(x)} has dynamic leaves {named}: give their values to tabulate or draw "
+                          "it (cute.bind(layout, values); --shape V0xV1.. on the command line, in reading order)")
     return x
 
 

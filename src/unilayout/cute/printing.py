@@ -10,6 +10,10 @@
  1  | 4 | 6 | 5 | 7 |
     +---+---+---+---+
 
+A CuTe IR memref (or the DSL's ``tensor<ptr<..>> o L>``) prints as its
+function of element offsets; a layout with dynamic leaves needs their values
+first (``cute.bind``).
+
 Rows are mode 0, columns mode 1, cell (m, n) holds ``L(m, n)``; the format is
 C++ CuTe's byte for byte (each header line ends with one space). A layout with
 basis strides holds coordinates, each cell as CuTe prints it (``(1,2)``), the
@@ -35,6 +39,7 @@ from .basis import (
 from .coords import coordinate_columns, coordinate_labels
 from .evaluate import index_map
 from .inttuple import product
+from .ir_values import MemRef
 from .layout import Layout  # noqa: F401  (used by the examples)
 
 __all__ = ["layout_table", "print_layout"]
@@ -50,6 +55,8 @@ def layout_table(layout) -> str:
      0  | 0 | 2 | 4 |
         +---+---+---+
     """
+    if isinstance(layout, MemRef):  # a CuTe IR memref (the DSL's tensor): its function of element offsets
+        layout = layout.function()
     if not hasattr(layout, "rank") or not hasattr(layout, "shape"):
         raise LayoutError(f"print_layout: expected a CuTe layout, got {type(layout).__name__} {layout!r:.60}")
     if layout.rank > 2:
