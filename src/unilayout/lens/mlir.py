@@ -173,8 +173,9 @@ def split_top(text: str, sep: str = ",") -> list:
 
 
 def _close(text: str, i: int) -> int:
-    """The index just past the bracket that closes the one at ``text[i]``, or -1."""
-    depth, n, quote = 0, len(text), False
+    """The index just past the bracket that closes the one at ``text[i]``, or -1 (never closed, or closed by
+    the wrong kind of bracket)."""
+    stack, n, quote = [], len(text), False
     while i < n:
         c = text[i]
         if quote:
@@ -182,10 +183,11 @@ def _close(text: str, i: int) -> int:
         elif c == '"':
             quote = True
         elif c in _OPEN:
-            depth += 1
+            stack.append(_OPEN[c])
         elif c in _CLOSE and not (c == ">" and text[i - 1] == "-"):
-            depth -= 1
-            if depth == 0:
+            if not stack or stack.pop() != c:
+                return -1
+            if not stack:
                 return i + 1
         i += 1
     return -1
@@ -316,6 +318,7 @@ def read_module(text: str) -> Module:
             continue
         fm = _FUNC.match(line)
         if fm:
+            types_in(line, lineno, text, offsets[lineno - 1])  # a malformed argument type is an error here too
             func = Function(fm.group(2).strip('"'), lineno, [], {})
             functions.append(func)
             p = line.find("(", fm.end())
@@ -340,6 +343,7 @@ def read_module(text: str) -> Module:
                     func.types[name] = t
             continue
         if stripped.startswith("^"):
+            types_in(line, lineno, text, offsets[lineno - 1])
             p = stripped.find("(")
             if p >= 0:
                 e = _close(stripped, p)
