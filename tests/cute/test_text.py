@@ -176,3 +176,9 @@ def test_a_pointer_width_of_thousands_of_digits_is_a_parse_error():
 
     with pytest.raises(ParseError, match="power of two up to 1024 bits"):
         cute.parse("gmem_ptr[" + "1" * 5000 + "b](0x7f00) o 8:1")
+
+
+def test_a_swizzle_pointer_with_a_huge_number_is_a_parse_error_not_a_value_error():
+    # found by tests/fuzz: Python's int() refuses 5,000 digits with a ValueError
+    with pytest.raises(ParseError, match="out of range"):
+        parse("Sw<3," + "1" * 5000 + ",3>_smem_ptr[16b]((nil)) o (8,64):(64,1)")

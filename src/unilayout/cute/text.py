@@ -200,7 +200,7 @@ def _separator(s: Scanner) -> bool:
 
 
 _POINTER = re.compile(
-    r"(?:Sw<(\d+),(\d+),(-?\d+)>_)?"                   # a swizzle_ptr: print(Swizzle) '_' print(pointer)
+    r"(?:Sw<(\d{1,9}),(\d{1,9}),(-?\d{1,9})>_)?"     # a swizzle_ptr: print(Swizzle) '_' print(pointer)
     r"(sparse<\d+>_)?(gmem_|smem_|rmem_)?(?:(sub)?ptr|(tmem_))\[(\d+)b\]"
     r"\((\(nil\)|unset|[0-9A-Za-z.]+)\)")
 _FLAG = re.compile(r"smem_ptr\[(\d+)b\]\(unset\)")
