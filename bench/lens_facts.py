@@ -13,6 +13,12 @@ checks the lens against this file; ``bench/lens.py`` re-checks a fresh sample.
     python bench/lens_facts.py            # writes tests/lens/data/triton_facts.json (300 converts)
     python bench/lens_facts.py --lit      # Triton's own lit-test converts: tests/lens/data/triton_lit_facts.json
 
+``--lit`` takes the layouts of the ``convert_layout`` (and ``local_alloc`` /
+``local_load``) tests of Triton's ``test/Conversion/tritongpu_to_llvm.mlir``
+(triton-lang/triton, the revision whose allocator Triton 3.9 ships), each put
+in the same small module (pointer-typed and multi-CTA tests left out: the
+module loads and stores the tensor).
+
 Each batch of modules compiles in a child process: Triton aborts the
 interpreter on some inputs, and a crashed module is recorded as ``error``.
 """
@@ -98,6 +104,79 @@ def _layout(shape, warps, rng, e):
     return f"#ttg.slice<{{dim = {dim}, parent = {parent}}}>"
 
 
+_B = "#ttg.blocked<{{sizePerThread = {}, threadsPerWarp = {}, warpsPerCTA = {}, order = {}}}>"
+_MMA2 = "#ttg.nvidia_mma<{{versionMajor = 2, warpsPerCTA = {}, instrShape = [16, 8]}}>"
+_MMA3 = "#ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = {}, instrShape = {}}}>"
+_DOT = "#ttg.dot_op<{{opIdx = {}, parent = {}, kWidth = {}}}>"
+_LIN0 = ("#ttg.linear<{register=[[1, 0], [2, 0], [4, 0]], lane=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], "
+         "warp=[], block=[]}>")
+_LIN1 = ("#ttg.linear<{register=[[1, 0], [2, 0], [0, 1]], lane=[[4, 0], [0, 2], [0, 4], [0, 8], [0, 16]], "
+         "warp=[], block=[]}>")
+_B1D = _B.format([1], [32], [1], [0])
+_B2D = _B.format([1, 4], [4, 8], [1, 1], [1, 0])
+_M3A = _MMA3.format([4, 1], [16, 64, 16])
+_M3B = _MMA3.format([4, 1], [16, 128, 16])
+_BL = _B.format([1, 4], [2, 16], [1, 4], [1, 0])
+#: (test name, num_warps, shape x element, source layout, destination layout[, shared layout of a local pair])
+LIT = [
+    ("convert_layout_transpose", 4, "128x128xf8E5M2", _B.format([1, 16], [4, 8], [4, 1], [1, 0]),
+     _B.format([16, 1], [8, 4], [1, 4], [0, 1])),
+    ("convert_layout_mmav2_blocked", 4, "32x16xf32", _MMA2.format([2, 2]), _B.format([1, 4], [32, 1], [1, 4], [1, 0])),
+    ("convert_layout_mmav2_dot_reg", 1, "16x16xf16", _MMA2.format([1, 1]), _DOT.format(0, _MMA2.format([1, 1]), 2)),
+    ("convert_layout_mmav2_dot_reg 1x16", 1, "1x16xf16", _MMA2.format([1, 1]), _DOT.format(0, _MMA2.format([1, 1]), 2)),
+    ("convert_layout_slice_mmav2_blocked_reg", 4, "1xf16", f"#ttg.slice<{{dim = 0, parent = {_MMA2.format([2, 2])}}}>",
+     _B.format([1], [32], [4], [0])),
+    ("convert_layout_mmav3_mmav3_0", 4, "64x64xf16", _M3A, _M3B),
+    ("convert_layout_mmav3_mmav3_1", 4, "64x64xf16", _M3B, _M3A),
+    ("convert_layout_mmav3_mmav3_2", 4, "16x16xf16", _M3B, _M3A),
+    ("convert_layout_mmav3_mmav3_3", 4, "1x64xf16", _M3B, _M3A),
+    ("convert_layout_mmav3_transpose", 8, "128x256xf8E5M2", _MMA3.format([8, 1], [16, 256, 32]),
+     _B.format([16, 1], [8, 4], [1, 8], [0, 1])),
+    ("convert_blocked1d_to_slice0", 1, "32xi32", _B1D, f"#ttg.slice<{{dim = 0, parent = {_B2D}}}>"),
+    ("convert_blocked1d_to_slice1", 1, "32xi32", _B1D, f"#ttg.slice<{{dim = 1, parent = {_B2D}}}>"),
+    ("matmul_kernel_dot_operand_layout", 4, "128x256xf32", _MMA2.format([2, 2]), _BL),
+    ("matmul_tf32dot", 4, "32x32xf32", _MMA2.format([2, 2]), _BL),
+    ("convert_layout_blocked_blocked_shuffle_swap", 1, "32x32xi32", _B.format([32, 1], [1, 32], [1, 1], [1, 0]),
+     _B.format([16, 2], [2, 16], [1, 1], [1, 0])),
+    ("convert_layout_blocked_blocked_shuffle_ship", 1, "32x32xi32", _B.format([32, 1], [1, 32], [1, 1], [0, 1]),
+     _B.format([16, 2], [2, 16], [1, 1], [0, 1])),
+    ("convert_layout_shuffle_packed_4xi1", 1, "8x32xi1", _LIN0, _LIN1),
+    ("convert_layout_blocked_blocked", 4, "32x32xf32", _B.format([1, 4], [8, 4], [2, 2], [1, 0]),
+     _B.format([4, 1], [4, 8], [2, 2], [0, 1])),
+    ("convert_layout_blocked_blocked_vec", 4, "32x32xf32", _B.format([1, 4], [8, 4], [2, 2], [1, 0]),
+     _B.format([1, 4], [16, 2], [2, 2], [1, 0])),
+    ("convert_layout_blocked_blocked_multi_rep", 1, "32x32xf32", _B.format([1, 32], [32, 1], [1, 1], [1, 0]),
+     _B.format([4, 8], [8, 4], [1, 1], [1, 0])),
+    ("convert_dot_ldmatrix", 1, "16x16xf16", _B.format([1, 4], [8, 4], [1, 1], [1, 0]),
+     _DOT.format(0, _MMA2.format([1, 1]), 2), "#ttg.swizzled_shared<{vec = 1, perPhase=1, maxPhase=1, order = [1, 0]}>"),
+    ("convert_dot_ldmatrix_swizzle", 1, "16x16xf16", _B.format([1, 4], [8, 4], [1, 1], [1, 0]),
+     _DOT.format(1, _MMA2.format([1, 1]), 2), "#ttg.swizzled_shared<{vec = 8, perPhase=1, maxPhase=8, order = [1, 0]}>"),
+    ("convert_dot", 1, "16x16xf16", _B.format([1, 4], [8, 4], [1, 1], [1, 0]),
+     _DOT.format(0, _MMA2.format([1, 1]), 2), "#ttg.swizzled_shared<{vec = 1, perPhase=1, maxPhase=8, order = [1, 0]}>"),
+    ("convert_dot_fp8", 1, "16x16xf8E5M2", _B.format([1, 4], [8, 4], [1, 1], [1, 0]),
+     _DOT.format(0, _MMA2.format([1, 1]), 4), "#ttg.swizzled_shared<{vec = 16, perPhase=1, maxPhase=8, order = [1, 0]}>"),
+    ("convert_dot_mmav3_shared", 1, "64x64xf16", _B.format([1, 4], [8, 4], [1, 1], [1, 0]),
+     _DOT.format(0, _MMA2.format([1, 1]), 2),
+     "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>"),
+]
+
+
+def lit_cases():
+    """The modules of :data:`LIT`: (test name, module text)."""
+    out = []
+    for row in LIT:
+        name, warps, typ, src, dst = row[:5]
+        shape, e = typ.rsplit("x", 1)
+        aliases = f"#src = {src}\n#dst = {dst}"
+        body = CVT
+        if len(row) > 5:
+            aliases += f"\n#shared = {row[5]}\n#smem = #ttg.shared_memory"
+            body = LOCAL
+        out.append((name, MODULE.format(aliases=aliases, warps=warps, e=e, shape=shape,
+                                        body=body.format(shape=shape, e=e))))
+    return out
+
+
 def cases(n, seed=SEED):
     """``n`` seeded modules: convert_layout between random layouts (a tenth are local_alloc / local_load pairs)."""
     rng = random.Random(seed)
@@ -181,10 +260,9 @@ def main(argv):
     if "--worker" in argv:
         _worker()
         return
+    names = None
     if "--lit" in argv:
-        from lens_lit import harvest  # the converts of Triton's lit tests, kept beside this script
-
-        texts = harvest()
+        names, texts = zip(*lit_cases())
         out = ROOT / "tests" / "lens" / "data" / "triton_lit_facts.json"
     else:
         n = int(argv[argv.index("-n") + 1]) if "-n" in argv else 300
@@ -192,6 +270,9 @@ def main(argv):
         out = OUT
     facts = compile_all(texts)
     rows = [{"ttgir": t, **f} for t, f in zip(texts, facts)]
+    if names:
+        for row, name in zip(rows, names):
+            row["test"] = name
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"triton": "3.9.0", "target": "cuda:90", "cases": rows}, indent=0) + "\n")
     bad = sum("error" in r for r in rows)

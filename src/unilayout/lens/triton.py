@@ -181,6 +181,33 @@ def _vector(cvt, bits) -> int:
     return access_vector(regs, rest, bits)
 
 
+def _matrix(reg, shared, bits, store, cap):
+    """``stmatrix`` / ``ldmatrix`` (``.trans``) when Triton's ``lowerLdStMatrix`` takes the access, else None.
+
+    Plain: 32-bit words of ``32/bits`` registers on the lowest offsets, lanes 0 and 1 on the next two, nothing
+    else on those bits (a register order may be chosen). Transposed (16-bit only): lanes 2, 3, 4 on offsets 1, 2,
+    4 and nothing else there. ``stmatrix`` needs sm_90, ``ldmatrix`` sm_75; one CTA (no cluster shared memory)."""
+    if cap is None or cap < (90 if store else 75) or (reg.has_in_dim("block") and reg.in_dim_size("block") > 1):
+        return None
+    flat = reg.remove_zero_bases_along_dim("register").invert_and_compose(shared).flatten_outs()
+    get = dict(flat.bases)
+    regs = [int(v[0]) for v in get.get("register", [])]
+    lanes = [int(v[0]) for v in get.get("lane", [])]
+    warps = [int(v[0]) for v in get.get("warp", [])]
+    name = "stmatrix" if store else "ldmatrix"
+    e = max(0, (32 // bits).bit_length() - 1)
+    if bits <= 32 and len(lanes) >= 2 and all(1 << i in regs for i in range(e)):
+        tile = {1 << i for i in range(e)}
+        rest = [r for r in regs if r not in tile] + lanes[2:] + warps
+        low = (1 << (e + 2)) - 1
+        if lanes[:2] == [1 << e, 2 << e] and not any(b & low for b in rest):
+            return name
+    if bits == 16 and regs and len(lanes) >= 5 and lanes[2:5] == [1, 2, 4]:
+        if not any(b & 7 for b in regs + lanes[:2] + warps):
+            return name + ".trans"
+    return None
+
+
 def _shared_access(reg, shared, bits):
     """(vector, conflicts) of one register <-> shared access (see :func:`_vector`), the register layout
     without its broadcast registers, and the bank conflicts of that access."""
@@ -199,19 +226,29 @@ def moves(module, layouts: Layouts) -> list:
     []
     """
     cap = _capability(module.attributes.get("ttg.target"))
-    out = []
+    out, seen = [], {}
     for fn in module.functions:
         for op in fn.ops:
             if op.name in MOVING_OPS:
-                out.append(_price(fn.name, op, module, layouts, cap))
+                key = (op.name, tuple(s.text for s in op.spans))  # a dump repeats its moves: price each kind once
+                if key not in seen:
+                    seen[key] = _price(fn.name, op, module, layouts, cap)
+                mv = seen[key]
+                out.append(mv._replace(function=fn.name, line=op.line, location=module.location(op.location),
+                                       source_value=op.operands[0] if op.operands else "",
+                                       destination_value=_dst_value(op)))
     return out
+
+
+def _dst_value(op) -> str:
+    return op.results[0] if op.results else (op.operands[1] if len(op.operands) > 1 else "")
 
 
 def _price(fname, op, module, layouts, cap) -> Move:
     spans = op.spans
     loc = module.location(op.location)
     srcv = op.operands[0] if op.operands else ""
-    dstv = op.results[0] if op.results else (op.operands[1] if len(op.operands) > 1 else "")
+    dstv = _dst_value(op)
     if not spans:
         return Move(fname, op.name, op.line, loc, srcv, dstv, "", "", "unknown", None, None, None, None, None,
                     None, (), "no tensor or memdesc type on the line")
@@ -247,10 +284,10 @@ def _price(fname, op, module, layouts, cap) -> Move:
                     load_conflicts=c.load_conflicts if shared else None,
                     store_vector=c.store_vector if shared else None, load_vector=c.load_vector if shared else None,
                     instructions=c.instructions, note="")
-    return _local(op, base, a, b, bits or 32, moved)
+    return _local(op, base, a, b, bits or 32, moved, cap)
 
 
-def _local(op, base, a, b, bits, moved) -> Move:
+def _local(op, base, a, b, bits, moved, cap) -> Move:
     """local_alloc / local_store / local_load / async copy / tensor memory: one access between registers and memory."""
     name = op.name
     if name.startswith("ttng.tmem"):
@@ -262,6 +299,7 @@ def _local(op, base, a, b, bits, moved) -> Move:
     reg, shared = (a, b) if store else (b, a)
     try:
         vec, conflicts = _shared_access(reg, shared, bits)
+        matrix = None if name == "ttg.async_copy_global_to_local" else _matrix(reg, shared, bits, store, cap)
     except LayoutError as e:
         return Move(**base, level="unknown", scratch_bytes=None, moved_bytes=moved, store_conflicts=None,
                     load_conflicts=None, store_vector=None, load_vector=None, instructions=(), note=str(e))
@@ -274,7 +312,7 @@ def _local(op, base, a, b, bits, moved) -> Move:
     if store:
         return Move(**base, level="shared-memory store", scratch_bytes=scratch, moved_bytes=moved,
                     store_conflicts=conflicts, load_conflicts=None, store_vector=vec, load_vector=None,
-                    instructions=(shared_access_ptx("st", vec, bits),), note="")
+                    instructions=(matrix or shared_access_ptx("st", vec, bits),), note="")
     return Move(**base, level="shared-memory load", scratch_bytes=0, moved_bytes=moved, store_conflicts=None,
-                load_conflicts=conflicts, store_vector=None, load_vector=vec, instructions=(shared_access_ptx("ld", vec, bits),),
-                note="")
+                load_conflicts=conflicts, store_vector=None, load_vector=vec,
+                instructions=(matrix or shared_access_ptx("ld", vec, bits),), note="")
