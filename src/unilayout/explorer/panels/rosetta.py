@@ -89,14 +89,18 @@ def _crop(rows, cols):
     return r, min(cols, max(8, MAX_CELLS // r))
 
 
-def _picture(title, rows, cols, thread, value, copies, differs, bits):
+_AXES = {"A": ("m", "k"), "B": ("k", "n"), "C": ("m", "n")}
+
+
+def _picture(title, rows, cols, thread, value, copies, differs, bits, operand):
     r, c = _crop(rows, cols)
     th, va, cp, df = thread[:r, :c], value[:r, :c], copies[:r, :c], differs[:r, :c]
     plus = np.where(cp > 1, "+", "")
     labels = np.char.add(np.char.add(np.char.add("T", th.astype(str)), plus.astype(str)),
                          np.char.add("\nV", va.astype(str))).astype(object)
     labels[th < 0] = ""
-    scene = draw.grid_scene(title, r, c, labels=labels, axes=("word" if bits else "row", "word" if bits else "col"))
+    axes = ("row of words", "word") if bits else _AXES.get(operand, ("row", "col"))
+    scene = draw.grid_scene(title, r, c, labels=labels, axes=axes)
     scene.fill = np.where((th >= 0)[..., None], draw.colors.categorical(th), draw.colors.EMPTY).astype(np.uint8)
     scene.attrs["thread"] = th
     scene.attrs["value"] = va
@@ -151,7 +155,8 @@ def rosetta_view(body) -> dict:
             else:
                 differs = np.zeros((n_rows, n_cols), bool)
             where = np.argwhere(differs)
-            entry.update(svg=_picture(f"{r.system}: {r.verdict}", n_rows, n_cols, th, va, cp, differs, bits),
+            entry.update(svg=_picture(f"{r.system}: {r.verdict}", n_rows, n_cols, th, va, cp, differs, bits,
+                                            operand),
                          differing=where[:MAX_LISTED].tolist(), differing_count=int(len(where)))
             if _crop(n_rows, n_cols) != (n_rows, n_cols):
                 r_, c_ = _crop(n_rows, n_cols)

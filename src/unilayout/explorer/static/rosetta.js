@@ -3,7 +3,8 @@
 // asks POST /api/rosetta (unilayout.explorer.panels.rosetta.rosetta_view) and shows every system's spelling of that
 // operand with its verdict against the instruction's reference system, and the systems' pictures side by side:
 // each cell is an element of the operand tile labelled with the thread and value holding it; cells held otherwise
-// than in the reference are outlined in red. Hovering a cell marks the same cell in every picture.
+// than in the reference are outlined in red. Hovering a cell marks the same cell in every picture. On the explorer's
+// page it also wires itself as the "Rosetta" tab's panel when the page has one (wire(), at the end).
 "use strict";
 (function () {
   var CSS =
@@ -141,9 +142,15 @@
     root.appendChild(note);
     root.appendChild(out);
 
+    var current = null;  // the instruction of the answer shown
+    var asked = 0;        // the latest request: an older answer arriving late is dropped
     function show(operand) {
       error.textContent = "";
-      post(api, {instruction: input.value.trim(), operand: operand || ""}).then(function (answer) {
+      var name = input.value.trim();
+      var mine = ++asked;
+      post(api, {instruction: name, operand: name === current ? (operand || "") : ""}).then(function (answer) {
+        if (mine !== asked) { return; }
+        current = answer.instruction;
         select.innerHTML = "";
         answer.operands.forEach(function (op) {
           var o = el("option", {value: op}, op);
@@ -156,18 +163,49 @@
         out.appendChild(table(answer));
         out.appendChild(hover);
         out.appendChild(pictures(answer, hover));
-      }).catch(function (e) { error.textContent = e.message; out.innerHTML = ""; });
+      }).catch(function (e) {
+        if (mine !== asked) { return; }
+        error.textContent = e.message;
+        out.innerHTML = "";
+        current = null;
+      });
     }
 
     form.addEventListener("submit", function (e) { e.preventDefault(); show(select.value); });
-    input.addEventListener("change", function () { select.innerHTML = ""; show(""); });
     select.addEventListener("change", function () { show(select.value); });
     post(api, {list: true}).then(function (d) {
       d.instructions.forEach(function (n) { names.appendChild(el("option", {value: n})); });
     }).catch(function () {});
+    current = input.value.trim();  // the operand asked for belongs to the instruction asked for
     show(options.operand || "");
     return {show: show};
   }
 
   window.UnilayoutRosetta = {mount: mount};
+
+  // On the explorer's page: a <section id="panel-rosetta"> and a tab <button data-panel="rosetta"> in #panels make
+  // it a panel (shown when its tab is chosen, filled on first show; "?panel=rosetta&ri=NAME&ro=OPERAND" opens it).
+  function wire() {
+    var box = document.getElementById("panel-rosetta");
+    if (!box || document.getElementById("embedded-view")) { return; }  // a saved page has no server to ask
+    var q = new URLSearchParams(location.search);
+    var mounted = false;
+    function sync(name) {
+      box.hidden = name !== "rosetta";
+      if (name === "rosetta" && !mounted) {
+        mounted = true;
+        mount(box, {instruction: q.get("ri") || undefined, operand: q.get("ro") || undefined});
+      }
+    }
+    var navs = document.querySelectorAll("#panels button");
+    for (var i = 0; i < navs.length; i++) {
+      navs[i].addEventListener("click", function (e) { sync(e.currentTarget.getAttribute("data-panel")); });
+    }
+    if (q.get("panel") === "rosetta") {
+      var nav = document.querySelector("#panels button[data-panel=\"rosetta\"]");
+      if (nav) { nav.click(); } else { sync("rosetta"); }
+    }
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", wire); } else { wire(); }
 })();
