@@ -224,9 +224,13 @@ def tmem_images():
             region = _Region("regs", ((2,) if shape == "16x32bx2" else ()) + (rows, cols * count))
             for r in range(regs * count):  # as tmem.lower passes them: register_coordinate(shape, lane_id, r)
                 region.value(tmem.register_coordinate(shape, LANES, r))
-            for kind, op in (("ld", "D"), ("st", "S")):
-                out[f"tcgen05.{kind}.{shape}.x{count}"] = {op: (region, "b32 registers over the TMEM (row, column)"
-                                                                + (" of each half" if shape == "16x32bx2" else ""))}
+            unit = "b32 registers over the TMEM (row, column)" + (" of each half" if shape == "16x32bx2" else "")
+            for kind, op, pack in (("ld", "D", "pack"), ("st", "S", "unpack")):
+                for suffix in ("", ".pack16b"):  # .pack::16b / .unpack::16b: a halfword axis on the TMEM side only
+                    opcode = f"tcgen05.{kind}.sync.aligned.{shape}.x{count}" + (f".{pack}::16b" if suffix else "")
+                    assert instruction_forms(opcode + ".b32"), opcode  # TIRx knows the instruction
+                    out[f"tcgen05.{kind}.{shape}.x{count}{suffix}"] = {op: (region, unit + (
+                        "; each packs two 16-bit TMEM elements" if suffix else ""))}
             count *= 2
     return out
 

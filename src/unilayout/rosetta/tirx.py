@@ -18,7 +18,8 @@ terms:
 - ldmatrix/stmatrix/tcgen05: the register side in bits, as CuTe's copy atoms
   write it: value ``32 * register + bit``, the bit ``32 * point + bit`` of the
   atom in row-major order; a ``16x32bx2`` access's second half is columns
-  ``[N, 2N)`` of one 16-row tile (CuTe's order).
+  ``[N, 2N)`` of one 16-row tile (CuTe's order). ``.pack16b`` copies have the
+  plain copy's register image (the 16-bit packing is on the TMEM side).
 
 >>> f = from_tirx("mma.sync.m16n8k16.f32.f16", "C")
 >>> f.system, f.shape, f.coords[1].tolist()

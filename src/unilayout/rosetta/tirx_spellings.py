@@ -66,296 +66,592 @@ SPELLINGS = {
         'D': ((32, 1), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x1.pack16b': {
+        'D': ((32, 1), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x1': {
         'S': ((32, 1), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x1.pack16b': {
+        'S': ((32, 1), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x2': {
         'D': ((32, 2), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x2.pack16b': {
+        'D': ((32, 2), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x2': {
         'S': ((32, 2), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x2.pack16b': {
+        'S': ((32, 2), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x4': {
         'D': ((32, 4), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x4.pack16b': {
+        'D': ((32, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x4': {
         'S': ((32, 4), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x4.pack16b': {
+        'S': ((32, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x8': {
         'D': ((32, 8), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x8.pack16b': {
+        'D': ((32, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x8': {
         'S': ((32, 8), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x8.pack16b': {
+        'S': ((32, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x16': {
         'D': ((32, 16), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x16.pack16b': {
+        'D': ((32, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x16': {
         'S': ((32, 16), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x16.pack16b': {
+        'S': ((32, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x32': {
         'D': ((32, 32), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x32.pack16b': {
+        'D': ((32, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x32': {
         'S': ((32, 32), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x32.pack16b': {
+        'S': ((32, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x64': {
         'D': ((32, 64), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x64.pack16b': {
+        'D': ((32, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x64': {
         'S': ((32, 64), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x64.pack16b': {
+        'S': ((32, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.32x32b.x128': {
         'D': ((32, 128), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.32x32b.x128.pack16b': {
+        'D': ((32, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.32x32b.x128': {
         'S': ((32, 128), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.32x32b.x128.pack16b': {
+        'S': ((32, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x1': {
         'D': ((16, 2), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(16, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x1.pack16b': {
+        'D': ((16, 2), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(16, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x1': {
         'S': ((16, 2), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(16, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x1.pack16b': {
+        'S': ((16, 2), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(16, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x2': {
         'D': ((16, 4), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(2, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x2.pack16b': {
+        'D': ((16, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(2, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x2': {
         'S': ((16, 4), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(2, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x2.pack16b': {
+        'S': ((16, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(2, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x4': {
         'D': ((16, 8), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(4, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x4.pack16b': {
+        'D': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(4, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x4': {
         'S': ((16, 8), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(4, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x4.pack16b': {
+        'S': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(4, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x8': {
         'D': ((16, 16), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(8, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x8.pack16b': {
+        'D': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(8, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x8': {
         'S': ((16, 16), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(8, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x8.pack16b': {
+        'S': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(8, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x16': {
         'D': ((16, 32), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(16, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x16.pack16b': {
+        'D': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(16, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x16': {
         'S': ((16, 32), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(16, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x16.pack16b': {
+        'S': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(16, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x32': {
         'D': ((16, 64), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(32, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x32.pack16b': {
+        'D': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(32, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x32': {
         'S': ((16, 64), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(32, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x32.pack16b': {
+        'S': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(32, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x64': {
         'D': ((16, 128), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(64, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x64.pack16b': {
+        'D': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(64, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x64': {
         'S': ((16, 128), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(64, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x64.pack16b': {
+        'S': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(64, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x64b.x128': {
         'D': ((16, 256), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(128, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x64b.x128.pack16b': {
+        'D': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(128, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x64b.x128': {
         'S': ((16, 256), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(128, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x64b.x128.pack16b': {
+        'S': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "laneid"), T.Iter(8, 4, "laneid"), T.Iter(128, 1, "m"), T.Iter(2, 2, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x1': {
         'D': ((16, 4), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(32, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x1.pack16b': {
+        'D': ((16, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(32, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x1': {
         'S': ((16, 4), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(32, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x1.pack16b': {
+        'S': ((16, 4), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(32, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x2': {
         'D': ((16, 8), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x2.pack16b': {
+        'D': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x2': {
         'S': ((16, 8), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x2.pack16b': {
+        'S': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x4': {
         'D': ((16, 16), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x4.pack16b': {
+        'D': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x4': {
         'S': ((16, 16), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x4.pack16b': {
+        'S': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x8': {
         'D': ((16, 32), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x8.pack16b': {
+        'D': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x8': {
         'S': ((16, 32), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x8.pack16b': {
+        'S': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x16': {
         'D': ((16, 64), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x16.pack16b': {
+        'D': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x16': {
         'S': ((16, 64), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x16.pack16b': {
+        'S': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x32': {
         'D': ((16, 128), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x32.pack16b': {
+        'D': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x32': {
         'S': ((16, 128), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x32.pack16b': {
+        'S': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x128b.x64': {
         'D': ((16, 256), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(64, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x128b.x64.pack16b': {
+        'D': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(64, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x128b.x64': {
         'S': ((16, 256), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(64, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x128b.x64.pack16b': {
+        'S': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 1, "m"), T.Iter(8, 4, "laneid"), T.Iter(64, 2, "m"), T.Iter(4, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x1': {
         'D': ((16, 8), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x1.pack16b': {
+        'D': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x1': {
         'S': ((16, 8), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x1.pack16b': {
+        'S': ((16, 8), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x2': {
         'D': ((16, 16), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x2.pack16b': {
+        'D': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x2': {
         'S': ((16, 16), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x2.pack16b': {
+        'S': ((16, 16), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(2, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x4': {
         'D': ((16, 32), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x4.pack16b': {
+        'D': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x4': {
         'S': ((16, 32), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x4.pack16b': {
+        'S': ((16, 32), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(4, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x8': {
         'D': ((16, 64), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x8.pack16b': {
+        'D': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x8': {
         'S': ((16, 64), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x8.pack16b': {
+        'S': ((16, 64), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(8, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x16': {
         'D': ((16, 128), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x16.pack16b': {
+        'D': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x16': {
         'S': ((16, 128), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x16.pack16b': {
+        'S': ((16, 128), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(16, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x256b.x32': {
         'D': ((16, 256), 'b32 registers over the TMEM (row, column)',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x256b.x32.pack16b': {
+        'D': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x256b.x32': {
         'S': ((16, 256), 'b32 registers over the TMEM (row, column)',
+              'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x256b.x32.pack16b': {
+        'S': ((16, 256), 'b32 registers over the TMEM (row, column); each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(2, 2, "m"), T.Iter(8, 4, "laneid"), T.Iter(32, 4, "m"), T.Iter(4, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x1': {
         'D': ((2, 16, 1), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x1.pack16b': {
+        'D': ((2, 16, 1), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x1': {
         'S': ((2, 16, 1), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x1.pack16b': {
+        'S': ((2, 16, 1), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x2': {
         'D': ((2, 16, 2), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x2.pack16b': {
+        'D': ((2, 16, 2), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x2': {
         'S': ((2, 16, 2), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x2.pack16b': {
+        'S': ((2, 16, 2), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(2, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x4': {
         'D': ((2, 16, 4), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x4.pack16b': {
+        'D': ((2, 16, 4), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x4': {
         'S': ((2, 16, 4), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x4.pack16b': {
+        'S': ((2, 16, 4), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(4, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x8': {
         'D': ((2, 16, 8), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x8.pack16b': {
+        'D': ((2, 16, 8), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x8': {
         'S': ((2, 16, 8), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x8.pack16b': {
+        'S': ((2, 16, 8), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(8, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x16': {
         'D': ((2, 16, 16), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x16.pack16b': {
+        'D': ((2, 16, 16), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x16': {
         'S': ((2, 16, 16), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x16.pack16b': {
+        'S': ((2, 16, 16), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(16, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x32': {
         'D': ((2, 16, 32), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x32.pack16b': {
+        'D': ((2, 16, 32), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x32': {
         'S': ((2, 16, 32), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x32.pack16b': {
+        'S': ((2, 16, 32), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(32, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x64': {
         'D': ((2, 16, 64), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x64.pack16b': {
+        'D': ((2, 16, 64), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x64': {
         'S': ((2, 16, 64), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x64.pack16b': {
+        'S': ((2, 16, 64), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(64, 1, "m")], replica=[])'),
     },
     'tcgen05.ld.16x32bx2.x128': {
         'D': ((2, 16, 128), 'b32 registers over the TMEM (row, column) of each half',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
     },
+    'tcgen05.ld.16x32bx2.x128.pack16b': {
+        'D': ((2, 16, 128), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
+    },
     'tcgen05.st.16x32bx2.x128': {
         'S': ((2, 16, 128), 'b32 registers over the TMEM (row, column) of each half',
+              'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
+    },
+    'tcgen05.st.16x32bx2.x128.pack16b': {
+        'S': ((2, 16, 128), 'b32 registers over the TMEM (row, column) of each half; each packs two 16-bit TMEM elements',
               'T.TileLayout.from_iters(shard=[T.Iter(32, 1, "laneid"), T.Iter(128, 1, "m")], replica=[])'),
     },
 }
