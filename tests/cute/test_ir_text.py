@@ -204,3 +204,22 @@ def test_random_dynamic_layouts_print_read_back_and_bind_as_the_static_layout():
         assert bound == want
         if want.size <= 4096:
             assert bound.index_map().tolist() == want.index_map().tolist()
+
+
+@pytest.mark.parametrize("text", [
+    # FlyDSL's printed types (ROCm/FlyDSL lit tests' CHECK lines and docs)
+    "!fly.layout<(4,8):(1,4)>", "!fly.layout<27:1>", "!fly.layout<(128,64):(1E0,1E1)>", "!fly.int_tuple<(1E0,1E1)>",
+    "!fly.int_tuple<?>", "!fly.tile<[*|*|(4,16,2):(1,8,4)]>", "!fly.tile<[32:1|32:1]>",
+    "!fly.layout<(?,?):(?{i64 div=16},1)>", "!fly.composed_layout<S<3,4,3> o 0 o (8,64):(64,1)>",
+])
+def test_fly_types_print_back_as_flydsl_prints_them(text):
+    assert cute.to_ir(cute.parse(text), dialect="fly") == text
+
+
+def test_fly_printing_refuses_what_flydsl_has_no_type_for():
+    with pytest.raises(NotRepresentableError):
+        cute.to_ir(cute.parse('!cute.memref<f16, gmem, "8:1">'), dialect="fly")
+    with pytest.raises(NotRepresentableError):
+        cute.to_ir(cute.parse('!cute.tile<"[1:0;[(2,4):(1,2);_]]">'), dialect="fly")
+    with pytest.raises(LayoutError, match="dialect"):
+        cute.to_ir(cute.Layout(8, 1), dialect="mlir")

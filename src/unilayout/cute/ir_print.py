@@ -21,11 +21,17 @@ B``; a tile as its modes between brackets, ``;`` between them.
 
 The values that are not layouts (``IRTuple``, ``Tile``, ``MemRef``, in
 ``cute.ir_values``) print their own type through ``to_ir`` too.
+
+``to_ir(x, dialect="fly")`` prints FlyDSL's type (``!fly.layout<...>``, no
+quotes; a basis stride ``1E0E1``, outer mode first; a tile ``[8:1|*]``):
+
+>>> to_ir(Layout((128, 64), (ScaledBasis(1, 0), ScaledBasis(1, 1))), dialect="fly")
+'!fly.layout<(128,64):(1E0,1E1)>'
 """
 
 from __future__ import annotations
 
-from ..errors import LayoutError
+from ..errors import LayoutError, NotRepresentableError
 from .basis import ScaledBasis
 from .dyn import Dyn
 from .layout import Layout
@@ -34,20 +40,26 @@ from .swizzle import ComposedLayout, Swizzle
 __all__ = ["to_ir", "ir_string", "tuple_string", "swizzle_string"]
 
 
-def tuple_string(t) -> str:
+def tuple_string(t, fly: bool = False) -> str:
     """An int tuple as CuTe IR prints it: ints, ``?{..}`` leaves, ``v@j@i`` bases, ``_``, no spaces.
+
+    ``fly``: as FlyDSL prints it (``vEiEj`` bases, ``*`` for ``_``).
 
     >>> tuple_string((1, (Dyn(div=64), None), ScaledBasis(2, (0, 1))))
     '(1,(?{div=64},_),2@1@0)'
+    >>> tuple_string((1, (Dyn(div=64), None), ScaledBasis(2, (0, 1))), fly=True)
+    '(1,(?{div=64},*),2E0E1)'
     """
     kind = type(t)
     if kind is int or kind is Dyn:
         return str(t)
     if kind is tuple:
-        return "(" + ",".join([tuple_string(v) for v in t]) + ")"
+        return "(" + ",".join([tuple_string(v, fly) for v in t]) + ")"
     if t is None:
-        return "_"
+        return "*" if fly else "_"
     if kind is ScaledBasis:
+        if fly:
+            return str(t.value) + "".join(f"E{m}" for m in t.path)
         return str(t.value) + "".join(f"@{m}" for m in reversed(t.path))
     raise LayoutError(f"to_ir: {t!r:.60} is not a leaf of an int tuple (an int, a Dyn, a basis stride or None)")
 
@@ -82,8 +94,37 @@ def ir_string(x) -> str:
                       f"got {type(x).__name__}")
 
 
-def to_ir(x) -> str:
-    """The CuTe IR type of ``x``, byte for byte as ``cute-opt`` and the CuTe DSL print it.
+def _fly_string(x) -> str:
+    if isinstance(x, Layout):
+        return f"{tuple_string(x.shape, True)}:{tuple_string(x.stride, True)}"
+    if isinstance(x, ComposedLayout):
+        return f"{_fly_string(x.outer)} o {tuple_string(x.offset, True)} o {_fly_string(x.inner)}"
+    if isinstance(x, Swizzle):
+        return swizzle_string(x)
+    modes = getattr(x, "modes", None)
+    if modes is not None and all(not hasattr(m, "modes") for m in modes):
+        return "[" + "|".join("*" if m is None else _fly_string(m) for m in modes) + "]"
+    if getattr(x, "kind", None):  # an IRTuple (ir_values imports this module: no import back)
+        return tuple_string(x.value, True)
+    raise NotRepresentableError(f"to_ir: {type(x).__name__} {x} has no FlyDSL type unilayout prints "
+                                "(layouts, composed layouts, int tuples and flat tiles have)")
+
+
+def _fly(x) -> str:
+    if isinstance(x, Layout):
+        return f"!fly.layout<{_fly_string(x)}>"
+    if isinstance(x, ComposedLayout):
+        return f"!fly.composed_layout<{_fly_string(x)}>"
+    if hasattr(x, "modes"):
+        return f"!fly.tile<{_fly_string(x)}>"
+    if getattr(x, "kind", None):
+        return f"!fly.int_tuple<{_fly_string(x)}>"
+    raise NotRepresentableError(f"to_ir: {type(x).__name__} has no FlyDSL type unilayout prints "
+                                "(layouts, composed layouts, int tuples and flat tiles have)")
+
+
+def to_ir(x, dialect: str = "cute") -> str:
+    """The CuTe IR type of ``x``, byte for byte as ``cute-opt`` and the CuTe DSL print it (``dialect="fly"``: FlyDSL's).
 
     ``Layout`` -> ``!cute.layout<"...">``, ``ComposedLayout`` ->
     ``!cute.composed_layout<"...">``, ``Swizzle`` -> ``!cute.swizzle<"...">``;
@@ -97,6 +138,10 @@ def to_ir(x) -> str:
     ...
     unilayout.errors.LayoutError: to_ir: expected a CuTe value (Layout, ComposedLayout, Swizzle, IRTuple, Tile, MemRef), got str
     """
+    if dialect == "fly":
+        return _fly(x)
+    if dialect != "cute":
+        raise LayoutError(f"to_ir: dialect is 'cute' (CuTe IR) or 'fly' (FlyDSL), got {dialect!r:.40}")
     if isinstance(x, Layout):
         return f'!cute.layout<"{ir_string(x)}">'
     if isinstance(x, ComposedLayout):
