@@ -10,7 +10,8 @@ system         spelling                                                       in
 cute           CuTe's atom (C++ name), ``LayoutA/B/C_TV``, copy bit layouts   mma.sync (SM70-SM89), wgmma, ldmatrix,
                                                                               stmatrix, tcgen05.ld/st
 triton         ``#ttg.nvidia_mma`` (v2, v3) / ``#ttg.dot_op`` / ``#ttg.amd_mfma`` mma.sync, wgmma, mfma
-tensor-layouts the ``tensor-layouts`` package's atom (where installed)           mma.sync, wgmma, mfma, ldmatrix, stmatrix
+tensor-layouts the ``tensor-layouts`` package's atom (where installed)           mma.sync, wgmma, mfma, wmma, dpas,
+                                                                              ldmatrix, stmatrix
 tilelang       the ``Fragment`` TileLang's TensorCoreIntrinEmitter builds (its B   mma.sync (f16, bf16, tf32, s8)
                buffer is ``(n, k)``), as TileLang prints it
 mosaic         JAX Pallas ``plgpu.Layout.WGMMA`` (Mosaic GPU's TiledLayout)     wgmma accumulators
