@@ -44,3 +44,12 @@ def test_an_unclosed_type_is_a_parse_error():
     with pytest.raises(ParseError, match="not closed") as e:
         ir_types('x = !cute.layout<"(2,3):(1,2)"')
     assert e.value.position == 4
+
+
+def test_a_type_unilayout_cannot_hold_has_its_reason_in_place_of_the_value():
+    from unilayout.errors import NotRepresentableError
+
+    [(_, _, a), (_, _, b)] = ir_types('%v = cute.local_tile(%t) : !cute.coord_tensor<"(?,0)", "(4,8):(1@0,1@1)"> '
+                                      '-> !cute.stride<"(1,?@0)">')
+    assert isinstance(a, NotRepresentableError) and "starts at (?,0)" in str(a)
+    assert isinstance(b, NotRepresentableError) and "dynamic basis" in str(b)

@@ -5,7 +5,8 @@ keep) names its types inline (``-> !cute.layout<"(2,?):(1,2)">``) and in
 alias lines (``!memref_gmem_f16_ = !cute.memref<f16, gmem, ...>``).
 ``ir_types(text)`` finds each ``!cute.layout``, ``!cute.composed_layout``,
 ``!cute.swizzle``, ``!cute.shape``, ``!cute.stride``, ``!cute.int_tuple``,
-``!cute.coord``, ``!cute.tile`` and ``!cute.memref`` and reads it; other
+``!cute.coord``, ``!cute.tile``, ``!cute.memref`` and ``!cute.coord_tensor``
+and reads it; other
 types (``!cute.ptr``, ``!cute.tiled_copy``, ``!cute_nvgpu.*``) are passed
 over. A type that repeats is read once (dumps repeat their types a lot).
 
@@ -19,7 +20,10 @@ over. A type that repeats is read once (dumps repeat their types a lot).
 >>> ir_types(dump)[1][2]
 Layout((Dyn(), Dyn()), (Dyn(bits=64), 1))
 
-A malformed type is a ParseError at its position in the dump.
+A malformed type is a ParseError at its position in the dump. A valid type
+that unilayout's values cannot hold (a counting tensor that does not start
+at zero, a dynamic basis stride) has its ``NotRepresentableError`` in place
+of the value, saying why.
 """
 
 from __future__ import annotations
@@ -27,12 +31,12 @@ from __future__ import annotations
 import re
 
 from .._text import check_text
-from ..errors import ParseError
+from ..errors import NotRepresentableError, ParseError
 from .ir_text import parse_ir
 
 __all__ = ["ir_types"]
 
-_START = re.compile(r"!cute\.(layout|composed_layout|swizzle|shape|stride|int_tuple|coord|tile|memref)<")
+_START = re.compile(r"!cute\.(layout|composed_layout|swizzle|shape|stride|int_tuple|coord|tile|memref|coord_tensor)<")
 _SCAN = re.compile(r'[<>"]')
 
 
@@ -77,6 +81,8 @@ def ir_types(text: str) -> list:
                 value = parse_ir(body)
             except ParseError as e:
                 raise ParseError(e.message, text, start + e.position) from None
+            except NotRepresentableError as e:  # a valid type unilayout cannot hold: the reason stands in its place
+                value = e
             seen[body] = value
         out.append((start, body, value))
     return out

@@ -20,7 +20,9 @@ Grammar (whitespace free between tokens; ``cute.parse`` sends these texts here):
     tile     ::= '[' mode (';' mode)* ']'                               FlyDSL: '|' between modes, '*' for '_',
     mode     ::= layout | '_' | tile                                    and a size n for the layout n:1
 
-What each reads to: ``!cute.layout`` a ``Layout``, ``!cute.composed_layout``
+What each reads to: ``!cute.layout`` a ``Layout`` (so does a
+``!cute.coord_tensor<"(0,0)", "L">`` starting at zero: the counting tensor's
+layout ``L``, basis strides and all), ``!cute.composed_layout``
 a ``ComposedLayout`` (CuTe IR's ``A o off o B`` is ``A(off + B(c))``, as
 unilayout's ``outer o offset o inner``), ``!cute.swizzle`` a ``Swizzle``,
 the int tuple types an ``IRTuple``, ``!cute.tile`` a ``Tile``, a memref (or
@@ -70,7 +72,8 @@ __all__ = ["parse_ir", "claims", "is_mojo", "read_dyn"]
 
 _MAX_DEPTH = 64
 _TYPE = re.compile(r"\s*([!#])(cute|fly)\.([A-Za-z_]+)\s*<")
-_CUTE_NAMES = ("layout", "composed_layout", "swizzle", "shape", "stride", "int_tuple", "coord", "tile", "memref")
+_CUTE_NAMES = ("layout", "composed_layout", "swizzle", "shape", "stride", "int_tuple", "coord", "tile", "memref",
+               "coord_tensor")
 _FLY_NAMES = ("layout", "composed_layout", "int_tuple", "coord", "tile", "memref")
 _FLY_SPACES = {"global": "gmem", "shared": "smem", "register": "rmem"}
 _LEAF = "an integer, '?' or '('"
@@ -515,10 +518,25 @@ def _quoted(s: Scanner, read):
     return value
 
 
+def _coord_tensor(s: Scanner):
+    """``!cute.coord_tensor<"base", "layout">``: a counting tensor; with base 0 it is its layout (as C++'s
+    ``ArithTuple(_0,_0) o L`` reads)."""
+    at = s.skip() + 1
+    base = _quoted(s, lambda: read_tuple(s, "int_tuple"))
+    s.expect(",", "',' and the tensor's layout")
+    layout = _quoted(s, lambda: read_layout(s))
+    if any(v != 0 for v in _leaves_of(base)):
+        raise NotRepresentableError(f"the coord_tensor at position {at - 1} of {s.text!r:.120} starts at "
+                                    f"{_tuple_text(base)}: unilayout reads a counting tensor that starts at zero")
+    return layout
+
+
 def _typed(s: Scanner, dialect: str, name: str):
     style = "fly" if dialect == "fly" else "cute"
     if name == "memref":
         return _memref(s, style)
+    if name == "coord_tensor" and dialect == "cute":
+        return _coord_tensor(s)
     if dialect == "cute" and name == "swizzle":
         return _quoted(s, lambda: read_swizzle(s))
     body = {
