@@ -188,13 +188,6 @@ def _tilelang_table(x):
     if not isinstance(x, Fragment):
         return x.index_map()
     t = x.thread_map()  # (N, rep)
-    env = x._grid()
-    idx = np.stack([np.broadcast_to(tilelang_eval(e, env), (x.size,)) for e in x.index], axis=1)
+    idx = x.index_columns()
     rows = [np.concatenate([t[:, [r]], idx], axis=1) for r in range(x.replicate)]
     return np.stack(rows, axis=1).reshape(-1, 1 + idx.shape[1])
-
-
-def tilelang_eval(e, env):
-    from unilayout.tilelang.expr import evaluate
-
-    return evaluate(e, env)

@@ -32,7 +32,8 @@ import numpy as np
 from .._text import Scanner
 from ..errors import LayoutError
 
-__all__ = ["parse", "parse_at", "evaluate", "interval", "bound", "to_text", "variables", "check", "CALLS", "MAX_DEPTH"]
+__all__ = ["parse", "parse_at", "evaluate", "apply", "pow2_shift", "interval", "bound", "to_text", "variables", "check",
+           "CALLS", "MAX_DEPTH"]
 
 #: Calls TVM prints, with their arity.
 CALLS = {"bitwise_xor": 2, "bitwise_and": 2, "bitwise_or": 2, "shift_left": 2, "shift_right": 2, "Div": 2,
@@ -165,6 +166,18 @@ def _fdiv(a, b, what):
     return a // b
 
 
+def pow2_shift(b):
+    """``k`` when ``b`` is the scalar ``2**k`` (k >= 0), else None.
+
+    >>> pow2_shift(np.int64(8)), pow2_shift(np.int64(6)), pow2_shift(np.array([8]))
+    (3, None, None)
+    """
+    if np.ndim(b):
+        return None
+    v = int(b)
+    return v.bit_length() - 1 if v > 0 and v & (v - 1) == 0 else None
+
+
 def evaluate(e, env):
     """``e`` over int64 arrays ``env`` (placeholder -> array), broadcast together; TVM's semantics.
 
@@ -186,16 +199,27 @@ def evaluate(e, env):
     args = [np.asarray(evaluate(x, env), dtype=np.int64) for x in e[1:]]
     if op == "bitwise_not":
         return ~args[0]
-    a, b = args
+    return apply(op, *args)
+
+
+def apply(op, a, b):
+    """The binary operation ``op`` of TVM on numpy integers ``a`` and ``b`` (their dtype kept).
+
+    >>> apply("//", np.array([-7, 7]), np.int64(2)).tolist(), apply("truncmod", np.array([-7]), np.int64(2)).tolist()
+    ([-4, 3], [-1])
+    """
     if op == "+":
         return a + b
     if op == "-":
         return a - b
     if op == "*":
         return a * b
-    if op in ("//", "floordiv"):
-        return _fdiv(a, b, "floordiv")
-    if op in ("%", "floormod"):
+    if op in ("//", "floordiv", "%", "floormod"):
+        shift = pow2_shift(b)
+        if shift is not None:  # by 2**k: an arithmetic shift and a mask are floor division and modulo, signs too
+            return a >> shift if op in ("//", "floordiv") else a & a.dtype.type((1 << shift) - 1)
+        if op in ("//", "floordiv"):
+            return _fdiv(a, b, "floordiv")
         return a - _fdiv(a, b, "floormod") * b
     if op in ("Div", "truncdiv"):
         q = _fdiv(np.abs(a), np.abs(b), "truncdiv")

@@ -38,6 +38,7 @@ from .._ints import check_table
 from .._text import Scanner
 from ..errors import LayoutError, ParseError
 from . import expr as E
+from .grid_eval import evaluate_grid
 
 __all__ = ["Layout", "Fragment", "parse", "placeholders", "MAX_POINTS"]
 
@@ -116,11 +117,29 @@ class _Base:
     def __setattr__(self, name, value):
         raise AttributeError(f"{type(self).__name__} is immutable")
 
-    def _grid(self):
-        n = check_table(math.prod(self.input_shape), f"{type(self).__name__}: the points of {self.input_shape}",
-                        MAX_POINTS)
-        idx = np.indices(self.input_shape, dtype=np.int64).reshape(len(self.input_shape), n)
-        return dict(zip(placeholders(len(self.input_shape)), idx))
+    def _grid(self, extra=0):
+        """Each placeholder's values along its own axis of ``input_shape`` (+ ``extra`` trailing axes of 1).
+
+        An open grid, not ``np.indices``: an expression broadcasts, so a term of ``_j`` alone is computed on
+        one row, and only where two placeholders meet is a whole-domain array built.
+        """
+        check_table(math.prod(self.input_shape), f"{type(self).__name__}: the points of {self.input_shape}",
+                    MAX_POINTS)
+        d = len(self.input_shape)
+        return {name: np.arange(n, dtype=np.int64).reshape((1,) * k + (n,) + (1,) * (d - k - 1 + extra))
+                for k, (name, n) in enumerate(zip(placeholders(d), self.input_shape))}
+
+    def _column(self, e, env, shape):
+        """``e`` evaluated on the open grid ``env``, as an int64 array of ``shape`` (the whole domain)."""
+        extents = {k: v.size for k, v in env.items()}
+        return np.broadcast_to(evaluate_grid(e, env, extents), shape)
+
+    def _flat(self, exprs, sizes):
+        """int64 ``(N,)``: the outputs ``exprs`` flattened row-major over ``sizes``, as one expression."""
+        flat = ("int", 0)
+        for e, s in zip(exprs, sizes):
+            flat = ("+", ("*", flat, ("int", s or 1)), e)
+        return self._column(flat, self._grid(), self.input_shape).reshape(-1)
 
     @property
     def size(self) -> int:
@@ -177,8 +196,7 @@ class Layout(_Base):
         [[0, 0], [1, 0], [0, 1], [1, 1]]
         """
         env = self._grid()
-        n = self.size
-        return np.stack([np.broadcast_to(E.evaluate(e, env), (n,)) for e in self.index], axis=1).astype(np.int64)
+        return np.stack([self._column(e, env, self.input_shape).reshape(-1) for e in self.index], axis=1)
 
     def offsets(self) -> np.ndarray:
         """int64 ``(N,)``: the output coordinate flattened row-major over ``output_shape`` (a buffer offset).
@@ -186,9 +204,7 @@ class Layout(_Base):
         >>> parse("Layout((2, 2) -> (2, 2), transform: (_i, _j) -> (_j, _i))").offsets().tolist()
         [0, 2, 1, 3]
         """
-        m = self.index_map()
-        strides = np.cumprod((1,) + self.output_shape[:0:-1])[::-1]
-        return (m * np.asarray(strides, dtype=np.int64)).sum(axis=1)
+        return self._flat(self.index, self.output_shape)
 
 
 class Fragment(_Base):
@@ -257,23 +273,24 @@ class Fragment(_Base):
         ...       "forward_index: (0,))").thread_map().tolist()
         [[0, 4], [1, 5], [2, 6], [3, 7]]
         """
+        env = self._grid(extra=1)
+        env["_rep"] = np.arange(self.replicate, dtype=np.int64)
+        t = self._column(self.thread, env, self.input_shape + (self.replicate,)).reshape(self.size, self.replicate)
+        return t + np.int64(self.thread_range[0]) if self.thread_range else t
+
+    def index_columns(self) -> np.ndarray:
+        """int64 ``(N, outputs)``: the forward index of every input point, one column per output dim.
+
+        >>> parse("Fragment((2, 2) -> (2,), replicate: 1, thread: 2, forward_thread: _i, forward_index: (_j,))"
+        ...       ).index_columns().tolist()
+        [[0], [1], [0], [1]]
+        """
         env = self._grid()
-        n = self.size
-        rep = np.arange(self.replicate, dtype=np.int64)[None, :]
-        env = {k: v[:, None] for k, v in env.items()}
-        env["_rep"] = rep
-        t = np.broadcast_to(E.evaluate(self.thread, env), (n, self.replicate)).astype(np.int64)
-        return t + (self.thread_range[0] if self.thread_range else 0)
+        return np.stack([self._column(e, env, self.input_shape).reshape(-1) for e in self.index], axis=1)
 
     def local_index(self) -> np.ndarray:
         """int64 ``(N,)``: the position of each input point in its thread's buffer (row-major over the outputs)."""
-        env = self._grid()
-        n = self.size
-        cols = [np.broadcast_to(E.evaluate(e, env), (n,)).astype(np.int64) for e in self.index]
-        flat = np.zeros(n, dtype=np.int64)
-        for c, s in zip(cols, self.output_shape):
-            flat = flat * s + c
-        return flat
+        return self._flat(self.index, self.output_shape)
 
     def index_map(self) -> np.ndarray:
         """int64 ``(N, 2)``: (first replica's thread, local index) of every input point (row-major).

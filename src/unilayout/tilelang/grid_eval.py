@@ -1,0 +1,139 @@
+"""Evaluating an expression over a whole grid of points: narrow, in place, broadcast.
+
+``expr.evaluate`` computes in int64 on whatever arrays it is given. A layout's
+maps are evaluated over every point of its input shape (2^20 points for a
+1024x1024 tile), where the cost is memory traffic, so ``evaluate_grid``:
+
+- takes each placeholder as an *open* grid (``_i`` of shape ``(n, 1)``,
+  ``_j`` of shape ``(1, m)``): a term of one placeholder is computed on one
+  row or column, and a whole-grid array appears only where two meet;
+- computes each operation in the narrowest signed type (int16, int32, else
+  int64) that holds its operands and its result as TVM's bounds
+  (``expr.bound``) prove them, so no intermediate can overflow, and the
+  last one straight into int64;
+- writes each operation into an operand it owns (a temporary of the full
+  broadcast shape) instead of allocating a new array.
+
+The answer is int64 of the broadcast shape, equal to ``expr.evaluate``:
+
+>>> import numpy as np
+>>> from .expr import parse, evaluate
+>>> e = parse("_i % 8 * 64 + T.bitwise_xor(_j // 8, _i % 8) * 8 + _j % 8")
+>>> env = {"_i": np.arange(16).reshape(16, 1), "_j": np.arange(64).reshape(1, 64)}
+>>> out = evaluate_grid(e, env, {"_i": 16, "_j": 64})
+>>> out.dtype.name, out.shape, bool((out == evaluate(e, env)).all())
+('int64', (16, 64), True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .expr import apply, bound, pow2_shift, variables
+
+__all__ = ["evaluate_grid", "narrow_dtype"]
+
+_NARROW = (np.dtype(np.int16), np.dtype(np.int32))
+_IN_PLACE = {"+": np.add, "-": np.subtract, "*": np.multiply, "bitwise_xor": np.bitwise_xor,
+             "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "min": np.minimum, "max": np.maximum}
+
+
+def _fit(b) -> np.dtype:
+    """The narrowest of int16/int32/int64 holding the bound ``b`` (``(lo, hi)``, or None: unbounded)."""
+    if b is not None:
+        for dt in _NARROW:
+            if np.iinfo(dt).min <= b[0] and b[1] <= np.iinfo(dt).max:
+                return dt
+    return np.dtype(np.int64)
+
+
+def narrow_dtype(e, extents) -> np.dtype:
+    """The narrowest of int16/int32/int64 holding ``e`` over the box ``extents`` (TVM's bounds; int64 if unbounded).
+
+    >>> from .expr import parse
+    >>> narrow_dtype(parse("_i * 64 + _j"), {"_i": 64, "_j": 64}).name, narrow_dtype(parse("_i * 65536"), {"_i": 64}).name
+    ('int16', 'int32')
+    """
+    return _fit(bound(e, extents))
+
+
+def evaluate_grid(e, env, extents) -> np.ndarray:
+    """``e`` over the open grid ``env`` (placeholder -> int array) with each placeholder in ``[0, extents[name])``.
+
+    Returns int64 of the broadcast shape of the placeholders ``e`` reads (see the module docstring).
+    """
+    local = {k: np.asarray(v, dtype=_fit((0, max(extents[k] - 1, 0)))) for k, v in env.items()}
+    out, _ = _ev(regroup(e), local, extents, np.dtype(np.int64))
+    return np.asarray(out, dtype=np.int64)
+
+
+def _terms(e, c=1):
+    """``e`` as ``[(coefficient, term)]`` whose sum it is: ``+``, ``-`` and products by a constant distributed."""
+    op = e[0]
+    if op == "+":
+        return _terms(e[1], c) + _terms(e[2], c)
+    if op == "-":
+        return _terms(e[1], c) + _terms(e[2], -c)
+    if op == "neg":
+        return _terms(e[1], -c)
+    if op == "*" and e[2][0] == "int":
+        return _terms(e[1], c * e[2][1])
+    if op == "*" and e[1][0] == "int":
+        return _terms(e[2], c * e[1][1])
+    return [(c, e)]
+
+
+def regroup(e):
+    """``e`` with its outer sum regrouped: the terms of each set of placeholders summed first, fewer first.
+
+    On an open grid, ``(_j // 64 * 128 + _i // 8) * 512 + f(_i, _j)`` adds a row to a column (a whole grid)
+    and then multiplies the whole grid; ``_j // 64 * 65536 + _i // 8 * 512 + f(_i, _j)`` scales each on its
+    own axis, and the whole-grid terms (small values: a narrow type) are summed apart and added last.
+    Integer sums and products are exact in any order.
+
+    >>> from .expr import parse, to_text
+    >>> to_text(regroup(parse("(_j * 4 + _i) * 8 + T.bitwise_xor(_i, _j) + _j + _i * _j")))
+    '_i * 8 + (_j * 32 + _j) + (T.bitwise_xor(_i, _j) + _i * _j)'
+    """
+    terms = _terms(e)
+    if len(terms) == 1:
+        return e
+    groups = {}  # the placeholders a term reads -> its terms, in the text's order
+    for c, t in terms:
+        term = ("int", c * t[1]) if t[0] == "int" else t if c == 1 else ("*", t, ("int", c))
+        groups.setdefault(tuple(sorted(variables(t))), []).append(term)
+    sums = [None, None]  # terms of at most one placeholder (rows, columns), and the rest (whole grids, small values)
+    for key in sorted(groups, key=lambda k: (len(k), k)):
+        part = groups[key][0]
+        for term in groups[key][1:]:
+            part = ("+", part, term)
+        side = len(key) > 1
+        sums[side] = part if sums[side] is None else ("+", sums[side], part)
+    return sums[0] if sums[1] is None else sums[1] if sums[0] is None else ("+", sums[0], sums[1])
+
+
+def _ev(e, env, extents, final=None):
+    """``(value, owned)`` of ``e``, computed in the narrowest type that holds it and its operands (``final``: in
+    that type instead). Owned values are temporaries of their full shape, free to be overwritten."""
+    op = e[0]
+    if op == "int":
+        return e[1], False
+    if op == "var":
+        return env[e[1]], False
+    args = [_ev(x, env, extents) for x in e[1:]]
+    kinds = [_fit((a, a)) if isinstance(a, int) else a.dtype for a, _ in args]
+    dt = final or max([_fit(bound(e, extents))] + kinds, key=lambda d: d.itemsize)
+    vals = [dt.type(a) if isinstance(a, int) else a for a, _ in args]
+    shape = np.broadcast_shapes(*(np.shape(a) for a in vals))
+    out = next((a for a, (_, owned) in zip(vals, args) if owned and a.shape == shape and a.dtype == dt), None)
+    if op in ("neg", "bitwise_not"):
+        return (np.negative if op == "neg" else np.invert)(vals[0], out=out, dtype=dt), len(shape) > 0
+    a, b = vals
+    f = _IN_PLACE.get(op)
+    if f is None and op in ("//", "floordiv", "%", "floormod"):
+        k = pow2_shift(b)
+        if k is not None:
+            f, b = (np.right_shift, dt.type(k)) if op in ("//", "floordiv") else (np.bitwise_and, dt.type((1 << k) - 1))
+    if f is None:
+        return apply(op, np.asarray(a, dtype=dt), np.asarray(b, dtype=dt)), len(shape) > 0
+    return f(a, b, out=out, dtype=dt), len(shape) > 0
