@@ -18,6 +18,8 @@ LONG = {
                                "its checks are linear/_bases.py, its algebra linear/algebra/"),
     "tt/metal/metal.py": (680, "MetalLayout: one value's API (shapes, collapse, shard, locate, TTNN view); its rules, "
                                "text, shards and v2 form are beside it in tt/metal/"),
+    "rosetta/tirx_spellings.py": (700, "generated data, no logic: TIRx's fragment texts as bench/rosetta_tirx.py "
+                                       "recorded them from apache-tvm-tirx"),
 }
 MAX_LINES = 600
 
