@@ -199,47 +199,61 @@ def _leaf(s: Scanner, kind: str, style: str, leaves: list):
     return value
 
 
-_FAST_LEAF = re.compile(r"-?[0-9]{1,18}(?![0-9@/E])|\?(?:\{(?:i64|i32)?(?: ?div=[1-9][0-9]{0,17})?\})?(?![@{])")
+_FAST_LEAF = re.compile(r"(-?[0-9]{1,18})(?![0-9/E])|(\?(?:\{(?:i64|i32)?(?: ?div=[1-9][0-9]{0,17})?\})?)(?![{/])"
+                        r"|(_)(?![0-9])")
+_FAST_MODE = re.compile(r"@([0-9]{1,9})")
 _DYN_CACHE: dict = {}
 
 
-def _fast(text: str, i: int, kind: str, leaves: list, depth: int):
-    """CuTe IR's compact spelling (no spaces, no basis leaves) read by indexing: ``(value, end)``, or None to
-    leave the text to the Scanner (which reads every spelling and words the errors)."""
-    c = text[i:i + 1]
-    if c == "(":
-        if depth >= _MAX_DEPTH:
-            return None
-        items, i = [], i + 1
-        while True:
-            r = _fast(text, i, kind, leaves, depth + 1)
-            if r is None:
+def _fast(text: str, i: int, kind: str, leaves: list):
+    """CuTe IR's compact spelling (no spaces) read by a loop over its tokens: ``(value, end)``, or None to leave
+    the text to the Scanner (which reads every spelling and words the errors)."""
+    stack, match, n = [], _FAST_LEAF.match, len(text)
+    while True:
+        if i < n and text[i] == "(":  # open a tuple
+            if len(stack) >= _MAX_DEPTH:
                 return None
-            items.append(r[0])
-            i = r[1]
-            c = text[i:i + 1]
-            if c == ")":
-                return tuple(items), i + 1
-            if c != ",":
-                return None
+            stack.append([])
             i += 1
-    if c == "_":
-        if kind != "coord" or text[i + 1:i + 2].isdigit():
+            continue
+        m = match(text, i)
+        if m is None:
             return None
-        leaves.append((None, i))
-        return None, i + 1
-    m = _FAST_LEAF.match(text, i)
-    if m is None:
-        return None
-    t = m.group()
-    if t[0] == "?":
-        v = _DYN_CACHE.get(t)
-        if v is None:
-            v = _DYN_CACHE[t] = read_dyn(Scanner(t))
-    else:
-        v = int(t)
-    leaves.append((v, i))
-    return v, m.end()
+        number, dyn = m.group(1), m.group(2)
+        if number is not None:
+            item = int(number)
+        elif dyn is not None:
+            item = _DYN_CACHE.get(dyn)
+            if item is None:
+                item = _DYN_CACHE[dyn] = read_dyn(Scanner(dyn))
+        elif kind == "coord":
+            item = None
+        else:
+            return None
+        at, i = i, m.end()
+        if i < n and text[i] == "@":  # a basis stride v@j@i
+            if number is None or kind in ("shape", "coord"):
+                return None
+            path = []
+            while i < n and text[i] == "@":
+                mm = _FAST_MODE.match(text, i)
+                if mm is None:
+                    return None
+                path.append(int(mm.group(1)))
+                i = mm.end()
+            item = ScaledBasis(item, tuple(path[::-1]))
+        leaves.append((item, at))
+        while True:  # the item is complete: end the text, or go on in its tuple
+            if not stack:
+                return item, i
+            stack[-1].append(item)
+            c = text[i:i + 1]
+            i += 1
+            if c == ",":
+                break
+            if c != ")":
+                return None
+            item = tuple(stack.pop())
 
 
 def read_tuple(s: Scanner, kind: str, style: str = "cute", leaves: list | None = None, depth: int = 0):
@@ -253,7 +267,7 @@ def read_tuple(s: Scanner, kind: str, style: str = "cute", leaves: list | None =
     leaves = [] if leaves is None else leaves
     if depth == 0 and style != "fly":
         found = []
-        r = _fast(s.text, s.skip(), kind, found, 0)
+        r = _fast(s.text, s.skip(), kind, found)
         if r is not None:
             s.pos = r[1]
             leaves.extend(found)
@@ -297,9 +311,36 @@ def _check_strides(s: Scanner, leaves: list) -> None:
                    f"another path continues through), got {_tuple_text(v)}", p)
 
 
+def _fast_layout(text: str, i: int):
+    """``(Layout, end)`` for a compact, valid ``shape:stride`` at ``i``; None leaves it to the Scanner's path."""
+    found = []
+    r = _fast(text, i, "shape", found)
+    if r is None or text[r[1]:r[1] + 1] != ":":
+        return None
+    shape = r[0]
+    for v, _ in found:
+        if type(v) is int and v <= 0:
+            return None
+    found = []
+    r = _fast(text, r[1] + 1, "stride", found)
+    if r is None or not _congruent(shape, r[0]):
+        return None
+    if any(type(v) is ScaledBasis for v, _ in found):
+        return None  # the stride invariants: checked, and worded, on the Scanner's path
+    try:
+        return Layout(shape, r[0]), r[1]
+    except LayoutError:
+        return None
+
+
 def read_layout(s: Scanner, style: str = "cute") -> Layout:
     """``shape:stride`` at the cursor, with CuTe IR's checks (positive sizes, congruence, stride invariants)."""
     start = s.skip()
+    if style != "fly":
+        r = _fast_layout(s.text, start)
+        if r is not None:
+            s.pos = r[1]
+            return r[0]
     shape_leaves, stride_leaves = [], []
     shape = read_tuple(s, "shape", style, shape_leaves)
     for v, p in shape_leaves:
