@@ -20,6 +20,7 @@ import numpy as np
 
 from .._ints import as_int_array, check_table
 from ..errors import LayoutError
+from .basis import as_coord
 
 
 def coalesce_lists(shapes, strides, drop_zero_strides=False):
@@ -38,6 +39,22 @@ def coalesce_lists(shapes, strides, drop_zero_strides=False):
             rs.append(s)
             rd.append(d)
     return rs, rd
+
+
+def basis_cosize(shapes, strides) -> int:
+    """C++ ``cosize`` of flat modes with basis strides: ``size(coshape)``, coshape = ``sum((s-1)*d) + 1`` per coordinate.
+
+    >>> from .basis import E
+    >>> basis_cosize((2, 3), (E(0), E(1)))
+    6
+    """
+    co = 0
+    for s, d in zip(shapes, strides):
+        co = co + as_coord((s - 1) * d)
+    n = 1
+    for c in co if isinstance(co, tuple) else (co,):
+        n *= c + 1
+    return n
 
 
 def table(shapes, strides) -> np.ndarray:

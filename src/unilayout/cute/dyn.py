@@ -36,11 +36,11 @@ from math import gcd
 from .._ints import as_int
 from ..errors import LayoutError
 from .basis import ScaledBasis
-from .inttuple import int_tuple_str
 
 __all__ = [
     "Dyn", "bind", "is_dyn", "has_dyn", "is_static", "dyn_leaves", "normalize_dyn", "divisor_of",
-    "dmul", "dadd", "dsub", "dneg", "dceil_div", "dmin", "check_bound", "dyn_crd2idx",
+    "dmul", "dadd", "dsub", "dneg", "dceil_div", "dmin", "check_bound", "dyn_crd2idx", "dyn_idx2crd",
+    "dyn_cosize",
 ]
 
 #: Integer widths CuTe IR gives a dynamic leaf (``i32`` is the default and is not printed).
@@ -326,29 +326,98 @@ def check_bound(layout):
         )
 
 
+def _txt(t) -> str:
+    """CuTe's text of an int tuple (as ``inttuple.int_tuple_str``, which this module sits below)."""
+    return "(" + ",".join(map(_txt, t)) + ")" if isinstance(t, tuple) else str(t)
+
+
 def _name(x) -> str:
     if isinstance(x, tuple):
-        return f"int tuple {int_tuple_str(x)}"
+        return f"int tuple {_txt(x)}"
     return f"{type(x).__name__.replace('DynLayout', 'Layout')} {x}"
 
 
 def dyn_crd2idx(crd, shape, stride):
-    """``crd2idx`` for a coordinate congruent to a shape with dynamic leaves: ``sum(c * d)``; the coordinate may be dynamic.
+    """``crd2idx`` where the coordinate, shape or stride holds dynamic leaves: static where it can be.
 
-    >>> dyn_crd2idx((1, Dyn()), (4, Dyn()), (1, Dyn(div=4, bits=64)))
-    Dyn(bits=64)
+    An integer coordinate into a tuple shape is split colexicographically as C++ does; a split by a dynamic
+    size gives a dynamic index.
+
+    >>> dyn_crd2idx((1, Dyn()), (4, Dyn()), (1, Dyn(div=4, bits=64))), dyn_crd2idx(9, (4, Dyn()), (1, 4))
+    (Dyn(bits=64), 9)
+    >>> dyn_crd2idx(9, (Dyn(), 8), (1, Dyn()))
+    Dyn()
     """
     if isinstance(crd, tuple):
+        if not isinstance(shape, tuple) or len(crd) != len(shape):
+            raise LayoutError(f"coordinate {_txt(crd)} does not match shape {_txt(shape)}")
         r = 0
         for c, s, d in zip(crd, shape, stride):
             r = dadd(r, dyn_crd2idx(c, s, d))
         return r
     if isinstance(shape, tuple):
-        if type(crd) is int and crd == 0:
+        if not shape:
             return 0
-        raise LayoutError(f"crd2idx: an integer coordinate {crd} into the shape {int_tuple_str(shape)} with "
-                          "dynamic leaves needs its values: give a coordinate per mode or bind the layout")
+        r, last = 0, len(shape) - 1
+        for i in range(last):
+            s = _product(shape[i])
+            if type(crd) is int and type(s) is int:
+                c, crd = crd % s, crd // s
+            else:
+                c, crd = (0, 0) if crd == 0 and type(crd) is int else (Dyn(1, _bits(crd, s)), Dyn(1, _bits(crd, s)))
+            r = dadd(r, dyn_crd2idx(c, shape[i], stride[i]))
+        return dadd(r, dyn_crd2idx(crd, shape[last], stride[last]))
     return dmul(crd, stride)
+
+
+def dyn_idx2crd(idx, shape):
+    """``idx2crd(idx, shape)`` where the index or shape holds dynamic leaves: CuTe IR's coordinate type.
+
+    A static index into sizes that are static up to the last mode is split exactly (the last mode is not
+    reduced); a dynamic index gives a dynamic coordinate of the shape's profile.
+
+    >>> dyn_idx2crd(9, (4, Dyn())), dyn_idx2crd(Dyn(), (4, (2, 3)))
+    ((1, 2), (Dyn(), (Dyn(), Dyn())))
+    """
+    if isinstance(idx, tuple):
+        if not isinstance(shape, tuple) or len(idx) != len(shape):
+            raise LayoutError(f"coordinate {_txt(idx)} does not match shape {_txt(shape)}")
+        return tuple(map(dyn_idx2crd, idx, shape))
+    if isinstance(shape, tuple):
+        if not shape:
+            return ()
+        out, last = [], len(shape) - 1
+        for i in range(last):
+            s = _product(shape[i])
+            if type(idx) is int and type(s) is int:
+                c, idx = idx % s, idx // s
+            else:
+                c, idx = Dyn(1, _bits(idx, s)), dceil_div(idx, s) if type(idx) is Dyn and type(s) is int else Dyn(1, _bits(idx, s))
+            out.append(dyn_idx2crd(c, shape[i]))
+        out.append(dyn_idx2crd(idx, shape[last]))
+        return tuple(out)
+    return idx
+
+
+def dyn_cosize(shapes, strides):
+    """``1 + sum((s - 1) * |d|)`` over flat leaves that may be dynamic (CuTe IR's cosize type).
+
+    >>> dyn_cosize((Dyn(), 4), (1, Dyn(div=8))), dyn_cosize((4, 2), (1, 4))
+    (Dyn(), 8)
+    """
+    r = 1
+    for s, d in zip(shapes, strides):
+        r = dadd(r, dmul(dsub(s, 1), d))
+    return r
+
+
+def _product(t):
+    if not isinstance(t, tuple):
+        return t
+    r = 1
+    for v in t:
+        r = dmul(r, _product(v))
+    return r
 
 
 def normalize_dyn(x, what: str = "int tuple"):

@@ -488,10 +488,10 @@ def _map_leaves(layout, fn):
 
 
 def upcast(n, layout):
-    """``upcast<n>`` of a layout with dynamic leaves: a dynamic stride must be a provable multiple of ``n``.
+    """``upcast<n>`` of a layout with dynamic leaves, as cute-opt: a dynamic stride is divided, its size kept.
 
-    >>> str(upcast(2, Layout((8, Dyn()), (1, Dyn(div=8)))))
-    '(4,?):(1,?{div=4})'
+    >>> str(upcast(2, Layout((8, Dyn()), (1, Dyn(div=8))))), str(upcast(4, Layout((Dyn(), 4), (1, Dyn()))))
+    ('(4,?):(1,?{div=4})', '(?,4):(1,?)')
     """
 
     def leaf(s, d):
@@ -500,10 +500,8 @@ def upcast(n, layout):
         if type(d) is ScaledBasis:
             raise LayoutError(f"upcast: layout {layout} has the basis stride {d}: its values are coordinates, "
                               "not element offsets to widen")
-        if type(d) is Dyn:
-            if d.div % n:
-                raise LayoutError(f"upcast: the dynamic stride {d} of {layout} is not known to be a multiple of {n}")
-            return s, Dyn(d.div // n, d.bits)
+        if type(d) is Dyn:  # cute-opt: the size stays, the stride is d / n (a multiple of div / n when n | div)
+            return s, Dyn(d.div // n if d.div % n == 0 else 1, d.bits)
         ad = abs(d)
         if ad % n != 0 and n % ad != 0:
             raise LayoutError(f"upcast: stride {d} and factor {n} must divide one another")
@@ -513,13 +511,17 @@ def upcast(n, layout):
 
 
 def downcast(n, layout):
-    """``downcast<n>`` of a layout with dynamic leaves: it needs a static stride-1 leaf.
+    """``downcast<n>`` of a layout with dynamic leaves: a stride-1 leaf grows, other strides (dynamic ones too) scale.
 
-    >>> str(downcast(2, Layout((Dyn(), 4), (1, Dyn()))))
-    '(?{div=2},4):(1,?{div=2})'
+    As cute-opt, a layout whose strides are all dynamic is accepted (one of them may be 1 at run time); one
+    whose strides are all static needs a stride-1 leaf.
+
+    >>> str(downcast(2, Layout((Dyn(), 4), (1, Dyn())))), str(downcast(4, Layout(Dyn(), Dyn())))
+    ('(?{div=2},4):(1,?{div=2})', '?:?{div=4}')
     """
-    if not any(_st(d) and type(d) is int and abs(d) == 1 for d in _flat(layout)[1]):
-        raise LayoutError(f"downcast: layout {layout} has no static stride-1 mode to widen")
+    strides = _flat(layout)[1]
+    if all(_st(d) for d in strides) and not any(type(d) is int and abs(d) == 1 for d in strides):
+        raise LayoutError(f"downcast: layout {layout} has no stride-1 mode to widen")
     return _map_leaves(layout, lambda s, d: (dmul(s, n), d) if _st(d) and type(d) is int and abs(d) == 1
                        else (s, dmul(d, n)))
 

@@ -27,6 +27,7 @@ from numbers import Integral
 from .._ints import as_int, as_positive
 from .._ints import ceil_div as _ceil_div
 from ..errors import LayoutError
+from .dyn import Dyn, dyn_crd2idx, dyn_idx2crd, has_dyn  # noqa: F401 - Dyn: the doctests build dynamic leaves
 
 __all__ = [
     "is_int", "is_tuple", "normalize", "flatten", "product", "product_each", "rank", "depth",
@@ -299,6 +300,22 @@ def ceil_div(a, b):
 
 
 def crd2idx(crd, shape, stride=None) -> int:
+    """Index of coordinate ``crd`` in ``shape`` with ``stride`` (default LayoutLeft); see ``_crd2idx``.
+
+    A dynamic leaf (``cute.Dyn``) anywhere gives CuTe IR's result: static where it can be, else dynamic.
+
+    >>> crd2idx((1, 2), (4, Dyn())), crd2idx((1, Dyn()), (4, 8))
+    (9, Dyn())
+    """
+    try:
+        return _crd2idx(crd, shape, stride)
+    except (LayoutError, TypeError):
+        if not (has_dyn(crd) or has_dyn(shape) or has_dyn(stride)):
+            raise
+    return dyn_crd2idx(crd, shape, prefix_product(shape) if stride is None else stride)
+
+
+def _crd2idx(crd, shape, stride=None) -> int:
     """Index of coordinate ``crd`` in ``shape`` with ``stride`` (default LayoutLeft).
 
     A tuple coordinate goes by mode; an int coordinate into a tuple shape is split
@@ -316,20 +333,36 @@ def crd2idx(crd, shape, stride=None) -> int:
     if isinstance(crd, tuple):
         if not isinstance(shape, tuple) or len(crd) != len(shape):
             raise LayoutError(f"coordinate {int_tuple_str(crd)} does not match shape {int_tuple_str(shape)}")
-        return sum(map(crd2idx, crd, shape, stride))
+        return sum(map(_crd2idx, crd, shape, stride))
     if isinstance(shape, tuple):
         if not shape:  # the empty shape has one point, at offset 0
             return 0
         r, last = 0, len(shape) - 1
         for i in range(last):
             s = product(shape[i])
-            r += crd2idx(crd % s, shape[i], stride[i])
+            r += _crd2idx(crd % s, shape[i], stride[i])
             crd //= s
-        return r + crd2idx(crd, shape[last], stride[last])
+        return r + _crd2idx(crd, shape[last], stride[last])
     return crd * stride
 
 
 def idx2crd(idx, shape, stride=None):
+    """Coordinate of 1-D index ``idx`` in ``shape``; see ``_idx2crd``.
+
+    A dynamic index or size (``cute.Dyn``) gives CuTe IR's coordinate type: static where it can be.
+
+    >>> idx2crd(9, (4, Dyn())), idx2crd(Dyn(), (4, 8))
+    ((1, 2), (Dyn(), Dyn()))
+    """
+    try:
+        return _idx2crd(idx, shape, stride)
+    except (LayoutError, TypeError):
+        if stride is not None or not (has_dyn(idx) or has_dyn(shape)):
+            raise
+    return dyn_idx2crd(idx, shape)
+
+
+def _idx2crd(idx, shape, stride=None):
     """Coordinate of 1-D index ``idx`` in ``shape`` (C++ ``idx2crd``; ``shape`` an int or a tuple of them).
 
     Two arguments: a colexicographic split congruent to ``shape`` whose last mode
@@ -347,16 +380,16 @@ def idx2crd(idx, shape, stride=None):
     if isinstance(idx, tuple):
         if not isinstance(shape, tuple) or len(idx) != len(shape):
             raise LayoutError(f"coordinate {int_tuple_str(idx)} does not match shape {int_tuple_str(shape)}")
-        return tuple(map(idx2crd, idx, shape))
+        return tuple(map(_idx2crd, idx, shape))
     if isinstance(shape, tuple):
         if not shape:
             return ()
         r, last = [], len(shape) - 1
         for i in range(last):
             s = product(shape[i])
-            r.append(idx2crd(idx % s, shape[i]))
+            r.append(_idx2crd(idx % s, shape[i]))
             idx //= s
-        r.append(idx2crd(idx, shape[last]))
+        r.append(_idx2crd(idx, shape[last]))
         return tuple(r)
     return idx
 

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 from .._ints import as_int
 from ..errors import LayoutError
-from ._flat import table
+from ._flat import basis_cosize, table
 from .basis import as_coord, has_basis, normalize_stride
-from .dyn import Dyn, check_bound, dadd, dmul, dsub, dyn_crd2idx, has_dyn, normalize_dyn
+from .dyn import Dyn, check_bound, dyn_cosize, dyn_crd2idx, has_dyn, normalize_dyn
+from .inttuple import (
+    _crd2idx as crd2idx,
+)
 from .inttuple import (
     congruent,
-    crd2idx,
     depth,
     flatten,
     int_tuple_str,
@@ -106,7 +108,7 @@ class Layout:
         f = self._flat
         if f is None:
             shape = self.shape
-            if type(shape) is int:
+            if type(shape) is not tuple:
                 f = ((shape,), (self.stride,), shape)
             else:
                 shapes = flatten(shape)
@@ -148,7 +150,9 @@ class Layout:
     def cosize(self) -> int:
         """``1 + sum((s - 1) * |d|)`` over the leaves (C++ coshape): ``Layout(4, -1).cosize == 4``."""
         shapes, strides, _ = self.flat()
-        return 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
+        if not has_basis(strides):
+            return 1 + sum((s - 1) * abs(d) for s, d in zip(shapes, strides))
+        return basis_cosize(shapes, strides)
 
     @property
     def rank(self) -> int:
@@ -222,10 +226,8 @@ class Layout:
 class DynLayout(Layout):
     """A Layout holding dynamic leaves (``cute.Dyn``): what ``Layout(...)`` builds when a leaf is ``?``.
 
-    It is a ``Layout`` (``isinstance`` holds) whose size and cosize may be
-    dynamic; the algebra dispatches on this class, so static layouts keep their
-    fast paths. Evaluating it raises a LayoutError naming its dynamic leaves
-    (bind them first with ``cute.bind``).
+    A ``Layout`` whose size and cosize may be dynamic; the algebra dispatches on this class (static layouts
+    keep their fast paths). Evaluating it raises a LayoutError naming its dynamic leaves (``cute.bind``).
 
     >>> from unilayout.cute.dyn import Dyn
     >>> L = Layout((Dyn(), 4), (4, 1))
@@ -243,11 +245,7 @@ class DynLayout(Layout):
     @property
     def cosize(self):
         """``1 + sum((s - 1) * |d|)`` over the leaves, dynamic where a leaf is."""
-        shapes, strides, _ = self.flat()
-        r = 1
-        for s, d in zip(shapes, strides):
-            r = dadd(r, dmul(dsub(s, 1), d))
-        return r
+        return dyn_cosize(*self.flat()[:2])
 
     def __getitem__(self, i):
         return _retag(Layout.__getitem__(self, i))
@@ -267,9 +265,7 @@ def _make_any(shape, stride):
 
 def _value(layout, r):
     """A non-int result of evaluating ``layout``: a coordinate (basis strides), never an unbound dynamic value."""
-    if type(r) is Dyn:
-        check_bound(layout)
-    return as_coord(r)
+    return as_coord(r) if type(r) is not Dyn else check_bound(layout)
 
 
 def _init_dyn(self, shape, stride):
@@ -319,7 +315,12 @@ def _normalize_coord(crd):
         return tuple(_normalize_coord(c) for c in crd)
     if crd is None or isinstance(crd, slice) and crd == slice(None):
         return None
-    return normalize(crd, "coordinate")
+    try:
+        return normalize(crd, "coordinate")
+    except LayoutError:
+        if type(crd) is Dyn:  # a dynamic coordinate (CuTe IR's slice at `?`): the offset becomes dynamic
+            return crd
+        raise
 
 
 def _has_none(crd) -> bool:
@@ -335,7 +336,7 @@ def _check_coord(crd, shape):
             raise LayoutError(f"coordinate {int_tuple_str(crd)} does not match shape {int_tuple_str(shape)}")
         for c, s in zip(crd, shape):
             _check_coord(c, s)
-    elif crd < 0:
+    elif type(crd) is int and crd < 0:
         raise LayoutError(f"coordinate {crd} is negative")
 
 
@@ -361,7 +362,7 @@ def slice_and_offset(crd, layout: Layout):
     if not isinstance(shape, tuple) or len(crd) != len(shape):
         raise LayoutError(f"slice coordinate {crd!r} does not match shape {int_tuple_str(shape)}")
     s, d = _slice(crd, shape, stride)
-    if type(layout) is DynLayout:
+    if type(layout) is DynLayout or has_dyn(crd):
         return _dyn_slice(crd, layout, s, d)
     return _make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
 
@@ -563,9 +564,9 @@ def size(x, mode=None) -> int:
         return size(x[mode]) if isinstance(x, Layout) else product(x[mode])
     if isinstance(x, Layout) or hasattr(x, "size"):
         return x.size
-    if not isinstance(x, (tuple, int)) or isinstance(x, bool):
+    if not isinstance(x, (tuple, int, Dyn)) or isinstance(x, bool):
         raise LayoutError(f"size: expected a layout or an int tuple, got {type(x).__name__}")
-    return product(normalize(x))
+    return product(normalize(x) if not has_dyn(x) else normalize_dyn(x))  # a dynamic leaf: size ?{div=..}
 
 
 def cosize(x, mode=None) -> int:
