@@ -97,3 +97,32 @@ def test_the_script_is_valid_and_mounts_a_panel_that_asks_the_route():
         pytest.skip("node is not installed: the script's syntax is not checked")
     proc = subprocess.run([node, "--check", str(JS)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_server_serves_the_rosetta_tab_and_answers_its_route():
+    import http.client
+    import json
+
+    from unilayout.explorer import render_html, serve
+    from unilayout.explorer.server import page_file
+
+    with serve(port=0) as srv:
+        def ask(method, path, body=None, headers=None):
+            conn = http.client.HTTPConnection(srv.host, srv.port, timeout=30)
+            try:
+                conn.request(method, path, body=body, headers=headers or {})
+                resp = conn.getresponse()
+                return resp.status, resp.read()
+            finally:
+                conn.close()
+
+        status, data = ask("GET", "/rosetta.js")
+        assert status == 200 and data.decode() == page_file("rosetta.js") and "/api/rosetta" in data.decode()
+        page = ask("GET", "/")[1].decode()
+        assert 'data-panel="rosetta"' in page and 'id="panel-rosetta"' in page
+        assert page.index('<script src="app.js">') < page.index('<script src="rosetta.js">')
+        body = json.dumps({"instruction": "mma.sync.m16n8k16.f32.f16", "operand": "C"}).encode()
+        status, data = ask("POST", "/api/rosetta", body, {"Content-Type": "application/json"})
+        assert status == 200 and json.loads(data) == json.loads(json.dumps(rosetta_view(json.loads(body))))
+    html = render_html("(2,2):(1,2)")  # the offline page has no server to ask
+    assert '<script src="rosetta.js">' not in html and 'src="' not in html

@@ -1,7 +1,7 @@
 """The explorer's JSON requests: each one parses or builds layouts and renders them — nothing else.
 
 ``handle(path, body)`` answers one POST request (``body`` is the raw JSON
-bytes) with ``(status, payload)``. The six requests:
+bytes) with ``(status, payload)``. The seven requests:
 
 ==================  ==========================================================  ====================================
 path                body                                                        answer
@@ -23,6 +23,9 @@ path                body                                                        
                     "reshard_from": "tensor<...>"}``                            (see ``unilayout.plan.panel``)
 ``/api/code``       ``{"text": "...", "lang": "c", "inverse": false, "shape":    ``{"lang", "code"}``: the layout's
                     .., "mesh": ..}``                                           index code (``unilayout.codegen``)
+``/api/rosetta``    ``{"instruction": "mma.sync.m16n8k16.f32.f16", "operand":   each system's spelling, verdict,
+                    "C"}`` (or ``{"list": true}``: the instructions)            picture and differing cells
+                                                                                (``panels.rosetta``)
 ==================  ==========================================================  ====================================
 
 ``/api/view`` reads any family's text through the registry's one front
@@ -185,8 +188,14 @@ def _code(body):
     return {"lang": lang, "code": code}
 
 
+def _rosetta(body):
+    from .panels import rosetta  # lazy: the panel loads the rosetta table; the explorer loads no family until asked
+
+    return rosetta.rosetta_view(body)
+
+
 _ROUTES = {"/api/view": _view, "/api/metal": _metal, "/api/algebra": _algebra, "/api/encodings": _encodings,
-           "/api/plan": _plan, "/api/code": _code}
+           "/api/plan": _plan, "/api/code": _code, "/api/rosetta": _rosetta}
 
 
 def handle(path, body):

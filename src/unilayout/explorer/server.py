@@ -4,7 +4,7 @@
 background thread and returns an :class:`ExplorerServer` (``.url``,
 ``.shutdown()``, ``.wait()``, usable as a context manager). It answers:
 
-- ``GET /`` (also ``/index.html``), ``/app.js``, ``/plan.js``, ``/style.css``: the page,
+- ``GET /`` (also ``/index.html``), ``/app.js``, ``/plan.js``, ``/rosetta.js``, ``/style.css``: the page,
   read from the package (no other file is ever served);
 - ``POST /api/view | /api/metal | /api/algebra | /api/encodings | /api/plan``: JSON, see
   ``unilayout.explorer.api.handle``.
@@ -93,22 +93,27 @@ _STATIC = {
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/plan.js": ("plan.js", "text/javascript; charset=utf-8"),
+    "/rosetta.js": ("rosetta.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
+#: The page's files (served by name from the package's ``static`` folder; no other file is ever read).
+PAGE_FILES = ("index.html", "app.js", "plan.js", "rosetta.js", "style.css")
+#: Panels whose script needs the server (left out of the offline single-file page).
+_SERVER_PANELS = ("plan.js", "rosetta.js")
 
 
 def page_file(name: str) -> str:
-    """The text of one of the page's files in the package (``index.html``, ``app.js``, ``plan.js``, ``style.css``).
+    """The text of one of the page's files in the package (``PAGE_FILES``).
 
     >>> page_file("index.html").lstrip().startswith("<!DOCTYPE html>")
     True
     >>> page_file("../cli.py")
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js, plan.js or style.css
+    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js, plan.js, rosetta.js or style.css
     """
-    if name not in ("index.html", "app.js", "plan.js", "style.css"):
-        raise LayoutError(f"no page file {name!r}: use index.html, app.js, plan.js or style.css")
+    if name not in PAGE_FILES:
+        raise LayoutError(f"no page file {name!r}: use {', '.join(PAGE_FILES[:-1])} or {PAGE_FILES[-1]}")
     return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
 
 
@@ -448,7 +453,8 @@ def render_html(text, shape=None) -> str:
         '<script src="app.js"></script>',
         f'<script id="embedded-view" type="application/json">{_embed(data)}</script>\n<script>\n{js}\n</script>',
     )
-    page = page.replace('<script src="plan.js"></script>\n', "")  # the planner panel needs the server
+    for script in _SERVER_PANELS:  # the planner and the Rosetta need the server
+        page = page.replace(f'<script src="{script}"></script>\n', "")
     # The picture is in the file itself, so it shows even before the script runs.
     page = page.replace('<div id="layout-view"></div>', f'<div id="layout-view">{view["svg"]}</div>')
     at = page.index("</textarea>", page.index('<textarea id="layout-input"'))  # the layout box holds the text
