@@ -223,3 +223,29 @@ def test_fly_printing_refuses_what_flydsl_has_no_type_for():
         cute.to_ir(cute.parse('!cute.tile<"[1:0;[(2,4):(1,2);_]]">'), dialect="fly")
     with pytest.raises(LayoutError, match="dialect"):
         cute.to_ir(cute.Layout(8, 1), dialect="mlir")
+
+
+def test_mutated_types_are_read_or_refused_with_a_layout_error_and_what_reads_prints_back():
+    import random
+
+    rng = random.Random(2024)
+    texts = [c.values[0] for c in CASES]
+    alphabet = '()[],:;?{}<>"_-0123456789@E*|o S/ivd=#!.'
+    for _ in range(2000):
+        t = list(rng.choice(texts))
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(t))
+            if rng.random() < 0.5:
+                del t[i]
+            else:
+                t.insert(i, rng.choice(alphabet))
+        text = "".join(t)
+        try:
+            value = cute.parse(text)
+        except LayoutError:
+            continue
+        try:
+            ir = cute.to_ir(value)
+        except LayoutError:
+            continue
+        assert cute.parse(ir) == value, text

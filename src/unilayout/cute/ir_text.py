@@ -63,20 +63,19 @@ import re
 from .._text import Scanner, check_text
 from ..errors import LayoutError, NotRepresentableError
 from .basis import ScaledBasis
-from .dyn import Dyn
+from .ir_read import MAX_DEPTH as _MAX_DEPTH
+from .ir_read import check_strides, read_layout, read_swizzle, read_tuple, tuple_text
 from .ir_values import IRTuple, MemRef, Tile
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
-__all__ = ["parse_ir", "claims", "is_mojo", "read_dyn"]
+__all__ = ["parse_ir", "claims", "is_mojo", "read_composed", "read_tile"]
 
-_MAX_DEPTH = 64
 _TYPE = re.compile(r"\s*([!#])(cute|fly)\.([A-Za-z_]+)\s*<")
 _CUTE_NAMES = ("layout", "composed_layout", "swizzle", "shape", "stride", "int_tuple", "coord", "tile", "memref",
                "coord_tensor")
 _FLY_NAMES = ("layout", "composed_layout", "int_tuple", "coord", "tile", "memref")
 _FLY_SPACES = {"global": "gmem", "shared": "smem", "register": "rmem"}
-_LEAF = "an integer, '?' or '('"
 
 
 def claims(text: str) -> bool:
@@ -117,271 +116,6 @@ def is_mojo(body: str) -> bool:
     return colon
 
 
-# --- leaves and tuples ------------------------------------------------------------------------------------------------
-
-def read_dyn(s: Scanner) -> Dyn:
-    """``?``, ``?{div=N}``, ``?{i64}``, ``?{i64 div=N}`` (``i32`` accepted, the default) at the cursor.
-
-    >>> read_dyn(Scanner("?{i64 div=16}")), read_dyn(Scanner("?"))
-    (Dyn(div=16, bits=64), Dyn())
-    >>> read_dyn(Scanner("?{unknown}"))
-    Traceback (most recent call last):
-    ...
-    unilayout.errors.ParseError: expected 'i64', 'div=N' or '}' in a dynamic leaf's braces, found 'unknown' at position 2
-      ?{unknown}
-        ^
-    """
-    at = s.skip()
-    s.expect("?", "'?'")
-    div, bits = 1, 32
-    if s.text.startswith("{", s.pos):
-        s.pos += 1
-        if s.keyword("i64"):
-            bits = 64
-        else:
-            s.keyword("i32")
-        if s.keyword("div"):
-            s.expect("=")
-            div_at = s.skip()
-            div = s.integer()
-            if div < 1:
-                s.fail(f"a dynamic leaf's divisibility is a positive integer, got {div}", div_at)
-        s.expect("}", "'i64', 'div=N' or '}' in a dynamic leaf's braces")
-    try:
-        return Dyn(div, bits)
-    except LayoutError as e:
-        s.fail(str(e), at)
-
-
-def _modes(s: Scanner, style: str) -> list:
-    """The basis modes after a leaf's value: ``@1@0`` (CuTe) or ``E0E1`` (FlyDSL), as a path outer first."""
-    t, out = s.text, []
-    if style == "fly":
-        while t.startswith("E", s.pos) and t[s.pos + 1:s.pos + 2].isdigit():
-            s.pos += 1
-            out.append(s.integer())
-        return out
-    while s.at("@"):
-        s.pos = s.skip() + 1
-        out.append(s.integer(what="a basis mode (an integer)"))
-    return out[::-1]
-
-
-def _leaf(s: Scanner, kind: str, style: str, leaves: list):
-    at = s.skip()
-    c = s.text[at:at + 1]
-    if c == "_" and not s.text[at + 1:at + 2].isdigit():
-        if kind != "coord":
-            s.fail(f"'_' (a coordinate's slice marker) is not a leaf of a {kind}", at)
-        s.pos = at + 1
-        leaves.append((None, at))
-        return None
-    if c == "?":
-        value = read_dyn(s)
-    elif c == "-" or c.isdigit():
-        value = s.integer(signs="-", what=_LEAF)
-    else:
-        s.expected(_LEAF)
-    if s.text.startswith("/", s.pos):
-        s.fail("expects scaled-basis strides to have integer values, not ratios", s.pos)
-    path = _modes(s, style)
-    if path:
-        if kind in ("shape", "coord"):
-            s.fail(f"a basis leaf is not a leaf of a {kind}", at)
-        if type(value) is Dyn:
-            raise NotRepresentableError(f"the dynamic basis stride at position {at} of {s.text!r:.120}: unilayout's "
-                                        "basis strides hold integer values")
-        try:
-            value = ScaledBasis(value, tuple(path))
-        except LayoutError as e:
-            s.fail(str(e), at)
-    leaves.append((value, at))
-    return value
-
-
-_FAST_LEAF = re.compile(r"(-?[0-9]{1,18})(?![0-9/E])|(\?(?:\{(?:i64|i32)?(?: ?div=[1-9][0-9]{0,17})?\})?)(?![{/])"
-                        r"|(_)(?![0-9])")
-_FAST_MODE = re.compile(r"@([0-9]{1,9})")
-_DYN_CACHE: dict = {}
-
-
-def _fast(text: str, i: int, kind: str, leaves: list):
-    """CuTe IR's compact spelling (no spaces) read by a loop over its tokens: ``(value, end)``, or None to leave
-    the text to the Scanner (which reads every spelling and words the errors)."""
-    stack, match, n = [], _FAST_LEAF.match, len(text)
-    while True:
-        if i < n and text[i] == "(":  # open a tuple
-            if len(stack) >= _MAX_DEPTH:
-                return None
-            stack.append([])
-            i += 1
-            continue
-        m = match(text, i)
-        if m is None:
-            return None
-        number, dyn = m.group(1), m.group(2)
-        if number is not None:
-            item = int(number)
-        elif dyn is not None:
-            item = _DYN_CACHE.get(dyn)
-            if item is None:
-                item = _DYN_CACHE[dyn] = read_dyn(Scanner(dyn))
-        elif kind == "coord":
-            item = None
-        else:
-            return None
-        at, i = i, m.end()
-        if i < n and text[i] == "@":  # a basis stride v@j@i
-            if number is None or kind in ("shape", "coord"):
-                return None
-            path = []
-            while i < n and text[i] == "@":
-                mm = _FAST_MODE.match(text, i)
-                if mm is None:
-                    return None
-                path.append(int(mm.group(1)))
-                i = mm.end()
-            item = ScaledBasis(item, tuple(path[::-1]))
-        leaves.append((item, at))
-        while True:  # the item is complete: end the text, or go on in its tuple
-            if not stack:
-                return item, i
-            stack[-1].append(item)
-            c = text[i:i + 1]
-            i += 1
-            if c == ",":
-                break
-            if c != ")":
-                return None
-            item = tuple(stack.pop())
-
-
-def read_tuple(s: Scanner, kind: str, style: str = "cute", leaves: list | None = None, depth: int = 0):
-    """An int tuple of ``kind`` (``shape``, ``stride``, ``int_tuple``, ``coord``) at the cursor.
-
-    ``leaves`` collects ``(leaf, position)`` for the checks that point at a leaf.
-
-    >>> read_tuple(Scanner("(1,(?{div=4},_))"), "coord")
-    (1, (Dyn(div=4), None))
-    """
-    leaves = [] if leaves is None else leaves
-    if depth == 0 and style != "fly":
-        found = []
-        r = _fast(s.text, s.skip(), kind, found)
-        if r is not None:
-            s.pos = r[1]
-            leaves.extend(found)
-            return r[0]
-    if depth > _MAX_DEPTH:
-        s.fail(f"nesting deeper than {_MAX_DEPTH}")
-    if not s.accept("("):
-        return _leaf(s, kind, style, leaves)
-    items = [read_tuple(s, kind, style, leaves, depth + 1)]
-    while s.accept(","):
-        items.append(read_tuple(s, kind, style, leaves, depth + 1))
-    s.expect(")", "',' or ')'")
-    return tuple(items)
-
-
-def _congruent(a, b) -> bool:
-    if type(a) is tuple:
-        return type(b) is tuple and len(a) == len(b) and all(_congruent(x, y) for x, y in zip(a, b))
-    return type(b) is not tuple
-
-
-def _tuple_text(t) -> str:
-    from .ir_print import tuple_string  # lazy: only an error message needs it
-
-    return tuple_string(t)
-
-
-def _check_strides(s: Scanner, leaves: list) -> None:
-    """CuTe IR's stride invariants: all-integer or all-basis (zeros allowed), basis paths at one depth."""
-    bases = [(v, p) for v, p in leaves if type(v) is ScaledBasis]
-    if not bases:
-        return
-    for v, p in leaves:
-        if type(v) is Dyn or (type(v) is int and v != 0):
-            s.fail("expects strides to be either all-integer or all-scaled-basis (zero integers allowed when "
-                   f"mixed), got {v} beside {bases[0][0]}", p)
-    through = {v.path[:k] for v, _ in bases for k in range(1, len(v.path))}
-    for v, p in bases:
-        if v.path in through:
-            s.fail("expects scaled-basis paths to agree on mode-index depth (no path may terminate at a node that "
-                   f"another path continues through), got {_tuple_text(v)}", p)
-
-
-def _fast_layout(text: str, i: int):
-    """``(Layout, end)`` for a compact, valid ``shape:stride`` at ``i``; None leaves it to the Scanner's path."""
-    found = []
-    r = _fast(text, i, "shape", found)
-    if r is None or text[r[1]:r[1] + 1] != ":":
-        return None
-    shape = r[0]
-    for v, _ in found:
-        if type(v) is int and v <= 0:
-            return None
-    found = []
-    r = _fast(text, r[1] + 1, "stride", found)
-    if r is None or not _congruent(shape, r[0]):
-        return None
-    if any(type(v) is ScaledBasis for v, _ in found):
-        return None  # the stride invariants: checked, and worded, on the Scanner's path
-    try:
-        return Layout(shape, r[0]), r[1]
-    except LayoutError:
-        return None
-
-
-def read_layout(s: Scanner, style: str = "cute") -> Layout:
-    """``shape:stride`` at the cursor, with CuTe IR's checks (positive sizes, congruence, stride invariants)."""
-    start = s.skip()
-    if style != "fly":
-        r = _fast_layout(s.text, start)
-        if r is not None:
-            s.pos = r[1]
-            return r[0]
-    shape_leaves, stride_leaves = [], []
-    shape = read_tuple(s, "shape", style, shape_leaves)
-    for v, p in shape_leaves:
-        if type(v) is int and v <= 0:
-            s.fail(f"expects positive shape mode (a layout's sizes are at least 1), got {v}", p)
-    s.expect(":", "':' and the stride")
-    stride_at = s.skip()
-    stride = read_tuple(s, "stride", style, stride_leaves)
-    if not _congruent(shape, stride):
-        s.fail(f"expects shape and stride profile to match: stride {_tuple_text(stride)} is not congruent with "
-               f"shape {_tuple_text(shape)}", stride_at)
-    _check_strides(s, stride_leaves)
-    try:
-        return Layout(shape, stride)
-    except LayoutError as e:
-        s.fail(str(e), start)
-
-
-def read_swizzle(s: Scanner, cute_ir: bool = True) -> Swizzle:
-    """``S<B,M,S>`` at the cursor; ``cute_ir`` adds CuTe IR's limits (``|S| >= B``, ``B + M + |S| <= 32``)."""
-    at = s.skip()
-    s.expect("S", "'S<'")
-    s.expect("<")
-    args = [s.integer(signs="-")]
-    for _ in range(2):
-        s.expect(",")
-        args.append(s.integer(signs="-"))
-    s.expect(">")
-    b, m, sh = args
-    if cute_ir and b >= 0 and m >= 0:
-        if abs(sh) + b + m > 32:
-            s.fail(f"expects |num_shift| + num_bits + num_base <= 32, got {abs(sh)} + {b} + {m} = {abs(sh) + b + m} "
-                   f"for swizzle S<{b},{m},{sh}>", at)
-        if abs(sh) < b:
-            s.fail(f"expects |num_shift| >= num_bits, got {abs(sh)} < {b} for swizzle S<{b},{m},{sh}>", at)
-    try:
-        return Swizzle(b, m, sh)
-    except LayoutError as e:
-        s.fail(str(e), at)
-
-
 def _outer(s: Scanner, style: str):
     return read_swizzle(s, style != "fly") if s.at("S<") or s.at("S <") else read_layout(s, style)
 
@@ -404,7 +138,7 @@ def _composed_rest(s: Scanner, first, first_at: int, style: str):
     if isinstance(first, Swizzle) and any(type(v) is ScaledBasis for v in _leaves_of(inner.stride)):
         s.fail("swizzle layout expects scalar `offset` and `outer` without scaled basis", inner_at)
     if type(offset) is not int:
-        raise NotRepresentableError(f"the offset {_tuple_text(offset)} at position {offset_at} of {s.text!r:.120}: "
+        raise NotRepresentableError(f"the offset {tuple_text(offset)} at position {offset_at} of {s.text!r:.120}: "
                                     "unilayout's ComposedLayout holds an integer offset")
     return ComposedLayout(first, offset, inner)
 
@@ -568,7 +302,7 @@ def _coord_tensor(s: Scanner):
     layout = _quoted(s, lambda: read_layout(s))
     if any(v != 0 for v in _leaves_of(base)):
         raise NotRepresentableError(f"the coord_tensor at position {at - 1} of {s.text!r:.120} starts at "
-                                    f"{_tuple_text(base)}: unilayout reads a counting tensor that starts at zero")
+                                    f"{tuple_text(base)}: unilayout reads a counting tensor that starts at zero")
     return layout
 
 
@@ -594,7 +328,7 @@ def _ir_tuple(s: Scanner, kind: str, style: str) -> IRTuple:
     leaves = []
     value = read_tuple(s, kind, style, leaves)
     if kind == "stride":
-        _check_strides(s, leaves)
+        check_strides(s, leaves)
     return IRTuple(kind, value)
 
 

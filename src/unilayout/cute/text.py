@@ -79,8 +79,9 @@ from ..errors import LayoutError, NotRepresentableError, ParseError
 from .basis import ScaledBasis
 from .dyn import has_dyn
 from .inttuple import congruent, int_tuple_str
+from .ir_read import read_dyn
 from .ir_text import claims as _ir_claims
-from .ir_text import parse_ir, read_dyn
+from .ir_text import parse_ir
 from .layout import Layout
 from .swizzle import ComposedLayout, Swizzle
 
