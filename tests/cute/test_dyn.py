@@ -33,6 +33,7 @@ from unilayout.cute import (
     logical_divide,
     logical_product,
     recast_layout,
+    right_inverse,
     size,
     slice_and_offset,
     zipped_divide,
@@ -155,6 +156,7 @@ OPS = {
     "size": _size,
     "crd2idx": crd2idx,
     "idx2crd": idx2crd,
+    "right_inverse": right_inverse,
 }
 
 

@@ -536,12 +536,27 @@ def _need_static(layout, name):
 
 
 def right_inverse(layout):
-    """Needs a static layout: it orders the modes by stride (LayoutError naming the dynamic leaf)."""
-    _need_static(layout, "right_inverse")
+    """The right inverse of a layout with dynamic leaves, as cute-opt: a dynamic stride never continues the chain.
+
+    >>> str(right_inverse(Layout((2, 4, 6), (4, 1, Dyn())))), str(right_inverse(Layout((4, 3), (Dyn(), 1))))
+    ('(4,2):(2,1)', '3:4')
+    """
+    shapes, strides = _coalesce_lists(*_flat(layout))
+    prefix, p = [], 1
+    for v in shapes:
+        prefix.append(p)
+        p = dmul(p, v)
+    rs, rd, cur = [], [], 1
+    for i in sorted((i for i in range(len(shapes)) if type(strides[i]) is int), key=strides.__getitem__):
+        if _st(cur) and strides[i] == cur:
+            rs.append(shapes[i])
+            rd.append(prefix[i])
+            cur = dmul(shapes[i], strides[i])
+    return _from_lists(*_coalesce_lists(rs, rd))
 
 
 def left_inverse(layout):
-    """Needs a static layout: it orders the modes by stride (LayoutError naming the dynamic leaf)."""
+    """Needs a static layout (it divides every stride by the ones below it): LayoutError naming the dynamic leaf."""
     _need_static(layout, "left_inverse")
 
 
