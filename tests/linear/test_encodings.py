@@ -407,3 +407,10 @@ def test_mma_v2_m8_dot_operand_has_a_k_tile_of_4_k_width():
     assert sum("error" in g for g in got) == 0, got
     for case, want in zip(cases, got):
         assert dict(unilayout.parse(case["type"]).bases) == want, case["type"]
+
+
+def test_a_one_warp_amd_wmma_prints_its_empty_warp_bases_as_triton_requires():
+    one = E.AmdWmma(2, False, [])
+    assert "ctaLayout = {warp = []}" in str(one)
+    assert "ctaLayout = {register = [[0, 1]], warp = []}" in str(E.AmdWmma(2, False, [], reg_bases=[[0, 1]]))
+    assert E.parse(str(one)) == one
