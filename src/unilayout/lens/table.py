@@ -59,7 +59,8 @@ def _rows(dump, fn):
             rows.append((mv.op, where, f"{short_type(mv.source)} -> {short_type(mv.destination)}", mv.level,
                          _fmt(mv.moved_bytes), _fmt(mv.chip_to_chip_bytes), _fmt(mv.transfers), mv.note or ""))
             continue
-        bytes_ = mv.scratch_bytes if mv.scratch_bytes else mv.moved_bytes
+        scratchy = mv.op in ("ttg.convert_layout", "ttg.local_alloc") and mv.scratch_bytes is not None
+        bytes_ = mv.scratch_bytes if scratchy else mv.moved_bytes
         rows.append((mv.op, where, f"{short_type(mv.source)} -> {short_type(mv.destination)}", mv.level,
                      _fmt(bytes_), f"{_fmt(mv.store_conflicts)}/{_fmt(mv.load_conflicts)}",
                      f"{_fmt(mv.store_vector)}/{_fmt(mv.load_vector)}",

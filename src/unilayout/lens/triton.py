@@ -309,6 +309,8 @@ def _local(op, base, a, b, bits, moved, cap) -> Move:
                     load_conflicts=None, store_vector=vec, load_vector=None,
                     instructions=(f"cp.async.{'cg' if width == 16 else 'ca'}.shared.global",), note="")
     scratch = _bytes(base["destination"], bits) if name == "ttg.local_alloc" else 0
+    if matrix:  # one 16-byte row a lane; Triton's own conflict count of these rows is not modelled here
+        vec, conflicts = 128 // bits, None
     if store:
         return Move(**base, level="shared-memory store", scratch_bytes=scratch, moved_bytes=moved,
                     store_conflicts=conflicts, load_conflicts=None, store_vector=vec, load_vector=None,

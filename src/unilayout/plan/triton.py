@@ -520,7 +520,8 @@ def triton_lowering(src, dst, bitwidth=32, capability=90) -> TritonLowering:
         other = [sum(1 << k for k in _solve(basis, v) if k < len(basis) - len(reps))
                  for n in ("lane", "warp", "block") for v in _flat(L, n) if v]
         return access_vector(img, other, bitwidth)
-    vs, vd = vector(s.flatten_outs()), vector(d.flatten_outs())
+    vs = vector(s.flatten_outs()) if names[0] == "st.shared" else 128 // bitwidth  # a matrix row: 16 B a lane
+    vd = vector(d.flatten_outs()) if names[1] == "ld.shared" else 128 // bitwidth
     store = _conflicts(seg, tile_s, dim)
     load = _conflicts(seg, tile_d, dim)
     ins = (shared_access_ptx("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
