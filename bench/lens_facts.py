@@ -37,7 +37,7 @@ SEED = 2028
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "lens" / "data" / "triton_facts.json"
 CLASSES = re.compile(r"\b(shfl\.sync[\w.]*|st\.shared[\w.]*|ld\.shared[\w.]*|stmatrix[\w.]*|ldmatrix[\w.]*|"
-                     r"bar\.sync|tcgen05\.(?:ld|st)[\w.]*|cp\.async[\w.]*)")
+                     r"bar\.sync|bar\.warp\.sync|tcgen05\.(?:ld|st)[\w.]*|cp\.async[\w.]*)")
 ELEMS = {"f16": 16, "bf16": 16, "f32": 32, "i8": 8, "i32": 32, "f64": 64, "i16": 16}
 MODULE = """{aliases}
 module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, ttg.target = "cuda:90", \

@@ -238,10 +238,6 @@ def _rref(vectors, dim) -> list:
     return out
 
 
-def _pivots(vectors, dim) -> set:
-    return {(r & -r).bit_length() - 1 for r in _rref(vectors, dim)}
-
-
 def _nullspace(vectors, dim) -> list:
     """Triton ``nullspaceBasis``: for each free column c, ``1 << c`` plus the pivots of the rows holding c."""
     rows = _rref(vectors, dim)
@@ -267,7 +263,7 @@ def _intersection(b1, b2, dim) -> list:
 
 
 def _complement(basis, dim) -> list:
-    piv = _pivots(basis, dim)
+    piv = {(r & -r).bit_length() - 1 for r in _rref(basis, dim)}
     return [1 << i for i in range(dim) if i not in piv]
 
 
@@ -524,8 +520,11 @@ def triton_lowering(src, dst, bitwidth=32, capability=90) -> TritonLowering:
     vd = vector(d.flatten_outs()) if names[1] == "ld.shared" else 128 // bitwidth
     store = _conflicts(seg, tile_s, dim)
     load = _conflicts(seg, tile_d, dim)
+    masks = src.free_variable_masks().get("warp", 0) | dst.free_variable_masks().get("warp", 0)
+    warp_sync = not masks and dst.invert_and_compose(src).is_trivial_over(["warp", "block"])  # isCvtDimSync
     ins = (shared_access_ptx("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
-           shared_access_ptx("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1], "bar.sync")
+           shared_access_ptx("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1],
+           "bar.warp.sync" if warp_sync else "bar.sync")
     return TritonLowering("shared", nbytes, nreps, 1 << len(vb), vs, vd, store, load, ins)
 
 
