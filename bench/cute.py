@@ -10,6 +10,9 @@
 3. ``index_map`` of 2^20- and 2^24-element layouts, against pycute evaluating
    points one by one (per point; target >= 1000x) and against ``np.arange(n)``,
    the write-bandwidth floor (target <= 3x).
+4. Dynamic leaves (CuTe IR's ``?``): the op mix on the same layouts with the
+   last mode's sizes and strides made dynamic (``?{div=N}``, as a CuTe DSL dump
+   holds them), against the same ops on the static layouts (target <= 2x).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 
 from unilayout import cute
 from unilayout.cute import Layout
+from unilayout.cute.dyn import Dyn
 
 try:
     import pycute
@@ -186,9 +190,53 @@ def bench_index_map():
     print("  targets: <= 3x np.arange; >= 1000x pycute per point")
 
 
+def _dynamic(L):
+    """L with the leaves of its last top-level mode made dynamic, each keeping the divisibility its value has."""
+    def dyn(v):
+        return Dyn(div=v & -v) if v > 0 else v
+
+    def walk(t):
+        return tuple(walk(x) for x in t) if isinstance(t, tuple) else dyn(t)
+
+    if not isinstance(L.shape, tuple):
+        return Layout(dyn(L.shape), dyn(L.stride))
+    return Layout(L.shape[:-1] + (walk(L.shape[-1]),), L.stride[:-1] + (walk(L.stride[-1]),))
+
+
+def bench_dynamic():
+    number = 100 if QUICK else 1000
+    print("\ndynamic leaves: the op mix on layouts whose last mode is dynamic (?{div=N}) vs the same ops static")
+    print(f"  {'op':<16}{'dynamic':>12}{'static':>12}{'ratio':>8}")
+    ops = {
+        "coalesce": lambda A, B: cute.coalesce(A),
+        "composition": lambda A, B: cute.composition(A, B),
+        "complement": lambda A, B: cute.complement(B, A.size),
+        "logical_divide": lambda A, B: cute.logical_divide(A, B),
+        "zipped_divide": lambda A, B: cute.zipped_divide(A, B),
+        "logical_product": lambda A, B: cute.logical_product(B, A),
+        "right_inverse": lambda A, B: cute.right_inverse(A),
+        "size/cosize": lambda A, B: (A.size, A.cosize),
+    }
+    worst = 0.0
+    for name, op in ops.items():
+        ratios, dyn_t, st_t = [], [], []
+        for A, B in PAIRS:
+            D = _dynamic(A)
+            A = Layout(A.shape, A.stride)  # fresh layouts: neither has its flat form cached before the first call
+            t_dyn, t_st = _paired([lambda op=op, D=D, B=B: op(D, B), lambda op=op, A=A, B=B: op(A, B)], number)
+            dyn_t.append(t_dyn)
+            st_t.append(t_st)
+            ratios.append(t_dyn / t_st)
+        r = statistics.median(ratios)
+        worst = max(worst, r)
+        print(f"  {name:<16}{statistics.median(dyn_t) * 1e6:10.2f}us{statistics.median(st_t) * 1e6:10.2f}us{r:7.2f}x")
+    print(f"  worst median ratio dynamic / static: {worst:.2f}x (target <= 2x)")
+
+
 if __name__ == "__main__":
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, "
           f"pycute {'yes' if pycute else 'not installed'}, tensor-layouts {getattr(tl, '__version__', 'yes') if tl else 'not installed'}")
     bench_ops()
     bench_tiled_mma()
     bench_index_map()
+    bench_dynamic()

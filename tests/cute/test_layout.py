@@ -5,6 +5,7 @@ from hypothesis import given
 from cute_strategies import layouts
 from unilayout import LayoutError
 from unilayout.cute import (
+    E,
     Layout,
     column_major,
     cosize,
@@ -148,3 +149,10 @@ def test_natural_and_1d_coordinates_agree(L):
 
     for i in range(min(L.size, 64)):
         assert L(idx2crd(i, L.shape)) == L(i)
+
+
+def test_cosize_of_basis_strides_is_the_size_of_the_coshape():
+    # C++ cosize = size(coshape), coshape = inner_product(shape - 1, stride) + 1 per coordinate; CuTe IR's
+    # cute.cosize of (2,3):(1@0,1@1) is 6 (cutlass_compiler/cute_ir/test/Dialect/Cute/SizeIndex/cosize.mlir).
+    assert Layout((2, 3), (E(0), E(1))).cosize == 6
+    assert Layout((4, 2), (E(1), 4 * E(0))).cosize == 5 * 4

@@ -134,6 +134,24 @@ class Dyn:
         return value % self.div == 0 and -lim <= value < lim
 
 
+_MADE: dict = {}
+_new_dyn = object.__new__
+_set = object.__setattr__
+
+
+def _mk(div: int, bits: int) -> Dyn:
+    """The Dyn ``?{div, bits}`` for the arithmetic below: fields already valid, one shared value per pair."""
+    d = _MADE.get((div, bits))
+    if d is None:
+        d = _new_dyn(Dyn)
+        _set(d, "div", div)
+        _set(d, "bits", bits)
+        _set(d, "_hash", hash(("Dyn", div, bits)))
+        if len(_MADE) < 4096:
+            _MADE[(div, bits)] = d
+    return d
+
+
 def divisor_of(x) -> int:
     """What ``x`` is known to be a multiple of: ``div`` of a Dyn, ``|x|`` of an int (0: a multiple of everything).
 
@@ -152,34 +170,43 @@ def dmul(a, b):
 
     A static 1 leaves the other operand as it is; a static 0 gives 0.
 
-    >>> dmul(Dyn(div=4), 8), dmul(Dyn(div=2), Dyn(div=8, bits=64)), dmul(Dyn(), 1), dmul(Dyn(), 0), dmul(3, 4)
+    >>> dmul(Dyn(div=4), 8), dmul(Dyn(div=2), _mk(div=8, bits=64)), dmul(Dyn(), 1), dmul(Dyn(), 0), dmul(3, 4)
     (Dyn(div=32), Dyn(div=16, bits=64), Dyn(), 0, 12)
     """
-    if type(a) is not Dyn and type(b) is not Dyn:
-        return a * b
-    if type(b) is Dyn and type(a) is not Dyn:
+    if type(a) is not Dyn:
+        if type(b) is not Dyn:
+            return a * b
         a, b = b, a
     if type(b) is not Dyn:
         if b == 1:
             return a
         if b == 0:
             return 0
-    return Dyn(divisor_of(a) * divisor_of(b), _bits(a, b))
+        return _mk(a.div * _static_div(b), a.bits)
+    return _mk(a.div * b.div, a.bits if a.bits >= b.bits else b.bits)
+
+
+def _static_div(b) -> int:
+    if type(b) is not int:
+        raise LayoutError(f"a dynamic leaf times {b}: dynamic coefficients of basis strides are not supported")
+    return b if b > 0 else -b
 
 
 def dadd(a, b):
     """``a + b`` where either may be dynamic: the divisibility is the gcd, the wider width wins; ``+ 0`` is the identity.
 
-    >>> dadd(Dyn(div=8), 12), dadd(Dyn(div=8), Dyn(div=16, bits=64)), dadd(Dyn(div=4), 0), dadd(2, 3)
+    >>> dadd(Dyn(div=8), 12), dadd(Dyn(div=8), _mk(div=16, bits=64)), dadd(Dyn(div=4), 0), dadd(2, 3)
     (Dyn(div=4), Dyn(div=8, bits=64), Dyn(div=4), 5)
     """
-    if type(a) is not Dyn and type(b) is not Dyn:
-        return a + b
-    if type(b) is Dyn and type(a) is not Dyn:
+    if type(a) is not Dyn:
+        if type(b) is not Dyn:
+            return a + b
         a, b = b, a
-    if type(b) is not Dyn and b == 0:
-        return a
-    return Dyn(gcd(divisor_of(a), divisor_of(b)), _bits(a, b))
+    if type(b) is not Dyn:
+        if b == 0:
+            return a
+        return _mk(gcd(a.div, _static_div(b)), a.bits)
+    return _mk(gcd(a.div, b.div), a.bits if a.bits >= b.bits else b.bits)
 
 
 def dceil_div(a, b):
@@ -193,17 +220,17 @@ def dceil_div(a, b):
     >>> dceil_div(1, Dyn()), dceil_div(0, Dyn())
     (1, 0)
     """
-    if type(a) is not Dyn and type(b) is not Dyn:
-        return -(-a // b)
     if type(b) is not Dyn:
+        if type(a) is not Dyn:
+            return -(-a // b)
         if b == 1:
             return a
-        if a.div % b == 0:
-            return Dyn(a.div // b, a.bits)
-        return Dyn(1, a.bits)
-    if type(a) is not Dyn and a in (0, 1):
-        return a  # ceil(0 / b) == 0 and ceil(1 / b) == 1 for every size b >= 1
-    return Dyn(1, _bits(a, b))
+        return _mk(a.div // b, a.bits) if a.div % b == 0 else _mk(1, a.bits)
+    if type(a) is not Dyn:
+        if a == 0 or a == 1:
+            return a  # ceil(0 / b) == 0 and ceil(1 / b) == 1 for every size b >= 1
+        return _mk(1, b.bits)
+    return _mk(1, a.bits if a.bits >= b.bits else b.bits)
 
 
 def dmin(a, b):
@@ -214,7 +241,7 @@ def dmin(a, b):
     """
     if type(a) is not Dyn and type(b) is not Dyn:
         return a if a < b else b
-    return Dyn(gcd(divisor_of(a), divisor_of(b)) or 1, _bits(a, b))
+    return _mk(gcd(divisor_of(a), divisor_of(b)) or 1, _bits(a, b))
 
 
 def dneg(a):
@@ -364,7 +391,7 @@ def dyn_crd2idx(crd, shape, stride):
             if type(crd) is int and type(s) is int:
                 c, crd = crd % s, crd // s
             else:
-                c, crd = (0, 0) if crd == 0 and type(crd) is int else (Dyn(1, _bits(crd, s)), Dyn(1, _bits(crd, s)))
+                c, crd = (0, 0) if crd == 0 and type(crd) is int else (_mk(1, _bits(crd, s)), _mk(1, _bits(crd, s)))
             r = dadd(r, dyn_crd2idx(c, shape[i], stride[i]))
         return dadd(r, dyn_crd2idx(crd, shape[last], stride[last]))
     return dmul(crd, stride)
@@ -392,7 +419,8 @@ def dyn_idx2crd(idx, shape):
             if type(idx) is int and type(s) is int:
                 c, idx = idx % s, idx // s
             else:
-                c, idx = Dyn(1, _bits(idx, s)), dceil_div(idx, s) if type(idx) is Dyn and type(s) is int else Dyn(1, _bits(idx, s))
+                c = _mk(1, _bits(idx, s))
+                idx = dceil_div(idx, s) if type(idx) is Dyn and type(s) is int else c
             out.append(dyn_idx2crd(c, shape[i]))
         out.append(dyn_idx2crd(idx, shape[last]))
         return tuple(out)

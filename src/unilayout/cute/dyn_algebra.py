@@ -63,9 +63,11 @@ def _is(x, v) -> bool:
 
 
 def _flat(layout):
+    """``(leaf shapes, leaf strides)``, cached on the layout."""
     if not isinstance(layout, Layout):
         raise LayoutError(f"expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
-    return leaves(layout.shape), leaves(layout.stride)
+    f = layout._flat or layout.flat()
+    return f[0], f[1]
 
 
 def _as_layout(b):
@@ -75,12 +77,24 @@ def _as_layout(b):
 
 
 def _from_lists(shapes, strides):
-    """Layout from flat mode lists: none -> ``1:0``, one -> integral, more -> tuple."""
-    if not shapes:
+    """Layout from flat mode lists: none -> ``1:0``, one -> integral, more -> tuple (flat form cached)."""
+    n = len(shapes)
+    if n == 0:
         return _ONE
-    if len(shapes) == 1:
-        return _make_any(shapes[0], strides[0])
-    return _make_any(tuple(shapes), tuple(strides))
+    size = 1
+    dyn = False
+    for v in shapes:
+        size = size * v if type(v) is not Dyn and type(size) is not Dyn else dmul(size, v)
+    for v in strides:
+        if type(v) is Dyn:
+            dyn = True
+            break
+    dyn = dyn or type(size) is Dyn
+    sh, st = (shapes[0], strides[0]) if n == 1 else (tuple(shapes), tuple(strides))
+    r = _make(sh, st, (tuple(shapes), tuple(strides), size))
+    if dyn:
+        object.__setattr__(r, "__class__", DynLayout)
+    return r
 
 
 # -- coalesce ------------------------------------------------------------------
@@ -88,11 +102,13 @@ def _from_lists(shapes, strides):
 
 def _coalesce_lists(shapes, strides, drop_zero_strides=False):
     """Flat coalesce that merges only fully static neighbours and drops only static size-1 modes."""
+    D = Dyn
     rs, rd = [], []
     for s, d in zip(shapes, strides):
-        if _is(s, 1) or (drop_zero_strides and _is(d, 0)):
+        ts, td = type(s) is not D, type(d) is not D
+        if (ts and s == 1) or (drop_zero_strides and td and d == 0):
             continue
-        if rs and _st(s) and _st(d) and _st(rs[-1]) and _st(rd[-1]) and rs[-1] * rd[-1] == d:
+        if rs and ts and td and type(rs[-1]) is not D and type(rd[-1]) is not D and rs[-1] * rd[-1] == d:
             rs[-1] *= s
         else:
             rs.append(s)
@@ -184,7 +200,8 @@ def _compose_tree(a, cx, s, d):
 
 def _compose_leaf(a, cx, s, d):
     """A o (s:d) for A coalesced into the flat modes ``cx``; any value may be dynamic."""
-    if _is(d, 0):
+    D = Dyn
+    if type(d) is not D and d == 0:
         return s, 0
     shapes, strides = cx
     last = len(shapes) - 1
@@ -194,11 +211,11 @@ def _compose_leaf(a, cx, s, d):
     rest_shape, rest_stride = s, d
     for i in range(last):
         c = shapes[i]
-        if _st(c) and _st(rest_stride):
+        if type(c) is not D and type(rest_stride) is not D:
             r = rest_stride if rest_stride > 0 else -rest_stride
             next_shape = -(-c // r)
             next_stride = (r + c - 1) // c if rest_stride > 0 else -((r + c - 1) // c)
-            if r % c != 0 and (r >= c or (c % r != 0 and _st(rest_shape) and rest_shape > next_shape)):
+            if r % c != 0 and (r >= c or (c % r != 0 and type(rest_shape) is not D and rest_shape > next_shape)):
                 raise LayoutError(
                     f"composition: stride divisibility fails: stride {d} of {s}:{d} does not divide evenly into "
                     f"mode {c} of {a}"
@@ -206,22 +223,29 @@ def _compose_leaf(a, cx, s, d):
         else:
             next_shape = dceil_div(c, rest_stride)
             next_stride = dceil_div(rest_stride, c)
-        if _is(next_shape, 1) or _is(rest_shape, 1):
+        if (type(next_shape) is not D and next_shape == 1) or (type(rest_shape) is not D and rest_shape == 1):
             rest_stride = next_stride
             continue
-        n = dmin(next_shape, rest_shape)
-        if _st(n) and _st(rest_shape) and rest_shape % n != 0:
-            raise LayoutError(
-                f"composition: shape divisibility fails: size {s} of {s}:{d} is not divisible by {n} "
-                f"(what fits in mode {c} of {a})"
-            )
-        rs.append(n)
-        rd.append(dmul(rest_stride, strides[i]))
-        rest_shape = dceil_div(rest_shape, n)
+        if type(next_shape) is not D and type(rest_shape) is not D:
+            n = next_shape if next_shape < rest_shape else rest_shape
+            if rest_shape % n != 0:
+                raise LayoutError(
+                    f"composition: shape divisibility fails: size {s} of {s}:{d} is not divisible by {n} "
+                    f"(what fits in mode {c} of {a})"
+                )
+            rs.append(n)
+            rd.append(rest_stride * strides[i] if type(rest_stride) is not D and type(strides[i]) is int
+                      else dmul(rest_stride, strides[i]))
+            rest_shape //= n
+        else:
+            n = dmin(next_shape, rest_shape)
+            rs.append(n)
+            rd.append(dmul(rest_stride, strides[i]))
+            rest_shape = dceil_div(rest_shape, n)
         rest_stride = next_stride
     if not rs:
         return rest_shape, dmul(rest_stride, strides[last])
-    if not _is(rest_shape, 1):
+    if type(rest_shape) is D or rest_shape != 1:
         rs.append(rest_shape)
         rd.append(dmul(rest_stride, strides[last]))
     return (rs[0], rd[0]) if len(rs) == 1 else (tuple(rs), tuple(rd))
@@ -501,7 +525,7 @@ def upcast(n, layout):
             raise LayoutError(f"upcast: layout {layout} has the basis stride {d}: its values are coordinates, "
                               "not element offsets to widen")
         if type(d) is Dyn:  # cute-opt: the size stays, the stride is d / n (a multiple of div / n when n | div)
-            return s, Dyn(d.div // n if d.div % n == 0 else 1, d.bits)
+            return s, dceil_div(d, n) if d.div % n == 0 else dmul(Dyn(bits=d.bits), 1)
         ad = abs(d)
         if ad % n != 0 and n % ad != 0:
             raise LayoutError(f"upcast: stride {d} and factor {n} must divide one another")
