@@ -84,3 +84,11 @@ def test_print_layout_of_a_dsl_tensor_is_its_layout_table():
 def test_drawing_a_dynamic_layout_says_how_to_give_its_values():
     with pytest.raises(LayoutError, match=r"--shape V0xV1"):
         CUTE.picture(cute.parse("(?,4):(4,1)"), max_cells=100)
+
+
+def test_cute_bind_takes_every_cute_ir_value():
+    t = cute.parse("tensor<ptr<f16, gmem, align<16>> o (128,32,?):(1,?{i64 div=8},?{i64 div=256})>")
+    assert str(cute.bind(t, [4, 128, 4096])) == "tensor<ptr<f16, gmem, align<16>> o (128,32,4):(1,128,4096)>"
+    assert cute.bind(cute.parse('!cute.tile<"[?:1;_]">'), [16]) == cute.Tile(16, None)
+    with pytest.raises(LayoutError, match=r"leaf 1 \(\?\{i64 div=8\}, stride of mode 1\)"):
+        cute.bind(t, [4, 100, 4096])

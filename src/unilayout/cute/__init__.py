@@ -74,7 +74,7 @@ from .algebra import (
 from .atoms_copy import CopyAtom, copy_atom, copy_atoms
 from .atoms_mma import MMAAtom, mma_atom, mma_atoms
 from .basis import ArithTuple, E, ScaledBasis, make_basis_like
-from .dyn import Dyn, bind
+from .dyn import Dyn
 from .evaluate import evaluate, index_map
 from .fit import MAX_SWIZZLE_BITS, find_swizzle, fit_layout, fit_mode
 from .identity import CoordTensor, make_identity_layout, make_identity_tensor
@@ -93,6 +93,7 @@ from .inttuple import flatten as _flatten_tuple
 from .ir_dump import ir_types
 from .ir_print import to_ir
 from .ir_values import IRTuple, MemRef, Tile
+from .ir_values import bind_ir as bind
 from .layout import (
     Layout,
     column_major,

@@ -332,9 +332,16 @@ def _count(x) -> int:
 
 
 def bind_ir(x, values):
-    """``cute.bind`` for every CuTe IR value: a memref binds its layout, an IRTuple its value, a tile each mode.
+    """``cute.bind``: the value of ``x`` once its dynamic leaves have ``values``, for every CuTe IR value.
 
-    Values go to the dynamic leaves in reading order (the order they print in).
+    A Layout, ComposedLayout or int tuple binds as ``cute.dyn.bind`` does; a
+    memref binds its layout, an IRTuple its value, a tile each mode. Values go
+    to the dynamic leaves in reading order (the order they print in); a value
+    a leaf does not admit (not a multiple of its ``div``, past its width, a
+    size below 1) is a LayoutError naming the leaf.
+
+    >>> bind_ir(Layout((Dyn(), 4), (1, Dyn(div=4))), [8, 8])
+    Layout((8, 4), (1, 8))
 
     >>> bind_ir(MemRef("f32", "gmem", Layout((Dyn(), 4), (4, 1)), align=16), [8]).to_ir()
     '!cute.memref<f32, gmem, align<16>, "(8,4):(4,1)">'
