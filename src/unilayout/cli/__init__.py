@@ -10,6 +10,7 @@
     unilayout sharding TEXT ...                      (see unilayout.cli.sharding)
     unilayout codegen TEXT --to c|cuda|cute-cpp|triton|mlir-affine|numpy|python [--inverse]
     unilayout rosetta INSTRUCTION | --all [--json]
+    unilayout lens FILE [--json]                     (a whole TTGIR/TTIR or tt-mlir dump, every conversion priced)
 
 ``python -m unilayout`` is the same command. ``--shape`` gives an affine
 map its box and fills in a dynamic TSL's ``?`` values (``TiledStridedLayout.resolve``).
@@ -24,7 +25,7 @@ TEXT is any text form unilayout reads (CuTe ``(4,2):(2,1)``, ``#ttg.linear<{...}
 status 2 and a short message pointing at the problem, never a traceback.
 
 Each verb is one module of this package (``show``, ``convert``, ``check``,
-``render``, ``serve``, ``tour``, ``plan``, ``sharding``, ``codegen``, ``rosetta``) with its
+``render``, ``serve``, ``tour``, ``plan``, ``sharding``, ``codegen``, ``rosetta``, ``lens``) with its
 ``add_parser(sub)`` and ``run(args)``; ``_common`` holds what they share.
 This module only builds the parser from them and runs the verb.
 
@@ -64,7 +65,7 @@ import sys
 
 from .._version import __version__
 from ..errors import LayoutError
-from . import check, codegen, convert, plan, render, rosetta, serve, sharding, show, tour
+from . import check, codegen, convert, lens, plan, render, rosetta, serve, sharding, show, tour
 from ._common import JSON_SCHEMA, SCREEN_CHARS, envelope, error_dict, print_error  # noqa: F401 (SCREEN_CHARS: re-exported)
 
 __all__ = ["main", "JSON_SCHEMA"]
@@ -85,10 +86,11 @@ run 'unilayout COMMAND --help' for the examples of each command.""",
     "tour": tour.EXAMPLES,
     "codegen": codegen.EXAMPLES,
     "rosetta": rosetta.EXAMPLES,
+    "lens": lens.EXAMPLES,
 }
 
 #: The verbs in the order ``--help`` lists them.
-VERBS = (show, convert, check, render, serve, tour, plan, sharding, codegen, rosetta)
+VERBS = (show, convert, check, render, serve, tour, plan, sharding, codegen, rosetta, lens)
 
 
 def _parser():

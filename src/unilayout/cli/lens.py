@@ -45,7 +45,7 @@ __all__ = ["EXAMPLES", "add_parser", "run"]
 EXAMPLES = """examples:
   unilayout lens kernel.ttgir
   unilayout lens kernel.ttgir --json
-  unilayout lens kernel.ttgir --values --function matmul_kernel
+  unilayout lens kernel.ttgir --values --function epilogue
   cat model.ttnn.mlir | unilayout lens -"""
 
 
