@@ -73,3 +73,11 @@ def test_show_of_a_dynamic_layout_reports_without_binding():
     assert d["static modes"] == "0, 1"
     assert d["injective"] is True and d["compact"] is True
     assert "bind" in d["note"]
+
+
+def test_show_of_a_dynamic_composed_layout_names_its_swizzle_and_its_inner_facts():
+    from unilayout.facts import describe
+
+    d = describe(cute.parse('!cute.composed_layout<"S<3,4,3> o 0 o ((128,8),1,4,?):((32,1),0,8,4096)">'))
+    assert (d["swizzle"], d["offset"], d["rank"], d["static modes"]) == ("Sw<3,4,3>", 0, 4, "0, 1, 2")
+    assert d["dynamic leaves"] == "? (shape of mode 3, any i32)"
