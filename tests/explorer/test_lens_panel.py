@@ -41,7 +41,7 @@ def test_every_type_is_a_span_of_the_text_with_its_layout():
 def test_each_layout_text_draws_in_the_main_view():
     a = lens_view({"text": DUMP})
     for lay in a["layouts"]:
-        assert lay["link"].startswith("?text=")
+        assert lay["link"].startswith("?layout=")
         status, view = api.handle("/api/view", json.dumps({"text": lay["text"]}).encode())
         assert status == 200 and view["family"] == "linear" and view["svg"].startswith("<svg")
 
@@ -90,3 +90,31 @@ def test_the_script_is_valid_and_asks_the_routes():
         pytest.skip("node is not installed: the script's syntax is not checked")
     proc = subprocess.run([node, "--check", str(JS)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+_NODE_RENDER = r"""
+const fs = require("fs");
+global.document = {readyState: "complete", head: {appendChild() {}}, getElementById() { return null; },
+                   createElement() { return {}; }, querySelectorAll() { return []; }};
+global.window = {};
+global.location = {search: ""};
+eval(fs.readFileSync(process.argv[process.argv.length - 1], "utf8"));
+const answer = JSON.parse(fs.readFileSync(0, "utf8"));
+const el = {innerHTML: "", querySelector() { return {addEventListener() {}, innerHTML: ""}; }, querySelectorAll() { return []; }};
+window.UnilayoutLens.render(el, answer);
+process.stdout.write(el.innerHTML);
+"""
+
+
+def test_the_script_draws_an_answer():
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the script is not run")
+    a = lens_view({"text": DUMP})
+    proc = subprocess.run([node, "-e", _NODE_RENDER, str(JS)], input=json.dumps(a), capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    html = proc.stdout
+    assert html.count('class="ty"') == len(a["types"]) and html.count('class="row') == len(a["lines"])
+    assert html.count("\u21b3 ttg.convert_layout") == 1 and html.count("\u21b3 ttg.local_alloc") == 1
+    assert 'data-layout="1"' in html and "shared-memory round trip: " in html and "&lt;" in html

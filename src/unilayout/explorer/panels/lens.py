@@ -113,7 +113,7 @@ def lens_view(body) -> dict:
                 resolved = _resolved(dump.aliases, key)
                 index[key] = len(layouts)
                 layouts.append({"text": resolved, "short": short_type(key),
-                                "link": "?" + urllib.parse.urlencode({"text": resolved})})
+                                "link": "?" + urllib.parse.urlencode({"layout": resolved})})
             types.append({"line": lineno, "col": span.col, "end": span.end, "layout": index[key],
                           "value": owner.get((lineno, span.col))})
     moves = []

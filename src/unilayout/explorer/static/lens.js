@@ -3,7 +3,8 @@
 // (unilayout.explorer.panels.lens.lens_view) and shows the dump with every layout-carrying type clickable (its
 // picture comes from POST /api/view, and a link opens it in the main view) and every data-moving op annotated
 // with its price (level, bytes, bank conflicts, vectors, instructions). UnilayoutLens.render(element, answer)
-// draws an answer already in hand.
+// draws an answer already in hand. On the explorer's page it fills <section id="panel-lens"> when the tab
+// <button data-panel="lens"> is chosen (see wire() at the end).
 "use strict";
 (function () {
   var CSS =
@@ -125,4 +126,26 @@
   }
 
   window.UnilayoutLens = {mount: mount, render: render};
+
+  // On the explorer's page: a <section id="panel-lens"> and a tab <button data-panel="lens"> in #panels make it a
+  // panel (shown when its tab is chosen, filled on first show; "?panel=lens" opens it). A saved page has no server.
+  function wire() {
+    var box = document.getElementById("panel-lens");
+    if (!box || document.getElementById("embedded-view")) { return; }
+    var mounted = false;
+    function sync(name) {
+      box.hidden = name !== "lens";
+      if (name === "lens" && !mounted) { mounted = true; mount(box); }
+    }
+    var navs = document.querySelectorAll("#panels button");
+    for (var i = 0; i < navs.length; i++) {
+      navs[i].addEventListener("click", function (e) { sync(e.currentTarget.getAttribute("data-panel")); });
+    }
+    if (new URLSearchParams(location.search).get("panel") === "lens") {
+      var nav = document.querySelector("#panels button[data-panel=\"lens\"]");
+      if (nav) { nav.click(); } else { sync("lens"); }
+    }
+  }
+
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", wire); } else { wire(); }
 })();
