@@ -152,7 +152,11 @@ def _leaves_of(t):
 
 
 def read_composed(s: Scanner, style: str = "cute", need_o: bool = False):
-    """A layout, or ``A o offset o B`` (``A`` a layout or ``S<B,M,S>``), at the cursor."""
+    """A layout, or ``A o offset o B`` (``A`` a layout or ``S<B,M,S>``), at the cursor.
+
+    >>> read_composed(Scanner("S<3,4,3> o 0 o (8,?):(?,1)"))
+    ComposedLayout(Swizzle(3, 4, 3), 0, Layout((8, Dyn()), (Dyn(), 1)))
+    """
     at = s.skip()
     first = _outer(s, style)
     if s.at_keyword("o"):
@@ -163,7 +167,11 @@ def read_composed(s: Scanner, style: str = "cute", need_o: bool = False):
 
 
 def read_tile(s: Scanner, style: str = "cute", depth: int = 0) -> Tile:
-    """``[m0;m1;...]`` (FlyDSL ``[m0|m1|...]``) at the cursor."""
+    """``[m0;m1;...]`` (FlyDSL ``[m0|m1|...]``) at the cursor.
+
+    >>> read_tile(Scanner("[8:1;_;[(2,2):(1,2);_]]")), read_tile(Scanner("[8|*]"), "fly")
+    (Tile(Layout(8, 1), None, Tile(Layout((2, 2), (1, 2)), None)), Tile(Layout(8, 1), None))
+    """
     if depth > _MAX_DEPTH:
         s.fail(f"nesting deeper than {_MAX_DEPTH}")
     sep = "|" if style == "fly" else ";"
