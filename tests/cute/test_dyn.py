@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from unilayout import cute
 from unilayout.cute import (
     ComposedLayout,
     Layout,
@@ -341,3 +342,47 @@ def test_bind_commutes_with_shape_preserving_ops_and_dyn_results_are_sound(seed,
     assert (cosize == L.cosize) if not isinstance(cosize, Dyn) else L.cosize % cosize.div == 0
     if any(d == 1 for d in D.flat()[1]):
         _agrees(downcast(2, D), downcast(2, L))
+
+
+# -- every operation: a result with a dynamic leaf is a DynLayout, one without is a plain Layout ---------------
+
+
+def _ops_on_dynamic():
+    D = Dyn
+    L = _layout("(?{div=8},4,?):(1,?{i64 div=8},?{i64})")
+    blk = Layout((2, 2), (1, 2))
+    return {
+        "make_layout_like": lambda: cute.make_layout_like(_layout("(?,4):(4,1)")),
+        "make_ordered_layout": lambda: cute.make_ordered_layout((D(), 4, D(div=2)), (2, 0, 1)),
+        "make_identity_layout": lambda: cute.make_identity_layout((D(), 4)),
+        "tile_to_shape": lambda: cute.tile_to_shape(blk, (D(div=8), 8)),
+        "blocked_product": lambda: cute.blocked_product(blk, _layout("(?,3):(3,1)")),
+        "raked_product": lambda: cute.raked_product(blk, _layout("(?,3):(3,1)")),
+        "flat_product": lambda: cute.flat_product(blk, (D(), 2)),
+        "tiled_divide": lambda: cute.tiled_divide(L, (8, 2)),
+        "flat_divide": lambda: cute.flat_divide(L, (8, 2)),
+        "zipped_divide (dynamic tiler)": lambda: cute.zipped_divide(Layout((64, 64), (1, 64)), (D(div=16), 8)),
+        "composition (dynamic tiler)": lambda: cute.composition(Layout((64, 64), (1, 64)), (Layout(D(), 1), None)),
+        "group": lambda: cute.group(L, 0, 2),
+        "flatten": lambda: cute.flatten(_layout("((?,2),4):((1,?),8)")),
+        "select": lambda: cute.select(L, 2, 0),
+        "filter": lambda: cute.filter(_layout("(2,4,?):(1,0,?)")),
+        "upcast": lambda: cute.upcast(2, L),
+        "downcast": lambda: cute.downcast(2, L),
+        "static result": lambda: cute.composition(_layout("?:1"), Layout(4, 1)),
+    }
+
+
+@pytest.mark.parametrize("name", list(_ops_on_dynamic()))
+def test_results_with_dynamic_leaves_are_dyn_layouts(name):
+    r = _ops_on_dynamic()[name]()
+    has = bool(dyn_leaves(r))
+    assert isinstance(r, Layout) and (type(r).__name__ == "DynLayout") == has
+    assert has == (name != "static result")
+
+
+def test_ops_that_need_static_values_name_the_dynamic_leaf():
+    with pytest.raises(LayoutError, match="dynamic stride"):
+        cute.make_layout_like(_layout("(4,4):(1,?)"))
+    with pytest.raises(LayoutError, match=r"dynamic shape leaf \?\{div=8\}"):
+        cute.left_inverse(_layout("(?{div=8},4):(1,8)"))

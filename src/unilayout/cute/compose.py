@@ -37,7 +37,7 @@ from ._flat import coalesce_lists as _coalesce_lists
 from .basis import has_basis
 from .evaluate import evaluate
 from .inttuple import normalize, prefix_product
-from .layout import DynLayout, Layout, _make, make_layout
+from .layout import DynLayout, Layout, _make, _retag, make_layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = ["coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse"]
@@ -210,7 +210,8 @@ def _compose(a: Layout, b, cx=None) -> Layout:
         if type(a.shape) is not tuple:
             return make_layout(_compose(a, b[0]))
         parts = [_compose(_make(a.shape[i], a.stride[i]), bi) for i, bi in enumerate(b)]
-        return _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+        r = _make(tuple(p.shape for p in parts), tuple(p.stride for p in parts))
+        return r if DynLayout not in map(type, parts) else _retag(r)  # a dynamic tiler mode
     if tb is not Layout:
         b = _as_layout(b)
         if type(b) is DynLayout:

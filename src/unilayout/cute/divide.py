@@ -52,7 +52,7 @@ from .compose import (
     complement,
 )
 from .inttuple import int_tuple_str, normalize, product_each
-from .layout import DynLayout, Layout, _make, make_layout, make_ordered_layout
+from .layout import DynLayout, Layout, _make, _retag, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
 
 __all__ = [
@@ -102,8 +102,13 @@ def _logical_divide(a: Layout, tiler) -> Layout:
                 ps, pd = _divide(_make(shape[i], stride[i]), t)
             rs.append(ps)
             rd.append(pd)
-        return _make(tuple(rs) + shape[k:], tuple(rd) + stride[k:])
+        r = _make(tuple(rs) + shape[k:], tuple(rd) + stride[k:])
+        types = set(map(type, tiler))
+        return r if types <= _STATIC_TILERS else _retag(r)  # a dynamic tiler mode gives dynamic leaves
     return _make(*_divide(a, tiler))
+
+
+_STATIC_TILERS = {int, Layout, type(None)}
 
 
 def _divide(a: Layout, tiler):
@@ -127,7 +132,8 @@ def _by_mode(a: Layout, tiler: tuple, op, name: str) -> Layout:
     if k > len(a.shape):
         raise LayoutError(f"{name}: tiler of rank {k} is longer than layout {a} of rank {len(a.shape)}")
     parts = [op(_make(a.shape[i], a.stride[i]), tiler[i]) for i in range(k)]
-    return _make(tuple(p.shape for p in parts) + a.shape[k:], tuple(p.stride for p in parts) + a.stride[k:])
+    r = _make(tuple(p.shape for p in parts) + a.shape[k:], tuple(p.stride for p in parts) + a.stride[k:])
+    return r if DynLayout not in map(type, parts) else _retag(r)
 
 
 def _zip2(shape, stride, guide):
@@ -149,6 +155,11 @@ def _zip2(shape, stride, guide):
 
 def _unzip(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
     """Regroup a logical divide/product as zipped (``(T, R)``), tiled (``(T, R0, R1, ...)``) or flat."""
+    out = _regroup(r, tiler, tiled, flat)
+    return out if type(r) is not DynLayout else _retag(out)
+
+
+def _regroup(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
     (t_s, r_s), (t_d, r_d) = _zip2(r.shape, r.stride, tiler)
     if not tiled:
         return _make((t_s, r_s), (t_d, r_d))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from .basis import ArithTuple, _add, as_coord, make_basis_like
+from .dyn import Dyn, has_dyn, normalize_dyn  # noqa: F401 - Dyn: the doctests build dynamic leaves
 from .inttuple import normalize
 from .layout import Layout, _has_none, _normalize_coord, slice_and_offset
 
@@ -49,8 +50,10 @@ def make_identity_layout(shape):
     >>> I = make_identity_layout((2, (2, 3)))
     >>> str(I), I((1, (0, 2))), I(11)
     ('(2,(2,3)):(1@0,(1@(1,0),1@(1,1)))', (1, (0, 2)), (1, (1, 2)))
+    >>> str(make_identity_layout((Dyn(), 4)))
+    '(?,4):(1@0,1@1)'
     """
-    shape = normalize(shape, "make_identity_layout shape")
+    shape = normalize(shape, "make_identity_layout shape") if not has_dyn(shape) else normalize_dyn(shape)  # `?` sizes
     return Layout(shape, make_basis_like(shape))
 
 

@@ -470,7 +470,7 @@ def make_ordered_layout(shape, order) -> Layout:
     >>> str(make_ordered_layout(((2, 2), 3), (1, 0)))
     '((2,2),3):((3,6),1)'
     """
-    shape = normalize(shape, "make_ordered_layout shape")
+    shape = normalize(shape, "make_ordered_layout shape") if not has_dyn(shape) else normalize_dyn(shape)  # `?` sizes
     order = normalize(order, "make_ordered_layout order")
     groups = []  # (order, sub-shape) in leaf order
 
@@ -494,7 +494,7 @@ def make_ordered_layout(shape, order) -> Layout:
             return tuple(build(si, oi) for si, oi in zip(s, o))
         return prefix_product(s, next(it))
 
-    return _make(shape, build(shape, order))
+    return _make_any(shape, build(shape, order))
 
 
 def make_layout_like(layout: Layout) -> Layout:
@@ -507,11 +507,13 @@ def make_layout_like(layout: Layout) -> Layout:
         raise LayoutError(f"make_layout_like: expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
     shp, std = leaves(layout.shape), leaves(layout.stride)
     live = [i for i in range(len(shp)) if std[i] != 0 and shp[i] != 1]
+    if type(layout) is DynLayout and any(type(std[i]) is Dyn for i in live):  # stride order needs the values
+        raise LayoutError(f"make_layout_like: layout {layout} has a dynamic stride; the stride order needs its value")
     out = [0] * len(shp)
     for i in live:
         out[i] = product(tuple(shp[j] for j in live if std[j] < std[i]))
     stride = unflatten(tuple(out), layout.shape) if isinstance(layout.shape, tuple) else out[0]
-    return _make(layout.shape, stride)
+    return _make_any(layout.shape, stride) if type(layout) is DynLayout else _make(layout.shape, stride)
 
 
 def select(layout: Layout, *modes) -> Layout:
