@@ -182,8 +182,29 @@ def test_live_triton_compiles_what_the_lens_says():
                        dst="#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>",
                        e="f32", s="8x32"),
     ]
-    p = subprocess.run([sys.executable, "-c", _LIVE], input=json.dumps(texts), capture_output=True, text=True, timeout=120)
+    kernel = (pathlib.Path(__file__).parents[1] / "linear" / "data" / "matmul_sm90.ttgir").read_text()
+    p = subprocess.run([sys.executable, "-c", _LIVE], input=json.dumps(texts + [kernel]), capture_output=True,
+                       text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
-    for text, got in zip(texts, json.loads(p.stdout)):
+    answers = json.loads(p.stdout)
+    for text, got in zip(texts, answers):
         scratch, ins, _ = _figures(text, barriers=True)
         assert (scratch, ins) == (got["shared"], classes(got["ptx"], barriers=True))
+    # a whole matmul kernel Triton 3.9 compiled for sm_90: its PTX holds exactly the classes of the lens's moves,
+    # and its shared memory is the largest buffer (the epilogue convert's scratch outlives nothing else)
+    dump = lens.read(kernel)
+    got = answers[-1]
+    assert {x for m in dump.moves for x in m.instructions} == classes(got["ptx"], barriers=True)
+    assert max(m.scratch_bytes or 0 for m in dump.moves) == got["shared"]
+
+
+def test_other_targets_and_unread_encodings_are_read_not_fatal():
+    data = pathlib.Path(__file__).parents[1] / "linear" / "data"
+    amd = lens.read((data / "matmul_gfx942.ttgir").read_text())
+    assert amd.target == "hip:gfx942" and len(amd.moves) == 4
+    alloc = amd.moves[0]
+    assert alloc.scratch_bytes == 128 * 64 * 2 and alloc.instructions == () and "only NVIDIA" in alloc.note
+    unread = amd.moves[2]  # #ttg.amd_rotating_shared: an encoding unilayout has no value for
+    assert unread.level == "unknown" and "amd_rotating_shared" in unread.note
+    padded = lens.read((data / "matmul_gfx1250.ttgir").read_text())
+    assert any("padded_shared" in m.note for m in padded.moves)

@@ -123,6 +123,9 @@ class Layouts:
             except NotRepresentableError as e:
                 got = e
             except ParseError as e:
+                if "does not read" in e.message:  # a well-formed encoding unilayout has no value for: a note, not fatal
+                    self._cache[type_text] = NotRepresentableError(e.message.split(":")[0])
+                    return self._cache[type_text]
                 line, col = where or (0, 0)
                 raise ParseError(f"line {line}, column {col + 1}: {e.message}", self.module.text,
                                  _offset(self.module.text, line, col)) from None
@@ -267,10 +270,11 @@ def _price(fname, op, module, layouts, cap) -> Move:
         if isinstance(x, Exception):
             return Move(**base, level="unknown", scratch_bytes=None, moved_bytes=moved, store_conflicts=None,
                         load_conflicts=None, store_vector=None, load_vector=None, instructions=(), note=str(x))
-    if a is None or b is None:
+    if a is None or b is None or not all(isinstance(x, linear.LinearLayout) for x in (a, b)):
+        why = "a type without a Triton layout" if a is None or b is None else \
+            "a padded_shared buffer (an affine address map, not linear): not modelled"
         return Move(**base, level="unknown", scratch_bytes=None, moved_bytes=moved, store_conflicts=None,
-                    load_conflicts=None, store_vector=None, load_vector=None, instructions=(),
-                    note="a type without a Triton layout")
+                    load_conflicts=None, store_vector=None, load_vector=None, instructions=(), note=why)
     if op.name == "ttg.convert_layout":
         if cap is None:
             c = triton_lowering(a, b, bits or 32)
@@ -284,7 +288,12 @@ def _price(fname, op, module, layouts, cap) -> Move:
                     load_conflicts=c.load_conflicts if shared else None,
                     store_vector=c.store_vector if shared else None, load_vector=c.load_vector if shared else None,
                     instructions=c.instructions, note="")
-    return _local(op, base, a, b, bits or 32, moved, cap)
+    got = _local(op, base, a, b, bits or 32, moved, cap)
+    if cap is None:  # AMD and other targets: the buffer's bytes hold, the access is not NVIDIA's
+        got = got._replace(store_conflicts=None, load_conflicts=None, store_vector=None, load_vector=None,
+                           instructions=(), note=f"target {module.attributes.get('ttg.target')}: only NVIDIA's "
+                                                 "lowering is modelled")
+    return got
 
 
 def _local(op, base, a, b, bits, moved, cap) -> Move:
