@@ -106,7 +106,7 @@ WINGS = [
          r"#ttg\.|#triton_gpu\.|#ttng\.|!ttg\.memdesc|- |where out dims|\(empty layout|"
          r"(?=tensor|#[^\n]*=)(?=[\s\S]*#(?:ttg|triton_gpu|ttng)\.)"),
     Wing("device", "unilayout.tt.family", r"#tt\.device|#ttcore\.device"),
-    Wing("metal", "unilayout.tt.family", r"tensor ?<|#tt\.|#ttcore\.|#ttnn\.|#[\w.$-]+[ \t]*=[ \t]*#(?:tt|ttcore|ttnn)\."),
+    Wing("metal", "unilayout.tt.family", r"tensor ?<(?!\s*ptr\s*<)|#tt\.|#ttcore\.|#ttnn\.|#[\w.$-]+[ \t]*=[ \t]*#(?:tt|ttcore|ttnn)\."),
     Wing("ttnn", "unilayout.tt.family"),
     Wing("tiled", "unilayout.cute.family",
          r"SM\d+_|(?:cute::)?make_tiled_(?:mma|copy)\w*\s*\(|MMA_Atom\b|Copy_Atom\b|TiledMMA\s|TiledCopy\s"),
@@ -114,7 +114,8 @@ WINGS = [
     Wing("xla", "unilayout.xla.family", r"(?!(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[)[A-Za-z_][A-Za-z0-9_]*\["),
     Wing("tilelang", "unilayout.tilelang.family", r"(?:Layout|Fragment)\(\s*\("),
     Wing("affine", "unilayout.affine.family", r"affine_map|[\s\S]*->"),
-    Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW|(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[|sparse<|ArithTuple\("),
+    Wing("cute", "unilayout.cute.family", r"[0-9(_]|Sw|SW|(?:gmem_|smem_|rmem_)?(?:sub)?ptr\[|tmem_\[|sparse<|ArithTuple\(|"
+         r"[!#](?:cute|fly)\.|tensor\s*<\s*ptr\s*<|S<"),  # CuTe IR, FlyDSL and the CuTe DSL's prints
     Wing("mosaic", "unilayout.mosaic.family", r"#mosaic_gpu\.|#tpu\.|(?:plgpu\.)?Layout\.[A-Z_]|memref<"),
 ]
 

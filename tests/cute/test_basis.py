@@ -72,11 +72,15 @@ def test_parse_reads_cpp_nested_basis_form():
     assert cute.parse("4:1@1@0") == cute.Layout(4, ScaledBasis(1, (0, 1)))
 
 
-@pytest.mark.parametrize("text, pos", [("(4,?):(1,4)", 3), ("(4,8):(1,?)", 9), ("4:1@?", 4)])
-def test_parse_dynamic_values_say_dynamic(text, pos):
+def test_parse_a_dynamic_basis_value_says_dynamic():
     with pytest.raises(ParseError, match="dynamic") as e:
-        cute.parse(text)
-    assert e.value.position == pos
+        cute.parse("4:1@?")
+    assert e.value.position == 4
+
+
+def test_parse_reads_dynamic_leaves_as_dyn():  # CuTe IR's '?' (docs/cute_ir.md); once an error, see issue 24
+    assert cute.parse("(4,?):(1,4)") == cute.Layout((4, cute.Dyn()), (1, 4))
+    assert cute.parse("(4,8):(1,?{div=8})") == cute.Layout((4, 8), (1, cute.Dyn(div=8)))
 
 
 def test_counting_tensor_slices_keep_coordinates():
