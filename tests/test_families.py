@@ -72,6 +72,8 @@ def test_unknown_family_name_lists_the_known_ones():
     ("SM80_16x8x16_F32F16F16F32_TN (2,2,1)", "tiled"), ("make_tiled_copy(Copy_Atom<UniversalCopy<uint32_t>, float>, "
                                                         "Layout<Shape<_4,_8>>{})", "tiled"),
     ("#ttnn.memory_config<#l1, <interleaved>>", "metal"),
+    ('!cute.layout<"(?,8):(1,?{div=8})">', "cute"), ("!fly.layout<(8, 16):(1, 8)>", "cute"),
+    ("tensor<ptr<f16, gmem, align<16>> o (128,32):(1,128)>", "cute"), ("S<3,4,3> o 0 o (8,64):(64,1)", "cute"),
 ])
 def test_detect_picks_the_family_of_each_text_form(text, fam):
     assert _families.detect(text).name == fam
