@@ -12,6 +12,7 @@ checks the lens against this file; ``bench/lens.py`` re-checks a fresh sample.
 
     python bench/lens_facts.py            # writes tests/lens/data/triton_facts.json (300 converts)
     python bench/lens_facts.py --lit      # Triton's own lit-test converts: tests/lens/data/triton_lit_facts.json
+    python bench/lens_facts.py --broadcast   # converts from warp-replicated sources: .../triton_broadcast_facts.json
 
 ``--lit`` takes the layouts of the ``convert_layout`` (and ``local_alloc`` /
 ``local_load``) tests of Triton's ``test/Conversion/tritongpu_to_llvm.mlir``
@@ -177,6 +178,26 @@ def lit_cases():
     return out
 
 
+def broadcast_cases():
+    """Seeded converts whose source every warp holds whole (its warp bases zero) that do cross warps by
+    unilayout's minimal conversion: where Triton chooses between shuffles and shared memory by what the
+    destination's warps need (``plan.triton._warp_replicated``)."""
+    from unilayout import lens
+    from unilayout.linear import analysis
+
+    out = []
+    for seed in range(5000, 5040):
+        for text in cases(60, seed=seed):
+            if "local_alloc" in text:
+                continue
+            d = lens.read(text)
+            src, dst = d.layout("%1"), d.layout("%2")
+            warps = dict(src.bases).get("warp", [])
+            if warps and not any(any(v) for v in warps) and "warp" in analysis.minimal_conversion(src, dst).out_dim_names:
+                out.append(text)
+    return out
+
+
 def cases(n, seed=SEED):
     """``n`` seeded modules: convert_layout between random layouts (a tenth are local_alloc / local_load pairs)."""
     rng = random.Random(seed)
@@ -261,7 +282,10 @@ def main(argv):
         _worker()
         return
     names = None
-    if "--lit" in argv:
+    if "--broadcast" in argv:
+        texts = broadcast_cases()
+        out = ROOT / "tests" / "lens" / "data" / "triton_broadcast_facts.json"
+    elif "--lit" in argv:
         names, texts = zip(*lit_cases())
         out = ROOT / "tests" / "lens" / "data" / "triton_lit_facts.json"
     else:

@@ -18,9 +18,7 @@ from unilayout.linear.encodings.types import layout
 from unilayout.plan.triton import triton_lowering
 
 FACTS = json.loads((pathlib.Path(__file__).parent / "data" / "triton_facts.json").read_text())["cases"]
-# Slices whose parent puts the warps on the sliced dim: Triton shuffles inside each warp, the lens goes through
-# shared memory (docs/lens.md, "What the lens does not model yet").
-KNOWN_PATH_GAPS = {6, 138, 203}
+BROADCAST = json.loads((pathlib.Path(__file__).parent / "data" / "triton_broadcast_facts.json").read_text())["cases"]
 
 
 def classes(ptx, barriers=False):
@@ -43,13 +41,23 @@ def _figures(text, barriers=False):
 def test_convert_scratch_and_instructions_equal_tritons():
     checked = 0
     for i, case in enumerate(FACTS):
-        if "convert_layout" not in case["ttgir"] or i in KNOWN_PATH_GAPS:
+        if "convert_layout" not in case["ttgir"]:
             continue
         scratch, ins, _ = _figures(case["ttgir"], barriers=True)  # a convert's barrier: bar.sync or bar.warp.sync
         assert scratch == case["shared"], (i, scratch, case["shared"])
         assert ins == classes(case["ptx"], barriers=True), (i, ins, case["ptx"])
         checked += 1
-    assert checked >= 265
+    assert checked == 272
+
+
+def test_warp_replicated_sources_shuffle_when_tritons_does():
+    """Sources every warp holds whole: Triton shuffles when each destination warp's part lies in its own lanes."""
+    shuffles = 0
+    for case in BROADCAST:
+        scratch, ins, dump = _figures(case["ttgir"], barriers=True)
+        assert (scratch, ins) == (case["shared"], classes(case["ptx"], barriers=True)), case["ttgir"][:300]
+        shuffles += dump.moves[0].level == "warp shuffle"
+    assert len(BROADCAST) > 200 and 10 < shuffles < len(BROADCAST) - 100
 
 
 def test_local_alloc_and_load_equal_tritons():
@@ -84,7 +92,7 @@ def test_tritons_own_lit_test_layouts_agree():
 def test_levels_name_the_lowering_path():
     seen = {}
     for i, case in enumerate(FACTS):
-        if "convert_layout" in case["ttgir"] and i not in KNOWN_PATH_GAPS:
+        if "convert_layout" in case["ttgir"]:
             dump = lens.read(case["ttgir"])
             mv = dump.moves[0]
             ptx = case["ptx"]

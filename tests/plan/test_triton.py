@@ -100,9 +100,6 @@ def test_bad_input():
 
 FACTS = pathlib.Path(__file__).resolve().parent.parent / "lens" / "data" / "triton_facts.json"
 _CVT = re.compile(r"ttg\.convert_layout %1 : (tensor<[^>]*>) -> (tensor<[^>]*>)")
-# Slices whose parent puts the warps on the sliced dim (every warp holds the whole slice): Triton 3.9 shuffles
-# inside each warp, unilayout's minimal conversion still crosses warps (a known gap, see docs/lens.md).
-_KNOWN_PATH_GAPS = {6, 138, 203}
 
 
 def _recorded_converts():
@@ -120,13 +117,10 @@ def test_triton_lowering_scratch_equals_what_triton_allocates():
     checked = 0
     for i, src, dst, bits, case in _recorded_converts():
         got = triton_lowering(src, dst, bits)
-        if i in _KNOWN_PATH_GAPS:
-            assert got.path == "shared" and case["shared"] == 0
-            continue
         assert got.scratch_bytes == case["shared"], (i, got, case["shared"])
         assert (got.path == "shuffle") == any(k.startswith("shfl") for k in case["ptx"]), i
         checked += 1
-    assert checked > 250
+    assert checked == 272
 
 
 def _ptx_classes(ptx):
@@ -145,12 +139,10 @@ def _ptx_classes(ptx):
 def test_triton_lowering_instruction_classes_match_the_ptx():
     checked = 0
     for i, src, dst, bits, case in _recorded_converts():
-        if i in _KNOWN_PATH_GAPS:
-            continue
         got = set(triton_lowering(src, dst, bits).instructions)  # the barrier too: bar.sync or bar.warp.sync
         assert got == _ptx_classes(case["ptx"]), (i, got, case["ptx"])
         checked += 1
-    assert checked > 250
+    assert checked == 272
 
 
 def test_a_64x128_f16_convert_stages_one_round_of_triton_swizzle():

@@ -193,13 +193,11 @@ def triton_conversion(src, dst, bitwidth=32) -> TritonCost:
 class TritonLowering(NamedTuple):
     """How Triton 3.9 lowers ``convert_layout(src -> dst)`` (see :func:`triton_lowering`).
 
-    ``path``: ``"none"`` (nothing moves), ``"register"`` (a register permutation), ``"shuffle"``
-    (``shfl.sync`` inside a warp) or ``"shared"`` (a round trip through the scratch buffer);
-    ``scratch_bytes``: the scratch the allocator reserves; ``reps``: rounds through that buffer;
-    ``vector`` / ``store_vector`` / ``load_vector``: elements per shared access (the swizzle's
-    vector, and what one ``st.shared`` / ``ld.shared`` moves); ``store_conflicts`` /
-    ``load_conflicts``: Triton's count of extra wavefronts (``2**k - 1``); ``instructions``: the
-    PTX instruction classes the path emits.
+    ``path``: ``"none"``, ``"register"`` (a register permutation), ``"shuffle"`` (``shfl.sync`` in a warp) or
+    ``"shared"`` (a round trip through the scratch buffer); ``scratch_bytes``: what the allocator reserves;
+    ``reps``: rounds through it; ``vector`` / ``store_vector`` / ``load_vector``: elements per shared access (the
+    swizzle's vector, what one access moves); ``store_conflicts`` / ``load_conflicts``: Triton's extra wavefronts
+    (``2**k - 1``); ``instructions``: the PTX instruction classes the path emits.
 
     >>> TritonLowering("none", 0, 1, 1, 1, 1, 0, 0, ()).path
     'none'
@@ -217,9 +215,7 @@ class TritonLowering(NamedTuple):
 
 
 def _flat(L, dim) -> list:
-    """The bases of in-dim ``dim`` of a layout with one (flattened) out-dim, as ints."""
-    if not L.has_in_dim(dim):
-        return []
+    """The bases of in-dim ``dim`` of a layout with one (flattened) out-dim, as ints ([] without that in-dim)."""
     return [int(v[0]) for n, vecs in L.bases if n == dim for v in vecs]
 
 
@@ -501,7 +497,8 @@ def triton_lowering(src, dst, bitwidth=32, capability=90) -> TritonLowering:
         return TritonLowering("none", 0, 1, 1, 1, 1, 0, 0, ())
     if outs == ["register"]:
         return TritonLowering("register", 0, 1, 1, 1, 1, 0, 0, ())
-    if outs == ["register", "lane"] and _mixed_transpositions(src, dst) < 2:
+    local = outs == ["register", "lane"] or ("block" not in outs and _warp_replicated(src, dst))
+    if local and _mixed_transpositions(src, dst) < 2:
         return TritonLowering("shuffle", 0, 1, 1, 1, 1, 0, 0, ("shfl.sync",))
     s, d = _no_broadcast(src), _no_broadcast(dst)
     vb, bank, seg, reps, tile_s, tile_d, names = _swizzle(s, d, bitwidth, capability)
@@ -518,14 +515,20 @@ def triton_lowering(src, dst, bitwidth=32, capability=90) -> TritonLowering:
         return access_vector(img, other, bitwidth)
     vs = vector(s.flatten_outs()) if names[0] == "st.shared" else 128 // bitwidth  # a matrix row: 16 B a lane
     vd = vector(d.flatten_outs()) if names[1] == "ld.shared" else 128 // bitwidth
-    store = _conflicts(seg, tile_s, dim)
-    load = _conflicts(seg, tile_d, dim)
+    store, load = _conflicts(seg, tile_s, dim), _conflicts(seg, tile_d, dim)
     masks = src.free_variable_masks().get("warp", 0) | dst.free_variable_masks().get("warp", 0)
     warp_sync = not masks and dst.invert_and_compose(src).is_trivial_over(["warp", "block"])  # isCvtDimSync
     ins = (shared_access_ptx("st", vs, bitwidth) if names[0] == "st.shared" else names[0],
            shared_access_ptx("ld", vd, bitwidth) if names[1] == "ld.shared" else names[1],
            "bar.warp.sync" if warp_sync else "bar.sync")
     return TritonLowering("shared", nbytes, nreps, 1 << len(vb), vs, vd, store, load, ins)
+
+
+def _warp_replicated(src, dst) -> bool:
+    """Every source warp holds the whole tensor and each destination warp basis is a source lane's (or zero): each
+    warp builds its part from its own lanes, and Triton 3.9 shuffles (seen on 600+ converts it compiled)."""
+    lanes = set(_flat(src.flatten_outs(), "lane"))
+    return not any(_flat(src.flatten_outs(), "warp")) and all(w in lanes or not w for w in _flat(dst.flatten_outs(), "warp"))
 
 
 def _solve(vectors, target) -> list:
