@@ -212,7 +212,15 @@ def test_other_targets_and_unread_encodings_are_read_not_fatal():
     assert amd.target == "hip:gfx942" and len(amd.moves) == 4
     alloc = amd.moves[0]
     assert alloc.scratch_bytes == 128 * 64 * 2 and alloc.instructions == () and "only NVIDIA" in alloc.note
-    unread = amd.moves[2]  # #ttg.amd_rotating_shared: an encoding unilayout has no value for
-    assert unread.level == "unknown" and "amd_rotating_shared" in unread.note
+    unread = lens.read("""#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #ttg.tomorrows_shared<{vec = 8}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func @f(%x: tensor<64x64xf16, #b>) {
+    %0 = ttg.local_alloc %x : (tensor<64x64xf16, #b>) -> !ttg.memdesc<64x64xf16, #s, #smem>
+    tt.return
+  }
+}""").moves[0]  # an encoding unilayout has no value for: the move is listed with a note
+    assert unread.level == "unknown" and "tomorrows_shared" in unread.note
     padded = lens.read((data / "matmul_gfx1250.ttgir").read_text())
     assert any("padded_shared" in m.note for m in padded.moves)
