@@ -362,14 +362,9 @@ def slice_and_offset(crd, layout: Layout):
     if not isinstance(shape, tuple) or len(crd) != len(shape):
         raise LayoutError(f"slice coordinate {crd!r} does not match shape {int_tuple_str(shape)}")
     s, d = _slice(crd, shape, stride)
-    if type(layout) is DynLayout or has_dyn(crd):
-        return _dyn_slice(crd, layout, s, d)
+    if type(layout) is DynLayout or has_dyn(crd):  # a dynamic leaf: the offset may be dynamic (CuTe IR's slice)
+        return _make_any(s, d), dyn_crd2idx(_none_to_zero(crd), shape, stride)
     return _make(s, d), crd2idx(_none_to_zero(crd), shape, stride)
-
-
-def _dyn_slice(crd, layout, s, d):
-    """The slice of a layout with dynamic leaves: its offset is dynamic where a used leaf is (CuTe IR's slice)."""
-    return _make_any(s, d), dyn_crd2idx(_none_to_zero(crd), layout.shape, layout.stride)
 
 
 def _slice(crd, shape, stride, out_s=None, out_d=None):
@@ -500,18 +495,22 @@ def make_ordered_layout(shape, order) -> Layout:
 def make_layout_like(layout: Layout) -> Layout:
     """Compact layout of the same shape with strides ordered like ``layout``'s; stride-0 leaves stay 0.
 
+    A swizzled layout gives its inner layout's; dynamic strides rank after static ones, in mode order (CuTe IR).
+
     >>> str(make_layout_like(Layout((2, 3, 4, 5), (0, 42, 1, 0))))
     '(2,3,4,5):(0,4,1,0)'
     """
-    if not isinstance(layout, Layout):
-        raise LayoutError(f"make_layout_like: expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
+    if hasattr(layout, "inner") and type(layout.outer).__name__ == "Swizzle":
+        layout = layout.inner
+    if not isinstance(layout, Layout) or has_basis(layout.stride):
+        raise LayoutError(f"make_layout_like: expected a CuTe Layout with integral strides (or a swizzled one), "
+                          f"got {type(layout).__name__} {layout!s:.60}")
     shp, std = leaves(layout.shape), leaves(layout.stride)
     live = [i for i in range(len(shp)) if std[i] != 0 and shp[i] != 1]
-    if type(layout) is DynLayout and any(type(std[i]) is Dyn for i in live):  # stride order needs the values
-        raise LayoutError(f"make_layout_like: layout {layout} has a dynamic stride; the stride order needs its value")
+    key = std if type(layout) is Layout else [(1, i) if type(d) is Dyn else (0, d) for i, d in enumerate(std)]
     out = [0] * len(shp)
     for i in live:
-        out[i] = product(tuple(shp[j] for j in live if std[j] < std[i]))
+        out[i] = product(tuple(shp[j] for j in live if key[j] < key[i]))
     stride = unflatten(tuple(out), layout.shape) if isinstance(layout.shape, tuple) else out[0]
     return _make_any(layout.shape, stride) if type(layout) is DynLayout else _make(layout.shape, stride)
 
