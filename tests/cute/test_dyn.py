@@ -160,6 +160,7 @@ OPS = {
     "right_inverse": right_inverse,
     "tile_to_shape": cute.tile_to_shape,
     "make_layout_like": cute.make_layout_like,
+    "make_ordered_layout": cute.make_ordered_layout,
 }
 
 
