@@ -157,7 +157,8 @@ for text in json.load(sys.stdin):
     stages = {}; backend.add_stages(stages, opts, Language.TRITON); md = {}
     ptx = stages["ptx"](stages["llir"](mod, md), md)
     out.append({"shared": md["shared"], "ptx": dict(collections.Counter(re.findall(
-        r"\b(shfl\.sync[\w.]*|st\.shared[\w.]*|ld\.shared[\w.]*|stmatrix[\w.]*|ldmatrix[\w.]*|bar\.sync|bar\.warp\.sync)",
+        r"\b(shfl\.sync[\w.]*|st\.shared[\w.]*|ld\.shared[\w.]*|stmatrix[\w.]*|ldmatrix[\w.]*|bar\.sync|bar\.warp\.sync|"
+        r"cp\.async[\w.]*)",
         ptx)))})
 print(json.dumps(out))
 """
@@ -191,13 +192,20 @@ def test_live_triton_compiles_what_the_lens_says():
                        e="f32", s="8x32"),
     ]
     kernel = (pathlib.Path(__file__).parents[1] / "linear" / "data" / "matmul_sm90.ttgir").read_text()
-    p = subprocess.run([sys.executable, "-c", _LIVE], input=json.dumps(texts + [kernel]), capture_output=True,
+    copy = (pathlib.Path(__file__).parent / "data" / "async_copy.ttgir").read_text()
+    p = subprocess.run([sys.executable, "-c", _LIVE], input=json.dumps(texts + [copy, kernel]), capture_output=True,
                        text=True, timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
     answers = json.loads(p.stdout)
     for text, got in zip(texts, answers):
         scratch, ins, _ = _figures(text, barriers=True)
         assert (scratch, ins) == (got["shared"], classes(got["ptx"], barriers=True))
+    # the async copy: its moves' classes are the PTX's, but for the commit/wait ops that are no moves
+    got = answers[-2]
+    moves = lens.read(copy).moves
+    assert {x for m in moves for x in m.instructions} == classes(got["ptx"]) - {"cp.async.commit_group",
+                                                                              "cp.async.wait_group"}
+    assert got["shared"] == moves[0].scratch_bytes
     # a whole matmul kernel Triton 3.9 compiled for sm_90: its PTX holds exactly the classes of the lens's moves,
     # and its shared memory is the largest buffer (the epilogue convert's scratch outlives nothing else)
     dump = lens.read(kernel)
@@ -224,3 +232,12 @@ module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
     assert unread.level == "unknown" and "tomorrows_shared" in unread.note
     padded = lens.read((data / "matmul_gfx1250.ttgir").read_text())
     assert any("padded_shared" in m.note for m in padded.moves)
+
+
+def test_an_async_copy_moves_the_buffers_elements():
+    """tests/lens/data/async_copy.ttgir: Triton 3.9 compiles its copy to cp.async.cg (16-byte copies of 4 f32)."""
+    text = (pathlib.Path(__file__).parent / "data" / "async_copy.ttgir").read_text()
+    alloc, copy, load = lens.read(text).moves
+    assert (alloc.level, alloc.scratch_bytes) == ("allocation", 32 * 32 * 4)
+    assert (copy.level, copy.store_vector, copy.instructions) == ("global to shared", 4, ("cp.async.cg.shared.global",))
+    assert load.instructions == ("ld.shared.v4.b32",)

@@ -258,7 +258,8 @@ def _price(fname, op, module, layouts, cap) -> Move:
     src, dst = spans[0], spans[-1]
     base = dict(function=fname, op=op.name, line=op.line, location=loc, source_value=srcv, destination_value=dstv,
                 source=src.text, destination=dst.text)
-    bits = element_bits(src.text) or element_bits(dst.text)
+    # a copy from global memory reads pointers: the elements are what the buffer holds
+    bits = element_bits(dst.text) if "!tt.ptr" in src.text else (element_bits(src.text) or element_bits(dst.text))
     if op.name == "ttg.local_alloc" and len(spans) == 1:
         return Move(**base, level="allocation", scratch_bytes=_bytes(dst.text, bits), moved_bytes=0,
                     store_conflicts=None, load_conflicts=None, store_vector=None, load_vector=None, instructions=(),
