@@ -4,9 +4,11 @@ import numpy as np
 import pytest
 
 from unilayout import NotRepresentableError
-from unilayout.sharding import parse_hlo
+from unilayout.sharding import parse_hlo, to_dtensor, to_jax, to_shardy, to_ttnn
+from unilayout.sharding._meshes import plain
 from unilayout.sharding.family import SHARDING
 from unilayout.sharding.forms import FORMS, conversions, jax_text, to_text
+from unilayout.sharding.hlo import tile_assignment
 
 
 def test_every_vocabulary_writes_the_same_sharding():
@@ -170,3 +172,32 @@ def test_placements_with_partial_sums_get_their_dtensor_form():
         line = to_text(s, "dtensor", None)
         got, on = line.split("  on mesh ")
         assert from_dtensor(got.split(", "), tuple(int(k) for k in on.split("x")), shape) == s, (texts, mesh, line)
+
+
+MANUAL = "{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}}"
+
+
+@pytest.mark.parametrize("consumer, call, reason", [
+    ("to_shardy", to_shardy, "sdy.manual_computation"),
+    ("to_dtensor", lambda s: to_dtensor(s, (2, 2)), "DTensor"),
+    ("to_ttnn", lambda s: to_ttnn(s, (2, 2)), "TTNN"),
+    ("to_jax", lambda s: to_jax(s, None), "shard_map"),
+    ("jax_text", jax_text, "PartitionSpec"),
+    ("jax_text on a mesh", lambda s: jax_text(s, (2, 2)), "PartitionSpec"),
+    ("to_text dtensor", lambda s: to_text(s, "dtensor", None), "DTensor"),
+    ("to_text dtensor on a mesh", lambda s: to_text(s, "dtensor", (2, 2)), "DTensor"),
+    ("to_text ttnn-mesh", lambda s: to_text(s, "ttnn-mesh", (4,)), "TTNN"),
+    ("tile_assignment", lambda s: tile_assignment(s, "HLO"), "HLO tile assignment"),
+    ("_meshes.plain", plain, "tile assignment"),
+])
+def test_a_manual_sharding_is_refused_by_every_vocabulary_of_one_global_array(consumer, call, reason):
+    s = parse_hlo(MANUAL, (6, 3))
+    with pytest.raises(NotRepresentableError, match=f"{reason}.*partially manual"):
+        call(s)
+
+
+def test_conversions_of_a_manual_sharding_say_why_each_vocabulary_cannot():
+    got = conversions(parse_hlo(MANUAL, (6, 3)), None)
+    assert got["hlo"] == "{devices=[2,1,2]<=[4] last_tile_dims={manual}}"
+    for name in ("shardy", "dtensor", "ttnn", "jax"):
+        assert got[name].startswith("not representable: ") and "manual groups {0, 2}, {1, 3}" in got[name], name

@@ -70,10 +70,9 @@ def test_refusals():
         to_hlo(Sharding((4,), {0: [((0, 1),), ((2, 3),)], 1: [((1, 2),), ((3, 4),)]}))
     with pytest.raises(NotRepresentableError, match="same number of devices"):
         to_hlo(Sharding((4,), {0: [((0, 2),)], 1: [((2, 4),)], 2: [((0, 2),)]}))
-    with pytest.raises(NotRepresentableError, match="manual"):
-        parse_hlo("{manual}", (4,))
-    with pytest.raises(NotRepresentableError, match="manual"):
-        parse_hlo("{devices=[2,2]<=[4] last_tile_dims={manual}}", (4,))
+    # a manual sharding reads (test_manual_subgroups_*), but has no boxes of one global array
+    with pytest.raises(NotRepresentableError, match="manual groups {0, 2}, {1, 3}"):
+        parse_hlo("{devices=[2,2]<=[4] last_tile_dims={manual}}", (4,)).boxes(0)
 
 
 @pytest.mark.parametrize("text, msg", [
@@ -222,3 +221,98 @@ def test_a_tile_left_empty_keeps_its_device_in_the_printed_text():
     # fuzz (issue 30): one row over 2 devices printed as {maximal device=0}, which reads back as one device
     s = parse_hlo("{devices=[2,1]<=[2]}", (1, 16))
     assert s.num_devices == 2 and to_hlo(s) == "{devices=[2,1]<=[2]}" and parse_hlo(to_hlo(s), (1, 16)) == s
+
+
+# the four texts of XLA's spmd_partitioner_test.cc that the corpus holds (tests/corpus), with their shapes
+XLA_MANUAL_TEXTS = [
+    ("{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}}", (6, 3)),
+    ("{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}}", (2, 2)),
+    ("{devices=[2,1,2]0,2,1,3 last_tile_dims={manual}}", (2, 2)),
+    ("{devices=[1,2,2]0,1,2,3 last_tile_dims={manual,replicated}}", (2,)),
+]
+
+
+def _xla_groups(ref):
+    """The manual groups of XLA's canonical HloSharding ``ref``: the devices at each index of its manual dim."""
+    import numpy as np
+    dims = ref.tile_assignment_dimensions()
+    types = [str(t).rsplit(".", 1)[-1] for t in ref.subgroup_types()]
+    a = np.asarray(ref.tile_assignment_devices()).reshape(dims)
+    m = len(dims) - len(types) + types.index("MANUAL")
+    return [sorted(np.take(a, k, axis=m).reshape(-1).tolist()) for k in range(dims[m])]
+
+
+@pytest.mark.parametrize("text, shape", XLA_MANUAL_TEXTS)
+def test_manual_subgroups_of_xla_tests_print_back_as_xla_prints_them(text, shape):
+    """The corpus's manual texts: XLA's HloSharding::ToString of the text, byte for byte, and XLA's groups."""
+    xc = pytest.importorskip("jax._src.lib", reason="XLA's HloSharding is the reference").xla_client
+    ref = xc.HloSharding.from_string(text)
+    s = parse_hlo(text, shape, num_devices=4)
+    assert to_hlo(s, explicit=True) == str(ref)  # e.g. 'last_tile_dims={manual, replicated}', as XLA spells it
+    assert [list(g) for g in s.manual.groups] == _xla_groups(ref)
+    assert xc.HloSharding.from_string(to_hlo(s)) == ref  # the iota spelling is the same sharding to XLA
+    assert parse_hlo(to_hlo(s), shape) == s == parse_hlo(to_hlo(s, explicit=True), shape)
+
+
+def test_manual_subgroups_boxes_are_tiles_of_each_groups_own_value():
+    s = parse_hlo("{devices=[2,1,2]0,2,1,3 last_tile_dims={manual}}", (4, 2))
+    # manual index 0 is devices 0 (tile 0) and 1 (tile 1); manual index 1 is devices 2 and 3
+    assert s.manual.groups == ((0, 1), (2, 3))
+    assert s.group_boxes == {0: [((0, 2), (0, 2))], 1: [((2, 4), (0, 2))], 2: [((0, 2), (0, 2))],
+                             3: [((2, 4), (0, 2))]}
+    assert s.replicated == {d: False for d in range(4)}  # devices 0 and 2 hold the same box of different values
+    r = parse_hlo("{devices=[1,2,2]0,1,2,3 last_tile_dims={manual,replicated}}", (2,))
+    assert r.replicated == {d: True for d in range(4)} and r.manual.groups == ((0, 1), (2, 3))
+
+
+def _random_subgroup_text(rng):
+    """A tile assignment with random manual / replicated subgroup dims (some of size 1), as a list or an iota."""
+    import numpy as np
+    rank = rng.randint(0, 2)
+    data = [rng.choice([1, 2, 3]) for _ in range(rank)]
+    types = [rng.choice(["manual", "replicated"]) for _ in range(rng.randint(1, 3))]
+    types[rng.randrange(len(types))] = "manual"
+    sub = [rng.choice([1, 2, 2, 3]) for _ in types]
+    dims = data + sub
+    n = int(np.prod(dims))
+    if n > 1 and rng.random() < 0.5:  # (XLA's parser wants more than one device in a list)
+        body = ",".join(map(str, rng.sample(range(n), n)))
+    else:
+        a = rng.choice([d for d in (2, 3, 4, 6) if n % d == 0 and d < n] or [n])
+        body = f"<=[{a},{n // a}]T(1,0)" if a < n and rng.random() < 0.5 else f"<=[{n}]"  # XLA needs T( for 2 dims
+    text = f"{{devices=[{','.join(map(str, dims))}]{body} last_tile_dims={{{','.join(types)}}}}}"
+    shape = tuple(t * rng.randint(1, 3) - rng.randint(0, 1) for t in data)
+    return text, shape, n, all((t - 1) * -(-k // t) < k for t, k in zip(data, shape))
+
+
+def test_manual_subgroups_against_xla_on_random_texts():
+    """XLA's Subgroup canonical form (size-1 dims dropped, manual dims merged, manual first, copies sorted)."""
+    xc = pytest.importorskip("jax._src.lib", reason="XLA's HloSharding is the reference").xla_client
+    rng = random.Random(23)
+    kinds = set()
+    for _ in range(300):
+        text, shape, n, filled = _random_subgroup_text(rng)
+        ref = xc.HloSharding.from_string(text)
+        s = parse_hlo(text, shape, num_devices=n)
+        if ref.is_manual():  # XLA's {manual}: every device a group of its own
+            kinds.add("manual")
+            assert s.manual.groups == tuple((d,) for d in range(n)), text
+            assert to_hlo(s) == ("{manual}" if n == 1 else f"{{devices=[{','.join(['1'] * len(shape) + [str(n)])}]"
+                                 f"<=[{n}] last_tile_dims={{manual}}}}")
+        elif not ref.subgroup_types():  # the manual dims were all of size 1: one global array, as XLA reads it
+            kinds.add("global")
+            assert s.manual is None, text
+            if ref.is_replicated():  # (to_hlo writes the device count XLA's '{replicated}' leaves out)
+                assert s.is_fully_replicated, text
+            elif filled and n > 1:  # (one device: XLA keeps '{devices=[1]<=[1]}', to_hlo writes '{replicated}')
+                assert to_hlo(s, explicit=not ref.is_tile_assignment_iota()) == str(ref), text
+        else:
+            kinds.add("partial")
+            ours = to_hlo(s, explicit=not ref.is_tile_assignment_iota())
+            assert str(xc.HloSharding.from_string(to_hlo(s))) == to_hlo(s)  # XLA prints our iota back unchanged
+            if filled:  # (devices of empty tiles hold nothing: which empty tile each one takes is not a fact)
+                assert [list(g) for g in s.manual.groups] == _xla_groups(ref), text
+                assert ours == str(ref) or xc.HloSharding.from_string(ours) == ref, (text, ours)
+                assert ours == str(ref) or ref.is_tile_assignment_iota(), (text, ours)
+        assert parse_hlo(to_hlo(s), shape, num_devices=n) == s, text
+    assert kinds == {"manual", "global", "partial"}

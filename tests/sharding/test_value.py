@@ -162,3 +162,59 @@ def test_zero_size_boxes_compare_equal_however_built():
     b = Sharding((0, 4), {0: [], 1: [((0, 0), (0, 4))]})
     assert a == b and hash(a) == hash(b) and a.device_boxes == {0: [], 1: []}
     assert a.is_fully_replicated
+
+
+# --- a manual sharding (XLA's last_tile_dims={manual}): boxes of each group's own value ----------------------------
+def _manual():
+    """{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}} on 6x3: groups {0, 2} and {1, 3}, each tiling its value."""
+    return Sharding((6, 3), {0: [((0, 3), (0, 3))], 1: [((0, 3), (0, 3))], 2: [((3, 6), (0, 3))],
+                             3: [((3, 6), (0, 3))]}, manual=[[0, 2], [1, 3]])
+
+
+def test_manual_field_is_in_equality_hash_and_repr():
+    from unilayout.sharding import ManualGroups  # noqa: F401  (the repr names it)
+    s = _manual()
+    assert s.manual == ManualGroups([[0, 2], [1, 3]])
+    assert eval(repr(s)) == s and hash(eval(repr(s))) == hash(s) and "manual=ManualGroups(((0, 2), (1, 3)))" in repr(s)
+    same_boxes = Sharding((6, 3), s.group_boxes)
+    assert s != same_boxes and same_boxes != s  # the field is a fact: never treated as replicas of one array
+    assert s != Sharding((6, 3), s.group_boxes, manual=[[1, 3], [0, 2]])  # nor the groups' manual order
+    assert s == Sharding((6, 3), s.group_boxes, manual=ManualGroups([[2, 0], [3, 1]]))
+
+
+def test_manual_groups_must_be_the_devices_and_hold_no_partial_sums():
+    boxes = _manual().group_boxes
+    with pytest.raises(LayoutError, match=r"manual groups hold devices \[0, 1, 2\]"):
+        Sharding((6, 3), boxes, manual=[[0, 2], [1]])
+    with pytest.raises(LayoutError, match="no partial sums"):
+        Sharding((6, 3), boxes, partial=[0, 1, 2, 3], manual=[[0, 2], [1, 3]])
+    # fully manual (XLA's {manual}): a group per device, whose order XLA does not keep
+    full = {d: [((0, 2),)] for d in range(3)}
+    assert Sharding((2,), full, manual=[[2], [0], [1]]).manual.groups == ((0,), (1,), (2,))
+
+
+def test_manual_sharding_refuses_every_view_of_one_global_array():
+    from unilayout import NotRepresentableError
+    s = _manual()
+    for view in (lambda: s.device_boxes, lambda: s.boxes(0), s.arrays, s.owners):
+        with pytest.raises(NotRepresentableError, match=r"manual groups \{0, 2\}, \{1, 3\}.*group_boxes"):
+            view()
+
+
+def test_manual_sharding_facts_are_within_each_group():
+    s = _manual()
+    assert s.group_boxes[2] == [((3, 6), (0, 3))] and s.local_shape(3) == (3, 3)
+    assert s.replicated == {d: False for d in range(4)}  # 0 and 1 hold the same box of different values
+    assert not s.is_fully_replicated and s.covers() and not s.has_partial
+    half = Sharding((6, 3), {**s.group_boxes, 3: []}, manual=[[0, 2], [1, 3]])
+    assert not half.covers()  # group 1's value lacks rows 3:6
+    copies = Sharding((2,), {d: [((0, 2),)] for d in range(4)}, manual=[[0, 1], [2, 3]])
+    assert copies.replicated == {d: True for d in range(4)} and not copies.is_fully_replicated
+    print_ = str(s).splitlines()
+    assert print_[0] == "manual sharding of 6x3 over 4 devices in 2 manual groups, each holding its own value of shape 6x3"
+    assert print_[1:4] == ["  manual group 0: devices 0, 2", "    [0:3, 0:3]  device 0", "    [3:6, 0:3]  device 2"]
+
+
+def test_relabel_carries_the_manual_groups():
+    r = _manual().relabel({0: 10, 1: 11, 2: 12, 3: 13})
+    assert r.manual.groups == ((10, 12), (11, 13)) and r.group_boxes[12] == [((3, 6), (0, 3))]

@@ -49,3 +49,12 @@ def test_partial_sums_in_several_groups_are_labelled_group_by_group():
     one_axis = sharding_scene(from_dtensor(["Partial()", "Replicate()"], (2, 2), (4,)))
     both = sharding_scene(from_dtensor(["Partial()", "Partial()"], (2, 2), (4,)))
     assert one_axis.labels.tolist() == [["p:0,2|1,3"]] and both.labels.tolist() == [["p:0-3"]]
+
+
+def test_a_manual_sharding_has_no_picture_of_one_global_array():
+    from unilayout import NotRepresentableError
+    from unilayout.sharding.picture import block_holders, sharding_cells
+    s = parse_hlo("{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}}", (6, 3))
+    for draw in (sharding_scene, block_holders, sharding_cells):
+        with pytest.raises(NotRepresentableError, match="picture of blocks.*partially manual"):
+            draw(s)

@@ -25,6 +25,7 @@ against 2+1+1+1).
 | module | names |
 |---|---|
 | ``value`` | ``Sharding`` |
+| ``manual`` | ``ManualGroups`` (XLA's ``last_tile_dims={manual}`` groups a ``Sharding`` may carry) |
 | ``jax`` | ``from_jax``, ``to_jax`` |
 | ``hlo`` | ``parse_hlo``, ``to_hlo`` |
 | ``shardy`` | ``parse_shardy``, ``to_shardy`` |
@@ -44,11 +45,12 @@ their objects; text forms need neither. Pictures: ``viz.sharding``.
 from .dtensor import from_dtensor, to_dtensor
 from .hlo import parse_hlo, to_hlo
 from .jax import from_jax, to_jax
+from .manual import ManualGroups
 from .shardy import parse_shardy, to_shardy
 from .ttnn import from_ttnn, shard_tensor_2d_mesh, to_ttnn
 from .value import Sharding
 
-__all__ = ["Sharding", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy",
+__all__ = ["Sharding", "ManualGroups", "from_jax", "to_jax", "parse_hlo", "to_hlo", "parse_shardy", "to_shardy",
            "from_dtensor", "to_dtensor", "from_metal",
            "from_ttnn", "to_ttnn", "shard_tensor_2d_mesh",
            "XlaLayout", "parse_xla_layout"]

@@ -31,6 +31,7 @@ __all__ = ["iota_axes", "candidate_meshes", "plain"]
 
 def plain(s):
     """``s`` without its partial-sum marks: whose tile assignment places the pieces (the sums only label copies)."""
+    s._global("a tile assignment")
     return Sharding._trusted(s.shape, s.devices, s._boxes) if s.has_partial else s
 
 

@@ -262,6 +262,7 @@ def to_dtensor(sharding, mesh_shape, as_text=False):
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
     s = sharding
+    s._global("DTensor placements (a DTensor is one global tensor; manual code runs on its local shards)")
     sizes, ids = _mesh(mesh_shape)
     places = _search(s, sizes, ids, "DTensor", allow_partial=True, allow_strided=True)
     if as_text:

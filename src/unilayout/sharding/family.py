@@ -22,6 +22,7 @@ from .._family import Family, only_options
 from .._ints import check_table
 from ..errors import LayoutError, NotRepresentableError
 from .forms import FORMS, conversions, to_text
+from .hlo import manual_assignment
 from .text import parse
 from .value import Sharding
 
@@ -49,6 +50,7 @@ class ShardingFamily(Family):
         return s
 
     def index_map(self, s, shape=None):
+        s._global("index_map (the lowest holder of each element of one global array)")
         out = np.full(s.shape, -1, dtype=np.int64)
         check_table(out.size, "index_map of a sharding")
         for d in sorted(s.devices, reverse=True):  # the lowest holder writes last
@@ -67,9 +69,20 @@ class ShardingFamily(Family):
             return str(s).split("\n", 1)[0]
 
     def facts(self, s, shape):
-        return {"shape": list(s.shape), "devices": s.num_devices, "replicated": any(s.replicated.values()),
-                "partial_sums": [list(g) for g in s.sum_groups] if s.has_partial else False,
-                "covers": bool(s.covers())}
+        d = {"shape": list(s.shape), "devices": s.num_devices, "replicated": any(s.replicated.values()),
+             "partial_sums": [list(g) for g in s.sum_groups] if s.has_partial else False,
+             "covers": bool(s.covers())}
+        if s.manual is not None:  # which devices hold each manual value, and how XLA assigns them
+            d["manual_groups"] = [list(g) for g in s.manual.groups]
+            try:
+                T, R, a = manual_assignment(s)
+                d["tile_assignment"] = (
+                    f"[{','.join(map(str, a.shape if R > 1 else a.shape[:-1]))}] "
+                    f"{','.join(map(str, a.reshape(-1).tolist()))} (tiles {'x'.join(map(str, T)) or 'scalar'} of each "
+                    f"value, {len(s.manual)} manual groups" + (f", {R} copies of each tile)" if R > 1 else ")"))
+            except NotRepresentableError as e:
+                d["tile_assignment"] = f"not representable: {e}"
+        return d
 
     def checks(self, s, facts):
         return [{"check": "covers the tensor (every element on some device)", "ok": facts["covers"], "detail": ""}]

@@ -58,6 +58,7 @@ def to_text(s, to, mesh_shape):
     if to == "shardy":
         st, mt = to_shardy(s)
         return f"{st}  over  {mt}"
+    s._global(f"{'DTensor' if to == 'dtensor' else 'TTNN'} placements (they cut or copy one global tensor)")
     if s.devices != tuple(range(s.num_devices)):
         err = NotRepresentableError(f"device ids {list(s.devices)} are not ranks 0..{s.num_devices - 1}: "
                                     f"{to} places by rank on a mesh of shape {mesh_shape or 'MxN'}")
@@ -118,6 +119,7 @@ def jax_text(s, mesh_shape=None) -> str:
     >>> jax_text(parse_hlo("{devices=[2,2]<=[2,2]T(1,0)}", (8, 8)), (2, 2))
     "PartitionSpec('m1', 'm0')  on mesh ('m0', 'm1') of shape (2, 2)"
     """
+    s._global("a PartitionSpec (JAX's NamedSharding has no manual axes; shard_map makes them)")
     if mesh_shape is None:
         m = parse_mesh(to_shardy(s)[1])
         names, sizes = [a for a, _ in m.axes], [k for _, k in m.axes]

@@ -28,11 +28,23 @@ reshaped to the tile assignment's shape.
 | ``{devices=[2,1,2]<=[4] last_tile_dim_replicate}`` | 0, 1: rows 0:4; 2, 3: rows 4:8 |
 | ``{devices=[2,2]<=[2,2]T(1,0)}`` | 0: [0:4, 0:4], 2: [0:4, 4:8], 1: [4:8, 0:4], 3: [4:8, 4:8] |
 
-Departures: ``manual`` and ``last_tile_dims={manual}`` (each device holds a
-value of its own, no global boxes) and tuple shardings are refused;
-``{replicated}`` names no device count (``parse_hlo`` takes ``num_devices``,
-default 1) and ``{maximal device=k}`` is device ``k`` alone, as XLA counts
-it (``num_devices`` spans ``0..n-1`` with the others holding nothing).
+**Manual subgroups.** ``last_tile_dims={manual}`` (XLA's
+``HloSharding::Subgroup`` with ``OpSharding::MANUAL``) makes a trailing dim
+*manual*: the devices at each manual index form a group holding a value of
+its own, which the data dims tile over the group. ``parse_hlo`` reads them
+as XLA does (size-1 subgroup dims dropped, several manual dims merged
+row-major, manual before replicated, each group's copies ascending) into a
+``Sharding`` whose ``manual`` field lists the groups (``ManualGroups``), and
+``to_hlo`` prints XLA's text back (``last_tile_dims={manual, replicated}``,
+as ``HloSharding::ToString`` spells it). ``{manual}`` is every device a group
+of its own (``num_devices``, default 1), as for ``{replicated}``.
+
+Departures: tuple shardings are refused; ``{replicated}`` and ``{manual}``
+name no device count (``parse_hlo`` takes ``num_devices``, default 1) and
+``{maximal device=k}`` is device ``k`` alone, as XLA counts it
+(``num_devices`` spans ``0..n-1`` with the others holding nothing). XLA
+prints a device list it read as a list, ``to_hlo`` the iota form where the
+list is one (``to_hlo(s, explicit=True)`` writes the list).
 
 >>> s = parse_hlo("{devices=[2,1,4]<=[8] last_tile_dim_replicate}", (8, 6))
 >>> s.device_boxes[5], s.num_devices
@@ -53,6 +65,7 @@ from ..errors import LayoutError, NotRepresentableError
 from ._grid import MAX_DEVICES, MAX_ID, check_devices, tiles
 from ._iota import iota_form
 from .jax import _single_boxes, _tile_index
+from .manual import ManualGroups
 from .value import Sharding
 
 __all__ = ["parse_hlo", "to_hlo"]
@@ -93,7 +106,7 @@ def iota(dims, reshape, perm=None) -> np.ndarray:
 
 
 def _parse(text: str):
-    """-> (kind, dims, assignment array or None, number of subgroup dims, maximal device)."""
+    """-> (kind, dims, assignment array or None, subgroup types of the trailing dims, maximal device)."""
     check_text(text, "HLO sharding text")
     sc = Scanner(text)
     sc.skip()
@@ -104,7 +117,7 @@ def _parse(text: str):
         sc.fail("a tuple sharding ({{...}, ...}) shards several arrays: give the sharding of one")
     start = sc.skip()
     word = sc.identifier("'replicated', 'maximal', 'manual' or 'devices'")
-    kind, dims, assign, sub, device = word, None, None, 0, None
+    kind, dims, assign, types, device = word, None, None, [], None
     if word == "replicated" or word == "manual":
         pass
     elif word == "maximal":
@@ -145,27 +158,23 @@ def _parse(text: str):
         while True:
             at = sc.skip()
             if sc.keyword("last_tile_dim_replicate"):
-                sub += 1
+                types.append("replicated")
             elif sc.keyword("last_tile_dims"):
                 sc.expect("=")
                 sc.expect("{")
                 while True:
                     k = sc.skip()
                     t = sc.identifier("a subgroup type")
-                    if t == "manual":
-                        raise NotRepresentableError(
-                            "last_tile_dims={manual}: manual subgroups hold values of their own, not boxes of "
-                            "one global array")
-                    if t != "replicated":
+                    if t not in ("replicated", "manual"):
                         sc.fail(f"unknown subgroup type {t!r} (expected replicated or manual)", k)
-                    sub += 1
+                    types.append(t)
                     if not sc.accept(","):
                         break
                 sc.expect("}")
             else:
                 break
-        if sub > len(dims):  # (as many: a scalar's copies, ``{devices=[n]<=[n] last_tile_dim_replicate}``)
-            sc.fail(f"{sub} subgroup dims but the tile assignment {dims} has only {len(dims)} dims")
+        if len(types) > len(dims):  # (as many: a scalar's copies, ``{devices=[n]<=[n] last_tile_dim_replicate}``)
+            sc.fail(f"{len(types)} subgroup dims but the tile assignment {dims} has only {len(dims)} dims")
     else:
         sc.fail(f"unknown HLO sharding {word!r} (expected replicated, maximal, manual or devices)", start)
     sc.skip()
@@ -174,16 +183,14 @@ def _parse(text: str):
         _skip_braced(sc)
     sc.expect("}", "'}' to close the HLO sharding")
     sc.expect_end()
-    if kind == "manual":
-        raise NotRepresentableError("{manual}: each device holds a value of its own, not a box of one global array")
-    return kind, dims, assign, sub, device
+    return kind, dims, assign, types, device
 
 
 def parse_hlo(text, shape, num_devices=None) -> Sharding:
     """The ``Sharding`` that HLO sharding ``text`` gives an array of ``shape`` (device keys: HLO device ids).
 
-    ``num_devices`` sets the devices of ``{replicated}`` (0..n-1; default 1)
-    and ``{maximal device=k}`` (0..n-1, devices other than k holding nothing;
+    ``num_devices`` sets the devices of ``{replicated}`` and ``{manual}``
+    (0..n-1; default 1) and ``{maximal device=k}`` (0..n-1, devices other than k holding nothing;
     by default device k alone, as XLA counts a maximal sharding's devices).
 
     **Post-condition**: ``parse_hlo(to_hlo(s), s.shape) == s`` for what ``to_hlo`` accepts.
@@ -192,6 +199,8 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
     [((0, 4), (4, 8))]
     >>> parse_hlo("{replicated}", (4,), num_devices=2).is_fully_replicated
     True
+    >>> parse_hlo("{devices=[2,1,2]0,1,2,3 last_tile_dims={manual}}", (6, 3)).manual
+    ManualGroups(((0, 2), (1, 3)))
     >>> parse_hlo("{devices=[3]0,1}", (4,))
     Traceback (most recent call last):
     ...
@@ -200,11 +209,15 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
                   ^
     """
     shape = as_shape(shape, "shape")
-    kind, dims, assign, sub, device = _parse(text)
-    if kind == "replicated":
+    kind, dims, assign, types, device = _parse(text)
+    sub = len(types)
+    if kind in ("replicated", "manual"):
         n = 1 if num_devices is None else check_devices(as_positive(num_devices, "num_devices"), "num_devices")
         full = (tuple((0, v) for v in shape),)
-        return Sharding._trusted(shape, tuple(range(n)), (full,) * n)
+        s = Sharding._trusted(shape, tuple(range(n)), (full,) * n)
+        if kind == "manual":  # every device a manual group of its own, holding all of its own value
+            s._manual = ManualGroups([[d] for d in range(n)])
+        return s
     if kind == "maximal":
         full = (tuple((0, v) for v in shape),)
         if num_devices is None:  # XLA: a maximal sharding spans its one device (HloSharding::num_devices() == 1)
@@ -226,7 +239,18 @@ def parse_hlo(text, shape, num_devices=None) -> Sharding:
     hi = np.zeros((ids.size, len(shape)), dtype=np.int64)
     for i, (n, t) in enumerate(zip(shape, tile_dims)):
         lo[:, i], hi[:, i] = tiles(n, [t], [coords[i]], exact=False)
-    return Sharding._from_arrays(shape, ids, lo, hi)
+    if types and set(types) == {"manual"} and product(tile_dims) == 1:  # XLA: {manual}, a group per device
+        return Sharding._from_arrays(shape, ids, lo, hi, manual=[[d] for d in ids.tolist()])
+    manual = [len(tile_dims) + i for i, t in enumerate(types) if t == "manual" and dims[len(tile_dims) + i] > 1]
+    if not manual:  # (XLA drops subgroup dims of size 1)
+        return Sharding._from_arrays(shape, ids, lo, hi)
+    group = np.zeros(ids.size, dtype=np.int64)  # the merged manual index of each device (manual dims row-major)
+    for a in manual:
+        group = group * dims[a] + coords[a]
+    order = np.lexsort((ids, group))
+    cuts = np.flatnonzero(np.diff(group[order])) + 1
+    return Sharding._from_arrays(shape, ids, lo, hi,
+                                 manual=[g.tolist() for g in np.split(ids[order], cuts)])
 
 
 def _iota_text(a: np.ndarray) -> str | None:
@@ -250,8 +274,11 @@ def tile_assignment(s: Sharding, vocabulary: str):
     a tile). Devices holding nothing are the empty last tiles of an uneven
     dim (5 rows over 4 tiles of 2: the 4th is empty): the tile counts are
     then chosen so that the devices fill the assignment, the empty devices
-    taking the empty tiles.
+    taking the empty tiles. A partially manual sharding has no one tile
+    assignment of a global array (``NotRepresentableError``; ``to_hlo``
+    assigns each manual group's tiles).
     """
+    s._global(f"{vocabulary} tile assignment")
     empty = [d for d, b in zip(s.devices, s._boxes) if not b]
     if empty and not s.has_partial and len(empty) < s.num_devices:
         full = Sharding._trusted(s.shape, tuple(d for d in s.devices if d not in set(empty)),
@@ -300,7 +327,7 @@ def _fill_empty(s, T0, R, assign0, empty, vocabulary):
         f"devices a tile ({vocabulary} tiles: {list(T0)} hold data)")
 
 
-def _replicated_text(s: Sharding) -> str:
+def _replicated_text(s: Sharding, explicit=False) -> str:
     """``{replicated}`` on device 0 alone; else one tile per dim held by every device (the count is in the text).
 
     ``{replicated}`` names no device count (``parse_hlo`` reads it as one
@@ -312,11 +339,63 @@ def _replicated_text(s: Sharding) -> str:
         return "{replicated}"
     if n == 1:  # one device k holds it all: XLA's maximal sharding (read back as device k alone)
         return f"{{maximal device={s.devices[0]}}}"
-    body = f"<=[{n}]" if s.devices == tuple(range(n)) else ",".join(map(str, s.devices))
+    body = f"<=[{n}]" if s.devices == tuple(range(n)) and not explicit else ",".join(map(str, s.devices))
     return f"{{devices=[{','.join(['1'] * s.rank + [str(n)])}]{body} last_tile_dim_replicate}}"
 
 
-def to_hlo(sharding) -> str:
+def manual_assignment(s: Sharding):
+    """``(tiles, copies, assignment)`` of a manual sharding: shape ``tiles + (groups, copies)``, as XLA orders it.
+
+    Each manual group's tile assignment (``tile_assignment`` of its own
+    value), stacked along the manual dim in group order. Every group must be
+    tiled alike, as one tile assignment says (``NotRepresentableError``).
+
+    >>> T, R, a = manual_assignment(parse_hlo("{devices=[2,1,2]0,2,1,3 last_tile_dims={manual}}", (4, 4)))
+    >>> T, R, a.reshape(-1).tolist()
+    ([2, 1], 1, [0, 2, 1, 3])
+    """
+    groups = s.manual.groups
+    T = R = None
+    parts = []
+    for k, g in enumerate(groups):
+        own = Sharding._trusted(s.shape, g, tuple(s._own_boxes(d) for d in g))
+        if own.is_fully_replicated:  # (of a zero-size value too: every device holds all of nothing)
+            Tk, Rk, ak = [1] * s.rank, len(g), np.asarray(g, dtype=np.int64)
+        else:
+            Tk, Rk, ak = tile_assignment(own, "HLO")
+        if T is None:
+            T, R = list(Tk), Rk
+        elif (list(Tk), Rk) != (T, R):
+            raise NotRepresentableError(
+                f"manual group {k} is cut into tiles {list(Tk)} held {Rk} times but group 0 into {T} held {R} times: "
+                "one HLO tile assignment cuts every manual group alike")
+        parts.append(ak.reshape(tuple(T) + (R,)))
+    return T, R, np.stack(parts, axis=len(T))
+
+
+def _manual_text(s: Sharding, explicit: bool) -> str:
+    """XLA's text of a manual sharding (``manual_assignment``); a single group of several devices has no manual
+    dim XLA keeps (it drops a subgroup dim of size 1)."""
+    groups = s.manual.groups
+    T, R, assign = manual_assignment(s)
+    if product(T) == 1 and R == 1:  # every device a group of its own holding all its value: XLA's {manual}
+        if s.devices == (0,):
+            return "{manual}"
+        body = f"<=[{s.num_devices}]" if s.devices == tuple(range(s.num_devices)) and not explicit else \
+            ",".join(map(str, s.devices))
+        return f"{{devices=[{','.join(['1'] * s.rank + [str(s.num_devices)])}]{body} last_tile_dims={{manual}}}}"
+    if len(groups) == 1:
+        raise NotRepresentableError(
+            f"one manual group of {len(groups[0])} devices: XLA drops a manual dim of size 1 and reads the text as a "
+            "sharding of one global array")
+    assign = assign if R > 1 else assign[..., 0]
+    dims = T + [len(groups)] + ([R] if R > 1 else [])
+    body = (None if explicit else _iota_text(assign)) or ",".join(map(str, assign.reshape(-1).tolist()))
+    types = "manual, replicated" if R > 1 else "manual"
+    return f"{{devices=[{','.join(map(str, dims))}]{body} last_tile_dims={{{types}}}}}"
+
+
+def to_hlo(sharding, explicit=False) -> str:
     """HLO sharding text of ``sharding`` (device ids as tile assignment values).
 
     ``{replicated}`` when device 0 alone holds everything (several devices
@@ -327,12 +406,18 @@ def to_hlo(sharding) -> str:
     difference for partial sums, a device with several boxes, tiles
     that are not XLA's ``ceil(n / t)`` cut (``torch.chunk``'s nested uneven
     splits), or tiles held by unequal numbers of devices. Devices holding
-    nothing take the empty last tiles of uneven dims.
+    nothing take the empty last tiles of uneven dims. A partially manual
+    sharding prints with its manual dim (``last_tile_dims={manual}``, then
+    ``replicated`` for copies, as XLA's ``HloSharding::ToString``).
+    ``explicit=True`` lists the devices even where they are an iota (XLA
+    prints a list it read as a list).
 
     **Post-condition**: ``parse_hlo(to_hlo(s), s.shape, s.num_devices) == s``.
 
     >>> to_hlo(Sharding((8, 8), {0: [((0, 4), (0, 4))], 2: [((0, 4), (4, 8))], 1: [((4, 8), (0, 4))], 3: [((4, 8), (4, 8))]}))
     '{devices=[2,2]<=[2,2]T(1,0)}'
+    >>> to_hlo(parse_hlo("{devices=[1,2,2]0,1,2,3 last_tile_dims={manual,replicated}}", (2,)), explicit=True)
+    '{devices=[1,2,2]0,1,2,3 last_tile_dims={manual, replicated}}'
     >>> to_hlo(Sharding((5,), {0: [((0, 2),)], 1: [((2, 3),)], 2: [((3, 4),)], 3: [((4, 5),)]}))
     Traceback (most recent call last):
     ...
@@ -343,10 +428,12 @@ def to_hlo(sharding) -> str:
     s = sharding
     if s.has_partial:
         raise NotRepresentableError("partial sums: an HLO sharding has no partial sums (Shardy's unreduced axes do)")
+    if s.manual is not None:
+        return _manual_text(s, explicit)
     full = s._full
     holders = [d for d, b in zip(s.devices, s._boxes) if b]
     if s.is_fully_replicated:
-        return _replicated_text(s)
+        return _replicated_text(s, explicit)
     one = len(holders) == 1 and s.boxes(holders[0]) == full
     if one and len(s.devices) == 1:
         return f"{{maximal device={holders[0]}}}"
@@ -357,5 +444,5 @@ def to_hlo(sharding) -> str:
             return f"{{maximal device={holders[0]}}}"
         raise
     dims = list(T) + ([R] if R > 1 else [])
-    body = _iota_text(assign) or ",".join(map(str, assign.reshape(-1).tolist()))
+    body = (None if explicit else _iota_text(assign)) or ",".join(map(str, assign.reshape(-1).tolist()))
     return f"{{devices=[{','.join(map(str, dims))}]{body}{' last_tile_dim_replicate' if R > 1 else ''}}}"

@@ -192,6 +192,7 @@ def to_jax(sharding, mesh):
     jax = _jax()
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
+    sharding._global("a NamedSharding (JAX's PartitionSpec has no manual axes: shard_map makes them)")
     names, sizes, ids = _mesh_parts(mesh)
     unreduced = ()
     if sharding.has_partial:
@@ -242,6 +243,7 @@ def _one_box_arrays(s):
 
 def _single_boxes(s: Sharding, ids, vocabulary: str):
     """(lo, hi) int arrays (devices in the order of ``ids``) when every device holds exactly one box."""
+    s._global(vocabulary)
     if s.has_partial:
         d = min(d for d, p in s.partial.items() if p)
         raise NotRepresentableError(f"device {d} holds partial sums: {vocabulary} has no partial sums")

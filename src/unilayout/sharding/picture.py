@@ -77,6 +77,7 @@ def block_holders(s, max_cells=DEFAULT_MAX_CELLS):
     >>> cuts, h.tolist()
     ([[0, 4, 8], [0, 6]], [[[0, 1]], [[2, 3]]])
     """
+    s._global("a picture of blocks (one global array's blocks, coloured by their holders)")
     shape = s.shape
     r = len(shape)
     boxes = s.device_boxes

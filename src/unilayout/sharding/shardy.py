@@ -388,6 +388,7 @@ def to_shardy(sharding, mesh_name="mesh"):
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
     s = sharding
+    s._global("Shardy (manual axes belong to an sdy.manual_computation, not to a #sdy.sharding)")
     flags = list(s.partial.values())
     if any(flags) and not all(flags):
         d = next(d for d, p in s.partial.items() if not p)

@@ -136,6 +136,7 @@ def to_ttnn(sharding, mesh_shape):
     """
     if not isinstance(sharding, Sharding):
         raise LayoutError(f"expected a unilayout.sharding.Sharding, got {type(sharding).__name__}")
+    sharding._global("TTNN placements (a mesh mapper cuts or copies one host tensor)")
     sizes = check_mesh_shape(mesh_shape)
     ids = np.arange(int(np.prod(sizes)), dtype=np.int64)
     places = _search(sharding, sizes, ids, "TTNN", allow_partial=False, allow_strided=False, fmt=_text,

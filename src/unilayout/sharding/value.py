@@ -15,7 +15,13 @@ of the vocabulary it came from:
   ``Partial()``, Shardy ``unreduced``): the tensor is the sum over the
   devices holding an element, not any one of them;
 - ``replicated`` (derived): the devices that share an element with another
-  device (a replica, or a partial-sum peer).
+  device (a replica, or a partial-sum peer);
+- ``manual`` (``ManualGroups`` or None): XLA's manual subgroups
+  (``last_tile_dims={manual}``). Each group holds a value of its own, so the
+  boxes of its devices are boxes of *that* value: ``group_boxes`` gives them,
+  and everything that speaks of one global array (``device_boxes``,
+  ``boxes``, ``owners``, ``arrays``, every other vocabulary) raises
+  ``NotRepresentableError`` saying so rather than calling the groups replicas.
 
 Two shardings are equal when these facts are: the boxes are put in a
 canonical form on construction (the fewest cuts, merged greedily in
@@ -43,8 +49,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._ints import as_nonneg, as_shape, check_table, product
-from ..errors import LayoutError
+from ..errors import LayoutError, NotRepresentableError
 from ._boxes import _as_box, _canonical, _connected, _overlap
+from .manual import ManualGroups
 
 __all__ = ["Sharding"]
 
@@ -67,6 +74,21 @@ def _as_groups(sum_groups, partial):
     return tuple(g for g in groups if g)
 
 
+def _as_manual(manual, devices, partial):
+    """``manual`` as a ``ManualGroups`` covering exactly ``devices`` (None stays None); no partial sums with it."""
+    if manual is None:
+        return None
+    manual = ManualGroups(manual)
+    if set(manual.devices) != set(devices):
+        raise LayoutError(f"the manual groups hold devices {list(manual.devices)} but the sharding's devices are "
+                          f"{list(devices)}")
+    if partial:
+        raise LayoutError("a partially manual sharding has no partial sums (XLA's manual subgroups hold whole values)")
+    if all(len(g) == 1 for g in manual.groups):  # fully manual: XLA's {manual}, whose groups have no order
+        manual = ManualGroups(sorted(manual.groups))
+    return manual
+
+
 class Sharding:
     """For each device, the global index boxes it holds; which devices hold partial sums.
 
@@ -74,7 +96,9 @@ class Sharding:
     device id (int >= 0) to a list of boxes (a box: one ``(start, stop)``
     per dim of ``shape``); ``partial`` lists the devices holding partial sums;
     ``sum_groups`` (default: one group of them all) says which of those add up
-    together (``Sharding.sum_groups``).
+    together (``Sharding.sum_groups``); ``manual`` (a ``ManualGroups``, or its
+    list of groups) makes it a partially manual sharding, the boxes then
+    being boxes of each group's own value (``Sharding.manual``).
 
     **Post-conditions**: ``eval(repr(s)) == s``; ``s.device_boxes[d]`` is the
     canonical box list of what ``d`` holds (non-empty boxes, disjoint).
@@ -90,9 +114,10 @@ class Sharding:
     unilayout.errors.LayoutError: device 0 box 0 dim 0 is (0, 5): needs 0 <= start <= stop <= 4
     """
 
-    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated", "_groups", "_sums", "_pos")
+    __slots__ = ("_shape", "_devs", "_bx", "_arr", "_partial", "_hash", "_replicated", "_groups", "_sums", "_pos",
+                 "_manual")
 
-    def __init__(self, shape, device_boxes, partial=(), sum_groups=None):
+    def __init__(self, shape, device_boxes, partial=(), sum_groups=None, manual=None):
         shape = as_shape(shape, "Sharding shape")
         if not isinstance(device_boxes, dict):
             raise LayoutError(f"device_boxes must be a dict {{device id: [box, ...]}}, got {type(device_boxes).__name__}")
@@ -121,8 +146,9 @@ class Sharding:
             raise LayoutError(f"partial devices {missing} are not devices of the sharding {devices}")
         self._init(shape, devices, tuple(b for _, b in items), partial)
         self._groups = _as_groups(sum_groups, partial)
+        self._manual = _as_manual(manual, devices, partial)
 
-    def _init(self, shape, devices, boxes, partial, arr=None, groups=None):
+    def _init(self, shape, devices, boxes, partial, arr=None, groups=None, manual=None):
         self._shape = shape
         self._devs = devices
         self._bx = boxes
@@ -133,6 +159,7 @@ class Sharding:
         self._groups = groups    # None: the partial devices holding an element all sum together; else the groups
         self._sums = None        # canonical sum groups (computed on first use)
         self._pos = None         # {device id: position} (built on first use: boxes(d) of every d stays linear)
+        self._manual = manual    # ManualGroups: each group's boxes are of its own value (None: one global array)
 
     @property
     def _devices(self):
@@ -161,7 +188,7 @@ class Sharding:
         return s
 
     @classmethod
-    def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset(), sum_groups=None):
+    def _from_arrays(cls, shape, ids, starts, stops, partial=frozenset(), sum_groups=None, manual=None):
         """One box per device from int arrays ``starts``/``stops`` (devices x rank); empty boxes dropped."""
         ids = np.asarray(ids, dtype=np.int64)
         lo = np.asarray(starts, dtype=np.int64)
@@ -180,6 +207,8 @@ class Sharding:
         s = cls.__new__(cls)
         partial = frozenset(int(d) for d in partial)
         s._init(tuple(shape), None, None, partial, (ids, lo, hi), _as_groups(sum_groups, partial))
+        if manual is not None:
+            s._manual = _as_manual(manual, s.devices, partial)
         return s
 
     def arrays(self):
@@ -188,6 +217,7 @@ class Sharding:
         >>> [a.tolist() for a in Sharding((4,), {1: [((2, 4),)], 0: [((0, 2),)]}).arrays()]
         [[0, 1], [[0], [2]], [[2], [4]]]
         """
+        self._global("arrays()")
         if self._arr is None:
             if any(len(b) > 1 for b in self._bx):
                 return None
@@ -245,6 +275,7 @@ class Sharding:
         >>> Sharding((4,), {0: [((0, 1),), ((1, 3),)], 1: [((3, 4),)]}).device_boxes
         {0: [((0, 3),)], 1: [((3, 4),)]}
         """
+        self._global("device_boxes")
         return {d: list(b) for d, b in zip(self._devices, self._boxes)}
 
     def boxes(self, device) -> tuple:
@@ -253,12 +284,45 @@ class Sharding:
         >>> Sharding((4,), {0: [((0, 4),)]}).boxes(0)
         (((0, 4),),)
         """
+        self._global(f"boxes({device!r})")
+        return self._own_boxes(device)
+
+    def _own_boxes(self, device):
+        """A device's canonical boxes (of its manual group's value, in a manual sharding)."""
         if self._pos is None:
             self._pos = {d: k for k, d in enumerate(self._devices)}
         try:
             return self._boxes[self._pos[device]]
         except (KeyError, TypeError):
             raise LayoutError(f"device {device!r} is not one of the sharding's devices {self._devices}") from None
+
+    @property
+    def manual(self):
+        """The manual subgroups (a ``ManualGroups``), or None when the boxes are of one global array.
+
+        >>> s = Sharding((4,), {0: [((0, 4),)], 1: [((0, 4),)]}, manual=[[0], [1]])
+        >>> s.manual, s.manual.groups
+        (ManualGroups(((0,), (1,))), ((0,), (1,)))
+        """
+        return self._manual
+
+    @property
+    def group_boxes(self) -> dict:
+        """``{device id: [box, ...]}``: each device's boxes, of its manual group's own value (``device_boxes`` else).
+
+        >>> s = Sharding((4,), {0: [((0, 2),)], 1: [((0, 2),)], 2: [((2, 4),)], 3: [((2, 4),)]}, manual=[[0, 2], [1, 3]])
+        >>> s.group_boxes[3]
+        [((2, 4),)]
+        """
+        return {d: list(b) for d, b in zip(self._devices, self._boxes)}
+
+    def _global(self, what):
+        """Raise ``NotRepresentableError`` when ``what`` needs boxes of one global array and the sharding is manual."""
+        if self._manual is not None:
+            groups = ", ".join("{" + ", ".join(map(str, g)) + "}" for g in self._manual.groups)
+            raise NotRepresentableError(
+                f"{what}: the sharding is partially manual (manual groups {groups}); each group holds a value of its "
+                "own, so its devices' boxes are of that value, not of one global array (Sharding.group_boxes)")
 
     @property
     def partial(self) -> dict:
@@ -324,6 +388,12 @@ class Sharding:
         return dict(zip(self._devices, self._replicated))
 
     def _compute_replicated(self):
+        if self._manual is not None:  # copies are within a group: the groups' values differ
+            flags = {}
+            for g in self._manual.groups:
+                sub = Sharding._trusted(self._shape, g, tuple(self._own_boxes(d) for d in g))
+                flags.update(zip(g, sub._compute_replicated()))
+            return tuple(flags[d] for d in self._devices)
         arr = self.arrays() if self.rank else None
         if arr is not None:
             # devices with the same box are copies; distinct boxes overlap only if they are not cells of one grid
@@ -365,7 +435,7 @@ class Sharding:
         >>> Sharding((3,), {0: [((0, 3),)], 5: [((0, 3),)]}).is_fully_replicated
         True
         """
-        return not self._partial and all(b == self._full for b in self._boxes)
+        return not self._partial and self._manual is None and all(b == self._full for b in self._boxes)
 
     @property
     def _full(self) -> tuple:
@@ -380,7 +450,7 @@ class Sharding:
         >>> Sharding((5, 4), {0: [((0, 3), (0, 4))], 1: [((3, 5), (0, 4))]}).local_shape(0)
         (3, 4)
         """
-        b = self.boxes(device)
+        b = self._own_boxes(device)
         if not b:
             return tuple(0 for _ in self._shape)
         if len(b) > 1:
@@ -393,6 +463,7 @@ class Sharding:
         >>> Sharding((4,), {1: [((0, 2),)], 0: [((2, 4),)], 2: [((0, 4),)]}).owners().tolist()
         [1, 1, 0, 0]
         """
+        self._global("owners()")
         check_table(product(self._shape), "Sharding.owners")
         out = np.full(self._shape, -1, dtype=np.int64)
         for d, bs in zip(reversed(self._devices), reversed(self._boxes)):
@@ -406,6 +477,9 @@ class Sharding:
         >>> Sharding((4,), {0: [((0, 2),)]}).covers()
         False
         """
+        if self._manual is not None:  # each group's value is covered by its own devices
+            return all(Sharding._trusted(self._shape, g, tuple(self._own_boxes(d) for d in g)).covers()
+                       for g in self._manual.groups)
         total = sum((np.prod([z - a for a, z in b], dtype=object) for bs in self._boxes for b in bs), 0)
         if self.rank == 0:
             return True
@@ -429,18 +503,19 @@ class Sharding:
         rename = dict(zip(self._devices, new))
         return Sharding(self._shape, {n: list(b) for n, b in zip(new, self._boxes)},
                         [n for n, d in zip(new, self._devices) if d in self._partial],
-                        [[rename[d] for d in g] for g in self.sum_groups] if self._partial else None)
+                        [[rename[d] for d in g] for g in self.sum_groups] if self._partial else None,
+                        None if self._manual is None else self._manual.relabel(rename))
 
     # --- value ------------------------------------------------------------------------------
     def _key(self):
-        return (self._shape, self._devices, self._boxes, self._partial)
+        return (self._shape, self._devices, self._boxes, self._partial, self._manual)
 
     def __eq__(self, other):
         if not isinstance(other, Sharding):
             return NotImplemented
         if self is other:
             return True
-        if self._shape != other._shape or self._partial != other._partial:
+        if self._shape != other._shape or self._partial != other._partial or self._manual != other._manual:
             return False
         if self._arr is not None and other._arr is not None:
             a, b = self._arr, other._arr
@@ -451,7 +526,7 @@ class Sharding:
 
     def __hash__(self):
         if self._hash is None:
-            self._hash = hash((self._shape, self._devices, self._boxes, tuple(sorted(self._partial))))
+            self._hash = hash((self._shape, self._devices, self._boxes, tuple(sorted(self._partial)), self._manual))
         return self._hash
 
     def __repr__(self):
@@ -459,6 +534,8 @@ class Sharding:
         extra = f", partial={sorted(self._partial)!r}" if self._partial else ""
         if self._partial and len(self.sum_groups) > 1:  # more than one group: say which sums add up
             extra += f", sum_groups={[list(g) for g in self.sum_groups]!r}"
+        if self._manual is not None:
+            extra += f", manual={self._manual!r}"
         return f"Sharding({self._shape!r}, {{{boxes}}}{extra})"
 
     def __str__(self):
@@ -469,18 +546,32 @@ class Sharding:
           [0:2, 0:2]  devices 0, 2
           [2:4, 0:2]  device 1
         """
+        shape = 'x'.join(map(str, self._shape)) or 'scalar'
+        plural = 's' if self.num_devices != 1 else ''
+        if self._manual is not None:
+            lines = [f"manual sharding of {shape} over {self.num_devices} device{plural} in "
+                     f"{len(self._manual)} manual group{'s' if len(self._manual) != 1 else ''}, each holding its own "
+                     f"value of shape {shape}"]
+            for k, g in enumerate(self._manual.groups):
+                lines.append(f"  manual group {k}: device{'s' if len(g) > 1 else ''} {', '.join(map(str, g))}")
+                lines += ["  " + x for x in self._box_lines(g)]
+            return "\n".join(lines)
+        lines = [f"sharding of {shape} over {self.num_devices} device{plural}"] + self._box_lines(self._devices)
+        if self._partial and len(self.sum_groups) > 1:
+            lines.append("  partial sums add up within " + ", ".join(
+                "{" + ", ".join(map(str, g)) + "}" for g in self.sum_groups))
+        return "\n".join(lines)
+
+    def _box_lines(self, devices):
+        """``  [a:b, ..]  devices ..`` for each distinct box list of ``devices``, in order of first holder."""
         groups = {}
-        for d, bs in zip(self._devices, self._boxes):
-            groups.setdefault(bs, []).append(d)
-        lines = [f"sharding of {'x'.join(map(str, self._shape)) or 'scalar'} over {self.num_devices} device"
-                 f"{'s' if self.num_devices != 1 else ''}"]
+        for d in devices:
+            groups.setdefault(self._own_boxes(d), []).append(d)
+        lines = []
         for bs, ds in groups.items():
             text = " + ".join("[" + ", ".join(f"{a}:{z}" for a, z in b) + "]" for b in bs) or "(nothing)"
             who = ("devices " if len(ds) > 1 else "device ") + ", ".join(map(str, ds))
             if any(d in self._partial for d in ds):
                 who += " (partial sums)"
             lines.append(f"  {text}  {who}")
-        if self._partial and len(self.sum_groups) > 1:
-            lines.append("  partial sums add up within " + ", ".join(
-                "{" + ", ".join(map(str, g)) + "}" for g in self.sum_groups))
-        return "\n".join(lines)
+        return lines
