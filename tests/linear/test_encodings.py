@@ -409,8 +409,9 @@ def test_mma_v2_m8_dot_operand_has_a_k_tile_of_4_k_width():
         assert dict(unilayout.parse(case["type"]).bases) == want, case["type"]
 
 
-def test_a_one_warp_amd_wmma_prints_its_empty_warp_bases_as_triton_requires():
+def test_a_one_warp_amd_wmma_prints_as_triton_prints_and_reads_both_spellings():
+    # Triton 3.9 prints ctaLayout = {} for one warp, yet its own parser wants {warp = []}: print as Triton prints
     one = E.AmdWmma(2, False, [])
-    assert "ctaLayout = {warp = []}" in str(one)
-    assert "ctaLayout = {register = [[0, 1]], warp = []}" in str(E.AmdWmma(2, False, [], reg_bases=[[0, 1]]))
+    assert "ctaLayout = {}" in str(one)
     assert E.parse(str(one)) == one
+    assert E.parse(str(one).replace("ctaLayout = {}", "ctaLayout = {warp = []}")) == one

@@ -264,7 +264,7 @@ def _amd():
         for op, enc, shape, et in (("A", DotOperand(0, parent, kw), (m, k), elem),
                                    ("B", DotOperand(1, parent, kw), (k, n), elem), ("C", parent, (m, n), "f32")):
             # Triton's parser wants the (empty) warp bases of a one-warp layout written out
-            text = f"tensor<{shape[0]}x{shape[1]}x{et}, {enc}>"
+            text = f"tensor<{shape[0]}x{shape[1]}x{et}, {enc}>".replace("ctaLayout = {}", "ctaLayout = {warp = []}")
             spell.append(Spelling("triton", op, text, functools.partial(_text_build, text, 32)))
         spell += _tl_spellings(tl_name, (m, n, k), ("A", "B", "C")) if tl_name else []
         out[name] = Instruction(name, (m, n, k), "triton", tuple(spell))

@@ -239,13 +239,13 @@ def amd_mfma(shape, version, instr_shape, is_transposed, warps_per_cta, element_
 
 
 def _cta_layout_text(enc) -> str:
-    """The ``ctaLayout = {register = .., warp = ..}`` field of an :class:`AmdWmma`.
-
-    An empty ``register`` list is left out; ``warp`` is always written, ``warp = []`` for one warp (Triton's
-    parser requires it: ``{}`` is "Expected basis of 'warp' not found").
-    """
-    parts = [f"register = {_list(enc.reg_bases)}"] if enc.reg_bases else []
-    return "{" + ", ".join(parts + [f"warp = {_list(enc.warp_bases)}"]) + "}"
+    """The ``ctaLayout = {register = .., warp = ..}`` field of an :class:`AmdWmma` (empty lists left out)."""
+    parts = []
+    if enc.reg_bases:
+        parts.append(f"register = {_list(enc.reg_bases)}")
+    if enc.warp_bases:
+        parts.append(f"warp = {_list(enc.warp_bases)}")
+    return "{" + ", ".join(parts) + "}"
 
 
 @dataclass(frozen=True)
