@@ -118,3 +118,36 @@ def test_the_script_draws_an_answer():
     assert html.count('class="ty"') == len(a["types"]) and html.count('class="row') == len(a["lines"])
     assert html.count("\u21b3 ttg.convert_layout") == 1 and html.count("\u21b3 ttg.local_alloc") == 1
     assert 'data-layout="1"' in html and "shared-memory round trip: " in html and "&lt;" in html
+
+
+def test_the_server_serves_the_lens_tab_and_takes_a_dump_past_the_usual_body_limit():
+    import http.client
+
+    from unilayout.explorer import render_html, serve
+    from unilayout.explorer.api import MAX_REQUEST_BYTES
+    from unilayout.explorer.server import page_file
+
+    dump = (pathlib.Path(__file__).parents[1] / "cli" / "data" / "kernel.ttgir").read_text()
+    big = dump + "\n".join(f"// padding line {k} " + "x" * 60 for k in range(MAX_REQUEST_BYTES // 60))
+    with serve(port=0) as srv:
+        def ask(method, path, body=None, headers=None):
+            conn = http.client.HTTPConnection(srv.host, srv.port, timeout=60)
+            try:
+                conn.request(method, path, body=body, headers=headers or {})
+                resp = conn.getresponse()
+                return resp.status, resp.read()
+            finally:
+                conn.close()
+
+        status, data = ask("GET", "/lens.js")
+        assert status == 200 and data.decode() == page_file("lens.js") and "/api/lens" in data.decode()
+        page = ask("GET", "/")[1].decode()
+        assert 'data-panel="lens"' in page and 'id="panel-lens"' in page and '<script src="lens.js">' in page
+        body = json.dumps({"text": big}).encode()
+        assert len(body) > MAX_REQUEST_BYTES
+        status, data = ask("POST", "/api/lens", body, {"Content-Type": "application/json"})
+        assert status == 200, data[:300]
+        assert json.loads(data) == json.loads(json.dumps(lens_view({"text": big})))
+        status, _ = ask("POST", "/api/view", json.dumps({"text": big}).encode(), {"Content-Type": "application/json"})
+        assert status == 413  # the other routes keep the usual limit
+    assert '<script src="lens.js">' not in render_html("(2,2):(1,2)")

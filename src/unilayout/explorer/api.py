@@ -1,7 +1,7 @@
 """The explorer's JSON requests: each one parses or builds layouts and renders them — nothing else.
 
 ``handle(path, body)`` answers one POST request (``body`` is the raw JSON
-bytes) with ``(status, payload)``. The seven requests:
+bytes) with ``(status, payload)``. The eight requests:
 
 ==================  ==========================================================  ====================================
 path                body                                                        answer
@@ -26,6 +26,9 @@ path                body                                                        
 ``/api/rosetta``    ``{"instruction": "mma.sync.m16n8k16.f32.f16", "operand":   each system's spelling, verdict,
                     "C"}`` (or ``{"list": true}``: the instructions)            picture and differing cells
                                                                                 (``panels.rosetta``)
+``/api/lens``       ``{"text": "<a whole TTGIR/tt-mlir dump>", "function":       the dump's lines, each layout
+                    null}`` (up to ``panels.lens.MAX_DUMP``)                    type's span and view text, each
+                                                                                move priced (``panels.lens``)
 ==================  ==========================================================  ====================================
 
 ``/api/view`` reads any family's text through the registry's one front
@@ -194,8 +197,27 @@ def _rosetta(body):
     return rosetta.rosetta_view(body)
 
 
+def _lens(body):
+    from .panels import lens  # lazy: the panel imports the lens and a family; the explorer loads no family until asked
+
+    return lens.lens_view(body)
+
+
 _ROUTES = {"/api/view": _view, "/api/metal": _metal, "/api/algebra": _algebra, "/api/encodings": _encodings,
-           "/api/plan": _plan, "/api/code": _code, "/api/rosetta": _rosetta}
+           "/api/plan": _plan, "/api/code": _code, "/api/rosetta": _rosetta, "/api/lens": _lens}
+
+#: Bodies larger than ``MAX_REQUEST_BYTES`` a route takes: a whole dump (the panel bounds the dump itself to
+#: ``panels.lens.MAX_DUMP``, 4 MiB; JSON escaping may double it).
+BODY_LIMITS = {"/api/lens": 8 * 1024 * 1024}
+
+
+def body_limit(path) -> int:
+    """The largest request body ``path`` takes, in bytes.
+
+    >>> body_limit("/api/view"), body_limit("/api/lens")
+    (65536, 8388608)
+    """
+    return BODY_LIMITS.get(path, MAX_REQUEST_BYTES)
 
 
 def handle(path, body):
@@ -217,8 +239,8 @@ def handle(path, body):
         if route is None:
             raise RequestError(f"no such request {path!r}: use one of {', '.join(_ROUTES)}", 404)
         if isinstance(body, (bytes, bytearray)):
-            if len(body) > MAX_REQUEST_BYTES:
-                raise RequestError(f"request body of {len(body)} bytes is larger than {MAX_REQUEST_BYTES}", 413)
+            if len(body) > body_limit(path):
+                raise RequestError(f"request body of {len(body)} bytes is larger than {body_limit(path)}", 413)
             try:
                 body = body.decode("utf-8")
             except UnicodeDecodeError:

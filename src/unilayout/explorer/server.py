@@ -4,7 +4,7 @@
 background thread and returns an :class:`ExplorerServer` (``.url``,
 ``.shutdown()``, ``.wait()``, usable as a context manager). It answers:
 
-- ``GET /`` (also ``/index.html``), ``/app.js``, ``/plan.js``, ``/rosetta.js``, ``/style.css``: the page,
+- ``GET /`` (also ``/index.html``), ``/app.js``, ``/plan.js``, ``/rosetta.js``, ``/lens.js``, ``/style.css``: the page,
   read from the package (no other file is ever served);
 - ``POST /api/view | /api/metal | /api/algebra | /api/encodings | /api/plan``: JSON, see
   ``unilayout.explorer.api.handle``.
@@ -60,7 +60,7 @@ from xml.sax.saxutils import escape
 from ..errors import LayoutError
 from ._answers import Answers
 from ._warm import warm
-from .api import MAX_REQUEST_BYTES, handle
+from .api import body_limit, handle
 from .views import text_view
 
 _log = logging.getLogger(__name__)
@@ -94,12 +94,13 @@ _STATIC = {
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/plan.js": ("plan.js", "text/javascript; charset=utf-8"),
     "/rosetta.js": ("rosetta.js", "text/javascript; charset=utf-8"),
+    "/lens.js": ("lens.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 #: The page's files (served by name from the package's ``static`` folder; no other file is ever read).
-PAGE_FILES = ("index.html", "app.js", "plan.js", "rosetta.js", "style.css")
+PAGE_FILES = ("index.html", "app.js", "plan.js", "rosetta.js", "lens.js", "style.css")
 #: Panels whose script needs the server (left out of the offline single-file page).
-_SERVER_PANELS = ("plan.js", "rosetta.js")
+_SERVER_PANELS = ("plan.js", "rosetta.js", "lens.js")
 
 
 def page_file(name: str) -> str:
@@ -110,7 +111,7 @@ def page_file(name: str) -> str:
     >>> page_file("../cli.py")
     Traceback (most recent call last):
     ...
-    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js, plan.js, rosetta.js or style.css
+    unilayout.errors.LayoutError: no page file '../cli.py': use index.html, app.js, plan.js, rosetta.js, lens.js or style.css
     """
     if name not in PAGE_FILES:
         raise LayoutError(f"no page file {name!r}: use {', '.join(PAGE_FILES[:-1])} or {PAGE_FILES[-1]}")
@@ -207,9 +208,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._fail(400, f"bad Content-Length {length!r}")
             return
-        if n < 0 or n > MAX_REQUEST_BYTES:
+        if n < 0 or n > body_limit(path):
             self.close_connection = True
-            self._fail(413, f"request body of {n} bytes is larger than {MAX_REQUEST_BYTES}")
+            self._fail(413, f"request body of {n} bytes is larger than {body_limit(path)}")
             return
         if not self._host_ok():
             return
@@ -453,7 +454,7 @@ def render_html(text, shape=None) -> str:
         '<script src="app.js"></script>',
         f'<script id="embedded-view" type="application/json">{_embed(data)}</script>\n<script>\n{js}\n</script>',
     )
-    for script in _SERVER_PANELS:  # the planner and the Rosetta need the server
+    for script in _SERVER_PANELS:  # the planner, the Rosetta and the lens need the server
         page = page.replace(f'<script src="{script}"></script>\n', "")
     # The picture is in the file itself, so it shows even before the script runs.
     page = page.replace('<div id="layout-view"></div>', f'<div id="layout-view">{view["svg"]}</div>')

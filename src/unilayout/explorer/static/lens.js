@@ -12,7 +12,7 @@
     ".lens-body { display: flex; gap: 1em; align-items: flex-start; }" +
     ".lens-code { flex: 3; overflow: auto; max-height: 75vh; border: 1px solid #d8dee6; font-size: 0.78em; margin: 0; }" +
     ".lens-code .ln { color: #999; user-select: none; display: inline-block; width: 4.5em; text-align: right; padding-right: 0.6em; }" +
-    ".lens-code .row { white-space: pre; font-family: ui-monospace, Menlo, Consolas, monospace; }" +
+    ".lens-code .row { display: block; margin: 0; white-space: pre; font-family: ui-monospace, Menlo, Consolas, monospace; }" +
     ".lens-code .row.move { background: #fff6e0; }" +
     ".lens-code .ty { text-decoration: underline dotted; cursor: pointer; color: #1a5fb4; }" +
     ".lens-code .ty:hover, .lens-code .ty.on { background: #d6e6f8; }" +
