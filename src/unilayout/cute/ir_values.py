@@ -350,7 +350,10 @@ def bind_ir(x, values):
     >>> bind_ir(IRTuple("coord", (None, Dyn())), [3])
     IRTuple('coord', (None, 3))
     """
-    values = list(values)
+    try:
+        values = list(values)
+    except TypeError:
+        raise LayoutError(f"bind: the values must be a list of ints, got {values!r:.60}") from None
     if isinstance(x, MemRef):
         return MemRef(x.element, x.space, bind(x.layout, values), align=x.align, swizzle=x.swizzle)
     if isinstance(x, IRTuple):

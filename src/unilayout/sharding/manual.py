@@ -30,6 +30,16 @@ from ..errors import LayoutError
 __all__ = ["ManualGroups"]
 
 
+def _items(x, whole) -> list:
+    """``x`` as a list, or a LayoutError (a string, a scalar, a 0-d array is not a list of ids)."""
+    if not isinstance(x, (str, bytes)):
+        try:
+            return list(x)
+        except TypeError:
+            pass
+    raise LayoutError(f"manual groups must be lists of device ids, got {whole!r:.80}")
+
+
 class ManualGroups:
     """The devices of each manual subgroup, in manual-index order (each group's ids ascending).
 
@@ -47,13 +57,9 @@ class ManualGroups:
     def __init__(self, groups):
         if isinstance(groups, ManualGroups):
             groups = groups.groups
-        if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
-            raise LayoutError(f"manual groups must be lists of device ids, got {groups!r}")
         out, seen = [], set()
-        for g in groups:
-            if isinstance(g, (str, bytes)) or not hasattr(g, "__iter__"):
-                raise LayoutError(f"manual groups must be lists of device ids, got {g!r}")
-            ids = sorted(as_nonneg(d, "manual group device id") for d in g)
+        for g in _items(groups, groups):
+            ids = sorted(as_nonneg(d, "manual group device id") for d in _items(g, groups))
             if not ids:
                 raise LayoutError("manual groups: a group has no device")
             for k, d in enumerate(ids):
