@@ -596,3 +596,80 @@ TYPE_OF.update({k: "shared" for k in ("shared", "nvmma_shared", "shared_linear",
 TYPE_OF.update({k: "tmem" for k in ("tmem", "tmem_scales")})
 
 
+
+
+_RESHAPE_ORACLE = r"""
+import json, os, re, sys, tempfile
+from triton._C.libtriton import ir, gluon_ir
+out = []
+for c in json.load(sys.stdin):
+    ctx = ir.context(); ir.load_dialects(ctx); b = gluon_ir.GluonOpBuilder(ctx)
+    t = "!ttg.memdesc<%sxf16, #s, #smem, mutable>" % "x".join(map(str, c["shape"]))
+    src = "\n".join(["#s = " + c["enc"], "#smem = #ttg.shared_memory",
+                     'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, '
+                     '"ttg.num-ctas" = %d : i32} {' % c.get("ctas", 1), "  tt.func @f() {",
+                     "    %%v = ttg.local_alloc : () -> %s" % t, "    tt.return", "  }", "}"])
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(src)
+    try:
+        m = ir.parse_mlir_module(f.name, ctx)
+        m.context = ctx
+        if not m.verify():
+            raise ValueError("verifier rejects")
+        printed = [l.split(" = ", 1)[1] for l in str(m).splitlines() if l.startswith("#s")]
+        ops = []
+        m.walk(lambda o: ops.append(o) if o.get_name() == "ttg.local_alloc" else None)
+        b.set_insertion_point_after(ops[0])
+        got = str(b.create_memdesc_reshape(ops[0].get_result(0), c["shape"]).get_type())
+        def grab(name):  # the balanced [...] after "name = " in the printed #ttg.shared_linear
+            i = got.find(name + " = [", got.find("#ttg.shared_linear<"))
+            if i < 0:
+                return []
+            i += len(name) + 3
+            depth = 0
+            for k in range(i, len(got)):
+                depth += {"[": 1, "]": -1}.get(got[k], 0)
+                if depth == 0:
+                    return json.loads(got[i:k + 1])
+        out.append({"text": printed[0], "offset": grab("offset"), "block": grab("block")})
+    except Exception as e:
+        out.append({"error": (str(e).strip().splitlines() or [repr(e)])[-1][:300]})
+json.dump(out, sys.stdout)
+sys.stdout.flush()
+os._exit(0)
+"""
+
+
+def triton_shared_via_reshape(cases: list) -> list:
+    """``[{"enc": shared attribute text, "shape", "ctas"?}]`` -> ``{"text": Triton's printed attribute,
+    "offset", "block": the bases of its toLinearLayout}`` (or ``{"error"}``). For encodings Gluon has no
+    Python class for (``#ttg.amd_rotating_shared``): a ``ttg.memdesc_reshape`` to the same shape infers its
+    result encoding from ``toLinearLayout`` and prints it as ``#ttg.shared_linear``. One subprocess; send
+    only cases unilayout accepts. Where the layout is not injective (a CGA layout can make it so) Triton
+    aborts building the #ttg.shared_linear: that case answers ``{"error": "abort: .."}``."""
+    try:
+        return _run(_RESHAPE_ORACLE, cases)
+    except RuntimeError as e:  # one case aborted the batch: find it by halves
+        if len(cases) == 1:
+            lines = str(e).splitlines()  # "triton oracle failed (rc N):", then its stderr (none on a SIGFPE)
+            return [{"error": "abort: " + (lines[1] if len(lines) > 1 else lines[0])[:300]}]
+        half = len(cases) // 2
+        return triton_shared_via_reshape(cases[:half]) + triton_shared_via_reshape(cases[half:])
+
+
+def random_rotating(rng: random.Random):
+    """``(AmdRotatingShared, shape, ctas)``: random fields (vec >= 0, perPhase, maxPhase >= 1, not only powers
+    of two: Triton takes them), order, a power-of-two shape of rank 1-3, and sometimes a CGA layout."""
+    rank = rng.choice([1, 2, 2, 2, 3])
+    vec, pp, mp = rng.choice([0, 1, 2, 4, 8, 16, 3]), rng.choice([1, 1, 2, 4, 3]), rng.choice([1, 2, 4, 8, 16, 5])
+    order = list(range(rank))
+    rng.shuffle(order)
+    shape = [_p2(rng, 0, 7) for _ in range(rank)]
+    if shape == [1] * rank:
+        shape[0] = 2
+    cga = None
+    if rng.random() < 0.25:
+        big = [d for d in range(rank) if shape[d] > 1]
+        d = rng.choice(big)
+        cga = [[1 if j == d else 0 for j in range(rank)]]
+    return E.AmdRotatingShared(vec, pp, mp, order, cga), shape, 2 if cga else 1

@@ -41,7 +41,8 @@ The seed's MFMA example:
 where out dims are: [dim0 (size 32), dim1 (size 64)]
 
 The shared encodings ``NvmmaShared`` (with Triton's default swizzle rule,
-``NvmmaShared.default_for``) and ``SharedLinear``, Blackwell's
+``NvmmaShared.default_for``), AMD's ``AmdRotatingShared`` (``amd_rotating_shared``) and
+``SharedLinear``, Blackwell's
 ``TensorMemory`` (with ``reg_layout``, the 32x32b tmem load/store register
 layout) and ``TensorMemoryScales``, and ``LinearEncoding`` (``#ttg.linear``)
 complete Triton 3.9.0's set. ``PaddedShared`` is not linear over GF(2)
@@ -54,7 +55,7 @@ values, and computed layouts are kept per (encoding, shape).
 One module per family of encodings: ``blocked`` (``Blocked``, ``Slice``,
 ``LinearEncoding``), ``nvidia`` (``NvidiaMma``, ``DotOperand``), ``amd``
 (``AmdMfma``, ``AmdWmma`` and their operands), ``shared`` (``SwizzledShared``,
-``NvmmaShared``, ``SharedLinear``), ``padded`` (``PaddedShared``), ``tmem``
+``AmdRotatingShared``, ``NvmmaShared``, ``SharedLinear``), ``padded`` (``PaddedShared``), ``tmem``
 (``TensorMemory``, ``TensorMemoryScales``); ``_base`` holds the base class
 (frozen fields, the layout cache, ``str()`` from each class's ``MNEMONIC`` and
 ``FIELDS``), ``_fit`` the fitting of a CTA layout to a shape, ``types`` the
@@ -72,7 +73,15 @@ from .amd import AmdMfma, AmdWmma, amd_mfma, amd_wmma
 from .blocked import Blocked, LinearEncoding, Slice, blocked, slice, slice_layout
 from .nvidia import DotOperand, NvidiaMma, dot_operand, nvidia_mma
 from .padded import PaddedShared
-from .shared import NvmmaShared, SharedLinear, SwizzledShared, nvmma_shared, swizzled_shared
+from .shared import (
+    AmdRotatingShared,
+    NvmmaShared,
+    SharedLinear,
+    SwizzledShared,
+    amd_rotating_shared,
+    nvmma_shared,
+    swizzled_shared,
+)
 from .tmem import TensorMemory, TensorMemoryScales
 
 __all__ = [
@@ -83,6 +92,7 @@ __all__ = [
     "AmdWmma",
     "Slice",
     "SwizzledShared",
+    "AmdRotatingShared",
     "PaddedShared",
     "NvmmaShared",
     "SharedLinear",
@@ -100,6 +110,7 @@ __all__ = [
     "slice_layout",
     "slice",
     "swizzled_shared",
+    "amd_rotating_shared",
     "fit_to_shape",
     "DISTRIBUTED_IN_DIMS",
 ]

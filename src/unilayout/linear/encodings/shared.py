@@ -1,5 +1,6 @@
-"""Triton's shared-memory encodings given by rule: ``#ttg.swizzled_shared``, ``#ttg.nvmma_shared``
-(what TMA and (W)GMMA/tcgen05 read) and ``#ttg.shared_linear`` (any bases).
+"""Triton's shared-memory encodings given by rule: ``#ttg.swizzled_shared``, AMD's
+``#ttg.amd_rotating_shared`` (the same swizzle, its phase rotated every ``max_phase`` phases),
+``#ttg.nvmma_shared`` (what TMA and (W)GMMA/tcgen05 read) and ``#ttg.shared_linear`` (any bases).
 
 They map ``offset, block`` -> tensor; ``PaddedShared`` (``padded.py``) adds
 padding, which is not linear.
@@ -43,7 +44,7 @@ class SwizzledShared(_Encoding):
 
     MNEMONIC = "ttg.swizzled_shared"
     FIELDS = (
-        Field("vec", "vec", "int"),
+        Field("vec", "vec", "int", False, 0),  # Triton's parser takes a missing vec as 0 (and prints it)
         Field("perPhase", "per_phase", "int"),
         Field("maxPhase", "max_phase", "int"),
         Field("order", "order", "ints"),
@@ -62,28 +63,41 @@ class SwizzledShared(_Encoding):
         vec = as_int(self.vec, "vec")
         per_phase = as_int(self.per_phase, "per_phase")
         max_phase = as_int(self.max_phase, "max_phase")
-        if vec < 1 or per_phase < 1 or max_phase < 1:
-            raise LayoutError(f"vec, per_phase and max_phase must be >= 1, got {vec}, {per_phase}, {max_phase}")
+        if vec < 0 or per_phase < 1 or max_phase < 1:  # Triton takes vec = 0 (no swizzle); it divides by the others
+            raise LayoutError(f"vec must be >= 0, per_phase and max_phase >= 1, got {vec}, {per_phase}, {max_phase}")
         names = _dims(rank)
         cga = _cga_layout(self.cga_layout, rank)
         cta_shape = [max(1, s // cga.out_dim_size(n)) for n, s in zip(names, shape)]
         if rank == 1:
             cta = LinearLayout.identity_1d(cta_shape[0], "offset", "dim0")
             return fit_to_shape(cta, shape, self.cga_layout)
+        tile = shape if self._WHOLE_SHAPE else cta_shape
         c, r = order[0], order[1]
-        ncols, nrows = cta_shape[c], cta_shape[r]
+        ncols, nrows = tile[c], tile[r]
         vecs = []
         for i in range(ncols.bit_length() - 1):
             vecs.append((0, 1 << i))
         for i in range(nrows.bit_length() - 1):
             row = 1 << i
-            vecs.append((row, (vec * ((row // per_phase) % max_phase)) % ncols))
+            vecs.append((row, (vec * self._phase(row, per_phase, max_phase)) % ncols))
         # rows 1, 2, 4, .. and every column bit: a bijection onto nrows x ncols (what the
         # constructor would infer and check)
         cta = LinearLayout._make((("offset", tuple(vecs)),), ((names[r], nrows), (names[c], ncols)))
         for d in order[2:]:
-            cta = cta * LinearLayout.identity_1d(cta_shape[d], "offset", names[d])
+            cta = cta * LinearLayout.identity_1d(tile[d], "offset", names[d])
         return fit_to_shape(cta, shape, self.cga_layout)
+
+    #: Whether the swizzled tile spans the whole shape (then fitted to one CTA) rather than one CTA's.
+    _WHOLE_SHAPE = False
+
+    @staticmethod
+    def _phase(row: int, per_phase: int, max_phase: int) -> int:
+        """The phase of row ``row``: which multiple of ``vec`` its columns are XOR-ed with.
+
+        >>> SwizzledShared._phase(6, 2, 4)
+        3
+        """
+        return (row // per_phase) % max_phase
 
 
 def swizzled_shared(shape, vec, per_phase, max_phase, order, cga_layout=None) -> LinearLayout:
@@ -93,6 +107,47 @@ def swizzled_shared(shape, vec, per_phase, max_phase, order, cga_layout=None) ->
     {'dim0': 1, 'dim1': 2}
     """
     return SwizzledShared(vec, per_phase, max_phase, order, cga_layout).to_linear(shape)
+
+
+@dataclass(frozen=True)
+class AmdRotatingShared(SwizzledShared):
+    """AMD's ``#ttg.amd_rotating_shared<{vec, perPhase, maxPhase, order}>``: a swizzled shared layout
+    whose phase is rotated from one block of ``per_phase * max_phase`` rows to the next, so that rows
+    ``max_phase`` phases apart do not hit the same banks.
+
+    As :class:`SwizzledShared` (same fields, same text), except that row bit ``2**i`` is XOR-ed with
+    ``vec * (phase ^ block)`` where ``phase = (2**i // per_phase) % max_phase`` and
+    ``block = (2**i // per_phase // max_phase) % max_phase``; and, as Triton 3.9.0's
+    ``sharedToLinearLayoutAMDRotating``, the swizzled tile spans the whole shape before it is fitted to
+    one CTA (with a CGA layout, the rows past one CTA's share are broadcast).
+
+    >>> R = AmdRotatingShared(4, 1, 4, [1, 0])
+    >>> R.to_linear([32, 64]).bases[0][1][6:]      # rows 1, 2, 4, 8, 16: phases 1, 2, then 1, 2 again, then 0
+    [[1, 4], [2, 8], [4, 4], [8, 8], [16, 0]]
+    >>> str(R)
+    '#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>'
+    """
+
+    MNEMONIC = "ttg.amd_rotating_shared"
+    _WHOLE_SHAPE = True
+
+    @staticmethod
+    def _phase(row: int, per_phase: int, max_phase: int) -> int:
+        """The rotated phase of row ``row``: its phase XOR its block of ``max_phase`` phases.
+
+        >>> AmdRotatingShared._phase(4, 1, 4), SwizzledShared._phase(4, 1, 4)
+        (1, 0)
+        """
+        return ((row // per_phase) % max_phase) ^ ((row // max_phase // per_phase) % max_phase)
+
+
+def amd_rotating_shared(shape, vec, per_phase, max_phase, order, cga_layout=None) -> LinearLayout:
+    """The linear layout of ``#ttg.amd_rotating_shared`` for ``shape``; see :class:`AmdRotatingShared`.
+
+    >>> amd_rotating_shared([8, 4], 1, 1, 2, [1, 0]).bases[0]
+    ('offset', [[0, 1], [0, 2], [1, 1], [2, 1], [4, 0]])
+    """
+    return AmdRotatingShared(vec, per_phase, max_phase, order, cga_layout).to_linear(shape)
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,7 @@ def _module(text: str, spans: list | None = None) -> dict:
             kind = body.split("<", 1)[0].strip()
             dialect = "ttng." if kind.startswith("#ttng.") else "ttg."
             if dialect + kind.split(".", 1)[1] not in KINDS:
-                aliases[m.group(1)] = _Unread(kind)  # e.g. #ttg.amd_rotating_shared
+                aliases[m.group(1)] = _Unread(kind)  # an encoding of a later Triton
                 break
             aliases[m.group(1)] = _attr(s, aliases)
             spans.append((at, s.pos))
