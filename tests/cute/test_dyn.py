@@ -39,6 +39,7 @@ from unilayout.cute import (
     slice_and_offset,
     zipped_divide,
 )
+from unilayout.cute.algebra import append, prepend
 from unilayout.cute.basis import ScaledBasis
 from unilayout.cute.dyn import Dyn, bind, dyn_leaves
 from unilayout.cute.inttuple import int_tuple_str
@@ -93,7 +94,7 @@ def _operand(spec: str):
     kind, text = spec.split(":", 1)
     if kind == "layout":
         return _layout(text)
-    if kind in ("shape", "coord", "int_tuple", "int"):
+    if kind in ("shape", "coord", "int_tuple", "int", "stride"):
         return _tuple(text)
     if kind == "path":
         return [int(v) for v in text.split(",") if v]
@@ -161,6 +162,8 @@ OPS = {
     "tile_to_shape": cute.tile_to_shape,
     "make_layout_like": cute.make_layout_like,
     "make_ordered_layout": cute.make_ordered_layout,
+    "append": append,
+    "prepend": prepend,
 }
 
 
@@ -176,7 +179,7 @@ def test_cute_ir_dialect_case_infers_cute_opts_type(case):
             op(*args)
         return
     got = _text(op(*args))
-    if case["result"].startswith(("coord:", "int:")):  # an int tuple: its text, whatever the kind
+    if case["result"].startswith(("coord:", "int:", "shape:", "stride:", "int_tuple:")):  # an int tuple: its text
         got, case = got.split(":", 1)[1], dict(case, result=case["result"].split(":", 1)[1])
     assert _erase_div(got) == case["result"], f"{case['file']} @{case['func']}: {got} != {case['result']}"
 

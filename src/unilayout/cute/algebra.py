@@ -24,11 +24,13 @@ The algebra lives in two files, and every name is importable from here:
 ``cute.compose``   coalesce, filter, composition, complement, right/left inverse
 ``cute.divide``    logical/zipped/tiled/flat divide and product, blocked/raked
                    product, tile_to_shape, upcast, downcast, recast_layout
+here               append, prepend (C++ ``append<N>``, CuTe IR's ``append_to_rank``)
 =================  ===============================================================
 """
 
 from __future__ import annotations
 
+from ..errors import LayoutError
 from .compose import coalesce, complement, composition, filter, left_inverse, right_inverse
 from .divide import (
     blocked_product,
@@ -46,10 +48,52 @@ from .divide import (
     zipped_divide,
     zipped_product,
 )
+from .layout import Layout, _make_any
+from .swizzle import ComposedLayout
 
 __all__ = [
     "coalesce", "filter", "composition", "complement", "right_inverse", "left_inverse",
     "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
     "logical_product", "zipped_product", "tiled_product", "flat_product",
     "blocked_product", "raked_product", "tile_to_shape", "upcast", "downcast", "recast_layout",
+    "append", "prepend",
 ]
+
+
+def append(x, elem, n: int):
+    """``x`` padded at the end with copies of ``elem`` to rank ``n`` (C++ ``append<N>``, CuTe IR ``append_to_rank``).
+
+    ``x`` is an int tuple (an int is rank 1), a Layout (``elem`` a Layout, usually ``1:0``) or a ComposedLayout
+    (its inner layout is padded); a rank already ``>= n`` leaves ``x`` as it is. Dynamic leaves are carried.
+
+    >>> append((4, 8), 1, 4), append(5, 1, 3), str(append(Layout(4, 1), Layout(1, 0), 3))
+    ((4, 8, 1, 1), (5, 1, 1), '(4,1,1):(1,0,0)')
+    """
+    return _pad(x, elem, n, False)
+
+
+def prepend(x, elem, n: int):
+    """``x`` padded at the front with copies of ``elem`` to rank ``n`` (C++ ``prepend<N>``, ``prepend_to_rank``).
+
+    >>> prepend((4, 8), 1, 4), str(prepend(Layout((4, 8), (1, 4)), Layout(1, 0), 3))
+    ((1, 1, 4, 8), '(1,4,8):(0,1,4)')
+    """
+    return _pad(x, elem, n, True)
+
+
+def _pad(x, elem, n, front):
+    name = "prepend" if front else "append"
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise LayoutError(f"{name}: the rank must be a non-negative int, got {n!r}")
+    if isinstance(x, ComposedLayout):
+        return ComposedLayout(x.outer, x.offset, _pad(x.inner, elem, n, front))
+    if isinstance(x, Layout):
+        if not isinstance(elem, Layout):
+            raise LayoutError(f"{name}: a layout pads with a layout (1:0 is C++'s default), got {elem!r:.40}")
+        s, d = _pad(x.shape, elem.shape, n, front), _pad(x.stride, elem.stride, n, front)
+        return x if s is x.shape else _make_any(s, d)
+    t = x if isinstance(x, tuple) else (x,)
+    if len(t) >= n:
+        return x
+    pad = (elem,) * (n - len(t))
+    return pad + t if front else t + pad

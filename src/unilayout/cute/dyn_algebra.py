@@ -271,10 +271,16 @@ def complement(layout, cotarget=None):
     '(2,?):(1,2)'
     """
     inner = layout.inner if hasattr(layout, "inner") else layout
-    cotarget = _cotarget(cotarget)
+    return _complement(inner, _cotarget(cotarget))
+
+
+def _complement(inner, cotarget):
+    """``complement`` for a Layout and a validated cotarget (None, an int, a Dyn or a tuple of them)."""
+    D = Dyn
     shapes, strides = _flat(inner)
-    modes = [(d, s) for s, d in zip(shapes, strides) if not _is(s, 1) and not _is(d, 0)]
-    if any(type(d) is ScaledBasis for d, _ in modes):
+    modes = [(d, s) for s, d in zip(shapes, strides)
+             if not (type(s) is not D and s == 1) and not (type(d) is not D and d == 0)]
+    if modes and any(type(d) is ScaledBasis for d, _ in modes):
         raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe's "
                           "complement, and the products built on it, take integral strides")
     if cotarget is None:
@@ -284,26 +290,29 @@ def complement(layout, cotarget=None):
     if not modes:
         return _make_any(cotarget, 1) if type(cotarget) is not tuple else Layout(cotarget)
     if len(modes) > 1:
-        dyn = [d for d, _ in modes if type(d) is Dyn]
-        if dyn:
-            raise LayoutError(f"complement: layout {inner} has the dynamic stride {dyn[0]}; the complement orders "
-                              "the modes by stride, which needs them static")
+        for d, _ in modes:
+            if type(d) is D:
+                raise LayoutError(f"complement: layout {inner} has the dynamic stride {d}; the complement orders "
+                                  "the modes by stride, which needs them static")
         modes.sort(key=lambda m: m[0])
     rs, rd, cur = [], [], 1
     for d, s in modes:
-        if _st(d) and d < 0:
-            raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
-        q = d // cur if _st(d) and _st(cur) else (d if _is(cur, 1) else dceil_div(d, cur))
-        if _is(q, 0):
+        if type(d) is not D:
+            if d < 0:
+                raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
+            q = d // cur if type(cur) is not D else dceil_div(d, cur)
+        else:
+            q = d if type(cur) is not D and cur == 1 else dceil_div(d, cur)
+        if type(q) is not D and q == 0:
             raise LayoutError(f"complement: layout {inner} is not injective (stride {d} falls inside earlier modes)")
-        if not _is(q, 1):
+        if type(q) is D or q != 1:
             _append(rs, rd, q, cur)
-        cur = dmul(d, s)
+        cur = d * s if type(d) is not D and type(s) is not D and type(cur) is not D else dmul(d, s)
     rest = cur
     for v in (leaves(cotarget) if type(cotarget) is tuple else (cotarget,)):
         n = dceil_div(v, rest)
-        rest = dceil_div(rest, v) if not _is(v, 0) else 1
-        if not _is(n, 1):
+        rest = dceil_div(rest, v) if type(v) is D or v != 0 else 1
+        if type(n) is D or n != 1:
             _append(rs, rd, n, cur)
         cur = dmul(cur, n)
     return _from_lists(rs, rd)
@@ -333,7 +342,7 @@ def logical_divide(layout, tiler):
         return _by_mode(layout, tiler, logical_divide, "logical_divide")
     b = _as_layout(tiler)
     plain = _coalesce_lists(*_flat(layout))
-    c = complement(b, tuple(plain[0]) if len(plain[0]) > 1 else (plain[0][0] if plain[0] else 1))
+    c = _complement(b, tuple(plain[0]) if len(plain[0]) > 1 else (plain[0][0] if plain[0] else 1))
     return _make_any(*_compose_tree(layout, _coalesce_x(layout), (b.shape, c.shape), (b.stride, c.stride)))
 
 
