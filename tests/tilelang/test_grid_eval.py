@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from unilayout.errors import LayoutError
 from unilayout.tilelang.expr import evaluate, parse, to_text
-from unilayout.tilelang.grid_eval import evaluate_grid, narrow_dtype, regroup
+from unilayout.tilelang.grid_eval import evaluate_grid, narrow_dtype, period, regroup
 
 EXTENTS = {"_i": 24, "_j": 40}
 
@@ -74,3 +74,44 @@ def _tree(children):
 def test_random_expressions_agree_with_int64_evaluation(e):
     got = np.broadcast_to(evaluate_grid(e, _grid(EXTENTS), EXTENTS), (24, 40))
     assert (got == _reference(e, EXTENTS)).all(), to_text(e)
+
+
+@pytest.mark.parametrize("text, want", [
+    ("_i % 8", 8), ("_i // 8", None), ("_i", None), ("_j + 3", 1),
+    ("(_i * 3) % 16", 16), ("(_i * 4) % 16", 4), ("(_i // 4) % 2", 8), ("_i % 64 // 32", 64),
+    ("T.bitwise_and(_i, 7)", 8), ("T.bitwise_and(_i, 6)", None), ("(_i % 8 + _i % 12) % 4", 4),
+    ("T.bitwise_xor(_i % 4, _j) * 3 - _i % 6", 12), ("(_i - 5) % -8", 8), ("(_i // -2) % 4", 8),
+    ("T.truncmod(_i, 8)", None),
+])
+def test_period_is_what_the_expression_reads_of_the_placeholder(text, want):
+    assert period(parse(text), "_i") == want
+    if want is not None:  # and it is a period: shifting _i by it changes nothing
+        e, i = parse(text), np.arange(64)
+        env = {"_i": i, "_j": np.full(64, 5)}
+        assert (evaluate(e, env) == evaluate(e, {**env, "_i": i + want})).all()
+
+
+@pytest.mark.parametrize("text, extents", [
+    ("_i % 8 * 64 + (_j % 64 // 32 + _i % 8 // 4) % 2 * 32 + _j // 64 * 4096 + _i // 8 * 512 + 3", {"_i": 64, "_j": 256}),
+    ("T.bitwise_xor(_i % 8, _j // 8 % 8) * 8", {"_i": 64, "_j": 128}),               # whole-grid terms only
+    ("T.bitwise_xor(_i % 4, _k % 2) + _j * 7 - 5", {"_i": 16, "_j": 6, "_k": 8}),    # a 3-D grid, _j not periodic
+    ("(_i * 3 - _j) % 16 * 2 + _i // 16 - _j", {"_i": 64, "_j": 32}),
+])
+def test_periodic_whole_grid_terms_evaluated_on_one_period_equal_int64_evaluation(text, extents):
+    e = parse(text)
+    got = evaluate_grid(e, _grid(extents), extents)
+    assert got.dtype == np.int64 and got.flags.writeable
+    assert (np.broadcast_to(got, tuple(extents.values())) == _reference(e, extents)).all(), text
+
+
+_periodic = st.recursive(_leaf, lambda c: st.one_of(_tree(c), st.tuples(c, st.sampled_from([2, 4, 8, 16])).map(
+    lambda t: ("%", t[0], ("int", t[1])))), max_leaves=8)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_periodic, _periodic)
+def test_random_periodic_sums_agree_with_int64_evaluation(a, b):
+    ext = {"_i": 32, "_j": 64}
+    e = ("+", ("%", ("bitwise_xor", a, b), ("int", 16)), ("+", ("*", ("var", "_i"), ("int", 64)), b))
+    got = np.broadcast_to(evaluate_grid(e, _grid(ext), ext), (32, 64))
+    assert (got == _reference(e, ext)).all(), to_text(e)

@@ -12,7 +12,11 @@ maps are evaluated over every point of its input shape (2^20 points for a
   (``expr.bound``) prove them, so no intermediate can overflow, and the
   last one straight into int64;
 - writes each operation into an operand it owns (a temporary of the full
-  broadcast shape) instead of allocating a new array.
+  broadcast shape) instead of allocating a new array;
+- evaluates the terms that read several placeholders (a swizzle's XOR of a
+  row and a column) once per *period*: where they read ``_i`` only through
+  ``_i % 8`` and ``_j`` only through ``_j % 64``, they are computed on an
+  8x64 grid and added to the rest tile by tile (``period``).
 
 The answer is int64 of the broadcast shape, equal to ``expr.evaluate``:
 
@@ -27,11 +31,13 @@ The answer is int64 of the broadcast shape, equal to ``expr.evaluate``:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .expr import apply, bound, pow2_shift, variables
 
-__all__ = ["evaluate_grid", "narrow_dtype"]
+__all__ = ["evaluate_grid", "narrow_dtype", "period"]
 
 _NARROW = (np.dtype(np.int16), np.dtype(np.int32))
 _IN_PLACE = {"+": np.add, "-": np.subtract, "*": np.multiply, "bitwise_xor": np.bitwise_xor,
@@ -63,8 +69,147 @@ def evaluate_grid(e, env, extents) -> np.ndarray:
     Returns int64 of the broadcast shape of the placeholders ``e`` reads (see the module docstring).
     """
     local = {k: np.asarray(v, dtype=_fit((0, max(extents[k] - 1, 0)))) for k, v in env.items()}
-    out, _ = _ev(regroup(e), local, extents, np.dtype(np.int64))
-    return np.asarray(out, dtype=np.int64)
+    terms = _terms(e)
+    whole = _sum(t for t in terms if len(variables(t[1])) > 1)
+    periods = _tile_periods(whole, local, extents) if whole is not None else None
+    if periods is None:
+        out, _ = _ev(regroup(e), local, extents, np.dtype(np.int64))
+        return np.asarray(out, dtype=np.int64)
+    return _tiled(terms, periods, local, extents)
+
+
+def period(e, var):
+    """The least-known ``P`` such that ``e`` reads ``var`` only through ``var mod P`` (1: not at all; None: no period).
+
+    Found structurally: ``x % c`` reads ``x`` only modulo ``c``; modulo ``c``, ``k * x`` needs ``x`` modulo
+    ``c / gcd(k, c)``, ``x // d`` needs ``x`` modulo ``c * |d|``, sums need the lcm; any other operation is
+    periodic with the lcm of its operands' periods. Every operand of the result is then periodic too (its
+    value, or its value modulo what the result reads of it), so evaluating ``e`` on ``[0, P)`` meets every
+    error the whole range would.
+
+    >>> from .expr import parse
+    >>> e = parse("(_j % 64 // 32 + _i % 8 // 4) % 2 * 32 + T.bitwise_xor(_i * 3 % 16, _j // 8 % 4)")
+    >>> period(e, "_i"), period(e, "_j"), period(parse("_i // 8"), "_i")
+    (16, 64, None)
+    """
+    if var not in variables(e):
+        return 1
+    op = e[0]
+    if op == "var":
+        return None
+    c = _const(e[2]) if len(e) == 3 else None
+    if op in ("%", "floormod") and c:
+        return _mod_period(e[1], var, abs(c))
+    if op == "bitwise_and" and c and c > 0 and c & (c + 1) == 0:
+        return _mod_period(e[1], var, c + 1)
+    return _lcm(period(x, var) for x in e[1:])
+
+
+def _mod_period(e, var, c):
+    """The least-known ``P`` such that ``e mod c`` reads ``var`` only through ``var mod P`` (None: no period)."""
+    if var not in variables(e):
+        return 1
+    op = e[0]
+    if op == "var":
+        return c
+    if op in ("+", "-"):
+        return _lcm(_mod_period(x, var, c) for x in e[1:])
+    if op == "neg":
+        return _mod_period(e[1], var, c)
+    if op == "*" and (_const(e[1]) is not None or _const(e[2]) is not None):
+        k, x = (e[1], e[2]) if _const(e[1]) is not None else (e[2], e[1])
+        m = c // math.gcd(_const(k), c)
+        return 1 if m == 1 else _mod_period(x, var, m)
+    d = _const(e[2]) if len(e) == 3 else None
+    if op in ("//", "floordiv") and d:
+        return _mod_period(e[1], var, c * abs(d))
+    if op in ("%", "floormod") and d and d % c == 0:
+        return _mod_period(e[1], var, c)
+    return period(e, var)
+
+
+def _const(e):
+    return e[1] if e[0] == "int" else None
+
+
+def _lcm(ps):
+    out = 1
+    for p in ps:
+        if p is None:
+            return None
+        out = math.lcm(out, p)
+    return out
+
+
+def _axis(a) -> int | None:
+    """The one axis of the open-grid array ``a`` longer than 1 (None: a whole grid, or a single value)."""
+    long = [k for k, n in enumerate(a.shape) if n > 1]
+    return long[0] if len(long) == 1 else None
+
+
+def _tile_periods(whole, env, extents):
+    """``{placeholder: period}`` of ``whole`` when it pays to evaluate it on one period (>= 4x fewer points)."""
+    out, full, small = {}, 1, 1
+    for v in variables(whole):
+        n, p = extents.get(v, 0), period(whole, v)
+        if p is None or n < 1 or n % p or v not in env or _axis(env[v]) is None:
+            return None
+        out[v], full, small = p, full * n, small * p
+    return out if small * 4 <= full else None
+
+
+def _tiled(terms, periods, env, extents):
+    """The sum of ``terms`` as int64, its whole-grid terms evaluated on one period of each placeholder.
+
+    Each axis of ``n`` points whose placeholder has period ``p < n`` is viewed as ``(n // p, p)``; the
+    whole-grid terms (on the periods), the constant and each placeholder's own terms are summed smallest
+    first, so that only the last addition writes the whole grid.
+    """
+    parts = {}  # the placeholder a term reads ("" none, "*" several) -> its sum
+    for c, t in terms:
+        v = variables(t)
+        parts.setdefault("*" if len(v) > 1 else next(iter(v), ""), []).append((c, t))
+    read = [v for v in env if v in periods or v in parts]
+    shape = np.broadcast_shapes(*(env[v].shape for v in read))
+    axis = {_axis(env[v]): v for v in read}
+    split = []  # per axis: (tiles, period) or (n,)
+    for k, n in enumerate(shape):
+        p = periods.get(axis.get(k), n)
+        split.append((n // p, p) if p < n else (n,))
+
+    def view(a, k=None):  # ``a`` in the split shape: long along axis k, or (k None) along the period axes
+        out = []
+        for j, sp in enumerate(split):
+            if len(sp) == 1:
+                out.append(a.shape[j])
+            else:
+                out += [1, a.shape[j]] if k is None else list(sp) if j == k else [1, 1]
+        return a.reshape(out)
+
+    small = {v: np.arange(p, dtype=env[v].dtype).reshape([p if k == _axis(env[v]) else 1 for k in range(len(shape))])
+             for v, p in periods.items()}
+    acc = np.asarray(_ev(regroup(_sum(parts["*"])), small, {**extents, **periods}, np.dtype(np.int64))[0])
+    if "" in parts:
+        acc = acc + _ev(_sum(parts[""]), env, extents, np.dtype(np.int64))[0]
+    acc = view(acc.reshape(acc.shape + (1,) * (len(shape) - acc.ndim)))
+    rows = sorted((v for v in parts if v not in ("", "*")), key=lambda v: env[v].size)
+    for v in rows:
+        r = view(np.asarray(_ev(_sum(parts[v]), env, extents, np.dtype(np.int64))[0]), _axis(env[v]))
+        acc = np.add(acc, r, out=np.empty(np.broadcast_shapes(acc.shape, r.shape), np.int64))
+    whole = tuple(n for sp in split for n in sp)
+    return (acc if acc.shape == whole else np.broadcast_to(acc, whole).copy()).reshape(shape)
+
+
+def _term(c, t):
+    """The term ``c * t`` as an expression."""
+    return ("int", c * t[1]) if t[0] == "int" else t if c == 1 else ("*", t, ("int", c))
+
+
+def _sum(terms):
+    out = None
+    for c, t in terms:
+        out = _term(c, t) if out is None else ("+", out, _term(c, t))
+    return out
 
 
 def _terms(e, c=1):
@@ -100,8 +245,7 @@ def regroup(e):
         return e
     groups = {}  # the placeholders a term reads -> its terms, in the text's order
     for c, t in terms:
-        term = ("int", c * t[1]) if t[0] == "int" else t if c == 1 else ("*", t, ("int", c))
-        groups.setdefault(tuple(sorted(variables(t))), []).append(term)
+        groups.setdefault(tuple(sorted(variables(t))), []).append(_term(c, t))
     sums = [None, None]  # terms of at most one placeholder (rows, columns), and the rest (whole grids, small values)
     for key in sorted(groups, key=lambda k: (len(k), k)):
         part = groups[key][0]
