@@ -74,6 +74,15 @@ def test_convert_prices_the_element_type_of_the_pasted_tensors(capsys, elem, bit
     assert status == 0 and json.loads(out)["shared_bytes"] == want.shared_bytes == 64 * 128 * bits // 8
 
 
+def test_convert_reports_triton_s_own_path_and_scratch_bytes(capsys):
+    src, dst = f"tensor<64x128xf16, {_ROW}>", f"tensor<64x128xf16, {_COL}>"
+    status, out, _ = run(capsys, "convert", src, dst, "--json")
+    low = plan.triton_lowering(unilayout.parse(src), unilayout.parse(dst), bitwidth=16)
+    d = json.loads(out)
+    assert status == 0 and (d["path"], d["scratch_bytes"]) == (low.path, low.scratch_bytes) == ("shared", low.scratch_bytes)
+    assert low.scratch_bytes > 0
+
+
 def test_convert_refuses_two_element_types_unless_bits_are_given(capsys):
     src, dst = f"tensor<64x128xf16, {_ROW}>", f"tensor<64x128xf32, {_COL}>"
     status, _, err = run(capsys, "convert", src, dst)

@@ -203,7 +203,7 @@ def _convert(args):
         c = triton_conversion(a, b, bitwidth=bits)
         d = dict(level=c.level, levels=list(c.levels), shuffle_rounds=c.shuffle_rounds, shared_bytes=c.shared_bytes,
                  store_conflicts=c.store_conflicts, load_conflicts=c.load_conflicts, store_vector=c.store_vector,
-                 load_vector=c.load_vector)
+                 load_vector=c.load_vector, scratch_bytes=c.scratch_bytes, path=c.path)
     elif fa == fb == "cute":
         from ..plan import cute_copy  # lazy: CuTe's copy model loads only for plan convert
 

@@ -17,6 +17,8 @@ name                                    answers
                                         total reshard traffic (dynamic programming), per-edge costs
 ``triton_conversion(src, dst)``         a Triton ``convert_layout``: levels, shuffle rounds, shared
                                         staging bytes, bank conflicts, vector widths
+``triton_lowering(src, dst)``           what Triton 3.9 itself emits for it: path, scratch bytes,
+                                        instruction classes (checked against its PTX)
 ``cute_copy(src, dst)``                 a CuTe copy: common vector width, transactions
 ``reinterpretations(device)``           the device seed's grid reinterpretations of a device
 ======================================  ==============================================================
@@ -57,6 +59,7 @@ _NAMES = {
     "reinterpretations": "regrid", "row_major": "regrid",
     "ReshardCost": "reshard", "reshard_cost": "reshard", "transfer_table": "transfers",
     "TritonCost": "triton", "shuffle_rounds": "triton", "triton_conversion": "triton", "element_bits": "triton",
+    "TritonLowering": "triton", "triton_lowering": "triton",
 }
 
 __all__ = sorted(_NAMES)
