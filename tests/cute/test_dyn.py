@@ -90,6 +90,19 @@ def _layout(text: str):
     return Layout(_tuple(shape), _tuple(stride))
 
 
+def _tile(text: str):
+    """``[m0;m1;...]``, each mode ``_``, a layout, an int tuple or a nested tile, to a tuple tiler."""
+    modes, depth, start = [], 0, 1
+    for i, ch in enumerate(text):
+        depth += ch == "["
+        depth -= ch == "]"
+        if (ch == ";" and depth == 1) or (ch == "]" and depth == 0):
+            modes.append(text[start:i])
+            start = i + 1
+    return tuple(None if m == "_" else _tile(m) if m.startswith("[") else _layout(m) if ":" in m else _tuple(m)
+                 for m in modes)
+
+
 def _operand(spec: str):
     kind, text = spec.split(":", 1)
     if kind == "layout":
@@ -99,7 +112,9 @@ def _operand(spec: str):
     if kind == "path":
         return [int(v) for v in text.split(",") if v]
     if kind == "tile":
-        return tuple(None if m == "_" else _layout(m) if ":" in m else _tuple(m) for m in text.strip("[]").split(";"))
+        return _tile(text)
+    if kind == "swizzle":
+        return Swizzle(*map(int, text[2:-1].split(",")))
     if kind == "composed":
         outer, offset, inner = text.split(" o ")
         if outer.startswith("S<"):
@@ -164,6 +179,13 @@ OPS = {
     "make_ordered_layout": cute.make_ordered_layout,
     "append": append,
     "prepend": prepend,
+    "tiled_divide": cute.tiled_divide,
+    "flat_divide": cute.flat_divide,
+    "zipped_product": cute.zipped_product,
+    "tiled_product": cute.tiled_product,
+    "flat_product": cute.flat_product,
+    "blocked_product": cute.blocked_product,
+    "raked_product": cute.raked_product,
 }
 
 
@@ -390,3 +412,17 @@ def test_results_with_dynamic_leaves_are_dyn_layouts(name):
 def test_ops_that_need_static_values_name_the_dynamic_leaf():
     with pytest.raises(LayoutError, match=r"dynamic shape leaf \?\{div=8\}"):
         cute.left_inverse(_layout("(?{div=8},4):(1,8)"))
+
+
+def test_products_refuse_a_basis_strided_tiler():
+    # CuTe IR: "expects rhs stride to be integer-only"; a product walks the tiler's offsets, coordinates have none.
+    for op in (cute.logical_product, cute.blocked_product, cute.raked_product, cute.flat_product):
+        with pytest.raises(LayoutError, match="basis strides"):
+            op(Layout((4, 3), (1, 4)), _layout("(2,5):(1@0,1@1)"))
+
+
+@pytest.mark.parametrize("order", [(0, 0), (0, 5), (1, 2), 1, (1, 2, 0)])
+def test_tile_to_shape_order_must_be_a_permutation_of_the_target_modes(order):
+    with pytest.raises(LayoutError, match="tile_to_shape order"):
+        cute.tile_to_shape(Layout((128, 128), (128, 1)), (1024, 512), order)
+    assert str(cute.tile_to_shape(Layout((3, 2), (1, 3)), (Dyn(), Dyn()), (1, 0))) == "((3,?),(2,?)):((1,?{div=6}),(3,6))"

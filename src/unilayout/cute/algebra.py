@@ -56,8 +56,7 @@ __all__ = [
     "logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
     "logical_product", "zipped_product", "tiled_product", "flat_product",
     "blocked_product", "raked_product", "tile_to_shape", "upcast", "downcast", "recast_layout",
-    "append", "prepend",
-]
+]  # append and prepend are importable from here; they are not in the package's contract (shared design.md)
 
 
 def append(x, elem, n: int):

@@ -52,6 +52,7 @@ from .compose import (
     complement,
 )
 from .inttuple import int_tuple_str, normalize, product_each
+from .inttuple import permutation_order as _order
 from .layout import DynLayout, Layout, _make, _retag, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -228,6 +229,7 @@ def _logical_product(a: Layout, tiler) -> Layout:
     b = tiler if type(tiler) is Layout else _as_layout(tiler)
     if type(b) is DynLayout:
         return _dyn.logical_product(a, b)
+    _integral_tiler(b, "logical_product")
     p = _compose(_complement(a, a.size * b.cosize), b)
     return _make((a.shape, p.shape), (a.stride, p.stride))
 
@@ -262,6 +264,13 @@ def flat_product(layout, tiler):
     return _unzip(_logical_product(layout, tiler), tiler, True, True)
 
 
+def _integral_tiler(b: Layout, name: str) -> None:
+    """A product repeats along the tiler's offsets: basis strides (coordinates) have none (CuTe IR rejects them)."""
+    for d in _flat(b)[1]:
+        if type(d) is not int:
+            raise LayoutError(f"{name}: the tiler {b} has basis strides; a product takes an integral-strided tiler")
+
+
 def _pad(layout: Layout, r: int) -> Layout:
     if layout.rank >= r:
         return layout
@@ -274,6 +283,7 @@ def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
     b = _as_layout(b)
     if type(b) is DynLayout:
         return _dyn.raked_product(a, b) if raked else _dyn.blocked_product(a, b)
+    _integral_tiler(b, "raked_product" if raked else "blocked_product")
     r = max(a.rank, b.rank)
     a2, b2 = _pad(a, r), _pad(b, r)
     p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
@@ -341,7 +351,7 @@ def tile_to_shape(block, target_shape, order=None):
     padded = _pad(block, len(sizes))
     have = product_each(padded.shape) if type(padded.shape) is tuple else (padded.size,)
     counts = tuple(ceil_div(t, b) for t, b in zip(sizes, have))
-    grid = Layout(counts) if order is None else make_ordered_layout(counts, order)
+    grid = Layout(counts) if order is None else make_ordered_layout(counts, _order(order, len(counts)))
     return _block_rake(padded, grid, False)
 
 

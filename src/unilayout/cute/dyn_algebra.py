@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from ..errors import LayoutError
 from .basis import ScaledBasis
-from .dyn import Dyn, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
+from .dyn import Dyn, _product, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
 from .inttuple import int_tuple_str, leaves
+from .inttuple import permutation_order as _order
 from .layout import DynLayout, Layout, _make, _make_any, _retag, make_layout, make_ordered_layout
 
 __all__ = [
@@ -485,7 +486,7 @@ def tile_to_shape(block, target_shape, order=None):
     '((2,?{div=4}),(2,4)):((1,4),(2,?{div=16}))'
     """
     trg = target_shape if type(target_shape) in (int, Dyn) else normalize_dyn(target_shape, "tile_to_shape target")
-    sizes = tuple(_prod(t) for t in trg) if type(trg) is tuple else (trg,)
+    sizes = tuple(_product(t) for t in trg) if type(trg) is tuple else (trg,)
     for i, t in enumerate(sizes):
         if _st(t) and t < 1:
             raise LayoutError(
@@ -494,17 +495,10 @@ def tile_to_shape(block, target_shape, order=None):
     if block.rank > len(sizes):
         raise LayoutError(f"tile_to_shape: block {block} has rank {block.rank} > target rank {len(sizes)}")
     padded = _pad(block, len(sizes))
-    have = tuple(_prod(s) for s in padded.shape) if type(padded.shape) is tuple else (padded.size,)
+    have = tuple(_product(s) for s in padded.shape) if type(padded.shape) is tuple else (padded.size,)
     counts = tuple(dceil_div(t, b) for t, b in zip(sizes, have))
-    grid = Layout(counts) if order is None else make_ordered_layout(counts, order)
+    grid = Layout(counts) if order is None else make_ordered_layout(counts, _order(order, len(counts)))
     return _block_rake(padded, grid, False, "tile_to_shape")
-
-
-def _prod(t):
-    r = 1
-    for v in leaves(t):
-        r = dmul(r, v)
-    return r
 
 
 # -- casts and inverses --------------------------------------------------------

@@ -424,3 +424,18 @@ def prod(values) -> int:
     24
     """
     return reduce(operator.mul, values, 1)
+
+
+def permutation_order(order, r: int, what: str = "tile_to_shape order"):
+    """``order`` as a flat tuple, checked to be a permutation of ``0..r-1`` (one entry per mode; CuTe IR's rule).
+
+    >>> permutation_order((1, 0), 2, "order")
+    (1, 0)
+    """
+    o = normalize(order, what)
+    o = o if type(o) is tuple else (o,)
+    if len(o) != r:
+        raise LayoutError(f"{what} {int_tuple_str(order)} has rank {len(o)}, not the target rank {r}")
+    if any(type(v) is not int for v in o) or sorted(o) != list(range(r)):
+        raise LayoutError(f"{what} {int_tuple_str(order)} is not a permutation of 0..{r - 1}")
+    return o
