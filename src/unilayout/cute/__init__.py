@@ -49,6 +49,7 @@ strides is a linear layout over GF(2) (``unilayout.convert``); a TSL is a CuTe l
 plus an offset; a metal-layout shard is a CuTe layout.
 """
 
+from ..errors import LayoutError
 from .algebra import (
     blocked_product,
     coalesce,
@@ -131,6 +132,8 @@ def flatten(x):
         return flatten_layout(x)
     if isinstance(x, ComposedLayout):
         return ComposedLayout(x.outer, x.offset, flatten_layout(x.inner))
+    if not isinstance(x, (tuple, int, Dyn)):  # a Swizzle, a string...: nothing to flatten (CuTe IR refuses them)
+        raise LayoutError(f"flatten: expected a layout, a composed layout or an int tuple, got {type(x).__name__}")
     return _flatten_tuple(x)
 
 

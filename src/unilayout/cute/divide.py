@@ -433,6 +433,7 @@ def recast_layout(new_bits: int, old_bits: int, layout):
     '(12,4):(1,12)'
     """
     new_bits, old_bits = as_positive(new_bits, "recast_layout new_bits"), as_positive(old_bits, "recast_layout old_bits")
+    _flat(layout.inner if isinstance(layout, ComposedLayout) else layout)  # a LayoutError for a non-layout
     g = gcd(new_bits, old_bits)
     num, den = new_bits // g, old_bits // g
     if num != 1:

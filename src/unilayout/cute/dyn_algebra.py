@@ -568,6 +568,8 @@ def right_inverse(layout):
     >>> str(right_inverse(Layout((2, 4, 6), (4, 1, Dyn())))), str(right_inverse(Layout((4, 3), (Dyn(), 1))))
     ('(4,2):(2,1)', '3:4')
     """
+    if not all(map(_st, _flat(layout)[0])):  # CuTe IR: "expects a static-shape input layout"
+        raise LayoutError(f"right_inverse: the layout {layout} has a dynamic shape; its inverse needs the sizes")
     shapes, strides = _coalesce_lists(*_flat(layout))
     prefix, p = [], 1
     for v in shapes:

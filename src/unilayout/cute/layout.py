@@ -23,9 +23,7 @@ from ..errors import LayoutError
 from ._flat import basis_cosize, table
 from .basis import as_coord, has_basis, normalize_stride
 from .dyn import Dyn, check_bound, dyn_cosize, dyn_crd2idx, has_dyn, normalize_dyn
-from .inttuple import (
-    _crd2idx as crd2idx,
-)
+from .inttuple import _crd2idx as crd2idx
 from .inttuple import (
     congruent,
     depth,
@@ -353,6 +351,8 @@ def slice_and_offset(crd, layout: Layout):
     >>> slice_and_offset(((None, 1), None), Layout(((2, 2), 8), ((1, 2), 4)))
     (Layout((2, 8), (1, 4)), 2)
     """
+    if not isinstance(layout, Layout):
+        raise LayoutError(f"slice_and_offset: expected a CuTe Layout, got {type(layout).__name__} {layout!s:.60}")
     crd = _normalize_coord(crd)
     if crd is None:
         return layout, 0
@@ -528,20 +528,20 @@ def select(layout: Layout, *modes) -> Layout:
 
 
 def group(layout: Layout, begin: int, end: int) -> Layout:
-    """Nest top-level modes ``[begin, end)`` into one mode (C++ ``group<B,E>``).
+    """Nest top-level modes ``[begin, end)`` into one mode (C++ ``group<B,E>``; of a composed layout's inner one).
 
     >>> group(Layout((2, 3, 4, 5)), 1, 3)
     Layout((2, (3, 4), 5), (1, (2, 6), 24))
     """
+    if hasattr(layout, "inner") and isinstance(layout.inner, Layout):  # a ComposedLayout: its inner layout's modes
+        return type(layout)(layout.outer, layout.offset, group(layout.inner, begin, end))
     if not isinstance(layout, Layout):
         raise LayoutError(f"group: expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
     begin, end = as_int(begin, "group: begin"), as_int(end, "group: end")
-    r = layout.rank
-    if not (0 <= begin <= end <= r):
-        raise LayoutError(f"group: need 0 <= begin <= end <= rank {r}, got [{begin}, {end})")
+    if not (0 <= begin < end <= layout.rank):  # an empty group (begin == end) is refused, as CuTe IR does
+        raise LayoutError(f"group: need 0 <= begin < end <= rank {layout.rank}, got [{begin}, {end})")
     modes = list(layout)
-    inner = make_layout(*modes[begin:end])
-    return make_layout(*modes[:begin], inner, *modes[end:])
+    return make_layout(*modes[:begin], make_layout(*modes[begin:end]), *modes[end:])
 
 
 def flatten_layout(layout: Layout) -> Layout:
