@@ -96,10 +96,13 @@ def test_period_is_what_the_expression_reads_of_the_placeholder(text, want):
     ("T.bitwise_xor(_i % 8, _j // 8 % 8) * 8", {"_i": 64, "_j": 128}),               # whole-grid terms only
     ("T.bitwise_xor(_i % 4, _k % 2) + _j * 7 - 5", {"_i": 16, "_j": 6, "_k": 8}),    # a 3-D grid, _j not periodic
     ("(_i * 3 - _j) % 16 * 2 + _i // 16 - _j", {"_i": 64, "_j": 32}),
+    ("T.bitwise_xor(_i % 8, _rep % 2) * 16 + _rep * 64 + _i", {"_i": 32, "_rep": 2}),     # _rep given 1-D below
 ])
 def test_periodic_whole_grid_terms_evaluated_on_one_period_equal_int64_evaluation(text, extents):
-    e = parse(text)
-    got = evaluate_grid(e, _grid(extents), extents)
+    e, env = parse(text), _grid(extents)
+    if "_rep" in env:  # a Fragment's replica index: 1-D, broadcast along the last axis
+        env["_rep"] = env["_rep"].reshape(-1)
+    got = evaluate_grid(e, env, extents)
     assert got.dtype == np.int64 and got.flags.writeable
     assert (np.broadcast_to(got, tuple(extents.values())) == _reference(e, extents)).all(), text
 

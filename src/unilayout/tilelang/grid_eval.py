@@ -69,6 +69,8 @@ def evaluate_grid(e, env, extents) -> np.ndarray:
     Returns int64 of the broadcast shape of the placeholders ``e`` reads (see the module docstring).
     """
     local = {k: np.asarray(v, dtype=_fit((0, max(extents[k] - 1, 0)))) for k, v in env.items()}
+    nd = max((a.ndim for a in local.values()), default=0)  # the same rank for all, as broadcasting reads them
+    local = {k: a.reshape((1,) * (nd - a.ndim) + a.shape) for k, a in local.items()}
     terms = _terms(e)
     whole = _sum(t for t in terms if len(variables(t[1])) > 1)
     periods = _tile_periods(whole, local, extents) if whole is not None else None
