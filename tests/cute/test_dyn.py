@@ -141,7 +141,12 @@ def _text(x) -> str:
         outer = x.outer
         o = f"S<{outer.bits},{outer.base},{outer.shift}>" if isinstance(outer, Swizzle) else str(outer)
         return f"composed:{o} o {x.offset} o {x.inner}"
-    return f"layout:{x}"
+    return f"layout:{_ir_basis(str(x))}"
+
+
+def _ir_basis(text: str) -> str:
+    """A basis stride on a mode path, ``1@(1,0)``, as CuTe IR prints it: innermost mode first, ``1@0@1``."""
+    return re.sub(r"@\(([\d,]+)\)", lambda m: "".join("@" + v for v in reversed(m.group(1).split(","))), text)
 
 
 def _erase_div(text: str) -> str:
@@ -149,22 +154,11 @@ def _erase_div(text: str) -> str:
     return re.sub(r"\?\{i64 div=\d+\}", "?{i64}", re.sub(r"\?\{div=\d+\}", "?", text))
 
 
-def _at(x, path):
-    for m in path:
-        x = x[m]
-    return x
-
-
 def _slice(x, crd):
     """CuTe IR's ``cute.slice``: the sub-layout of the kept modes (the offset is another op)."""
     if isinstance(x, ComposedLayout):
         return ComposedLayout(x.outer, x.offset, slice_and_offset(crd, x.inner)[0])
     return slice_and_offset(crd, x)[0]
-
-
-def _size(x, path):
-    x = _at(x, path)
-    return size(x) if not isinstance(x, ComposedLayout) else x.size
 
 
 OPS = {
@@ -176,8 +170,8 @@ OPS = {
     "zipped_divide": zipped_divide,
     "recast_layout": recast_layout,
     "slice": _slice,
-    "cosize": lambda x, path: _at(x, path).cosize,
-    "size": _size,
+    "cosize": lambda x, path: cute.cosize(x, path) if path else cute.cosize(x),
+    "size": lambda x, path: size(x, path) if path else size(x),
     "crd2idx": crd2idx,
     "idx2crd": idx2crd,
     "right_inverse": right_inverse,
@@ -196,6 +190,7 @@ OPS = {
     "left_inverse": cute.left_inverse,
     "group_modes": cute.group,
     "flatten": cute.flatten,
+    "make_identity_layout": cute.make_identity_layout,
 }
 
 
@@ -453,3 +448,22 @@ def test_operands_cute_opt_refuses_by_kind_are_layout_errors_not_python_errors()
             call()
     C = _operand("composed:S<3,4,3> o 0 o (?,5,6):(1,?,20)")
     assert _text(cute.group(C, 0, 2)) == "composed:S<3,4,3> o 0 o ((?,5),6):((1,?),20)"
+
+
+@pytest.mark.parametrize("x, path", [((4, 3), (2,)), ((4, 3), (-1,)), ((4, (3, 2)), (1, 2)), ((4, 2), (0, 0)),
+                                     (Layout((4, 3, 2), (1, 4, 12)), (1, 0)), (Layout((4, 3, 2), (1, 4, 12)), 3)])
+def test_size_and_cosize_of_a_mode_path_check_every_index(x, path):
+    # C++ size<I, J...>; CuTe IR: each index in [0, rank) at its depth, and no index past a scalar leaf.
+    with pytest.raises(LayoutError, match="mode"):
+        size(x, path)
+    if isinstance(x, Layout):
+        with pytest.raises(LayoutError, match="mode"):
+            cute.cosize(x, path)
+    assert size((4, (3, 2)), (1, 0)) == 3 and cute.cosize(Layout((4, (3, 2)), (1, (4, 12))), (1, 1)) == 13
+
+
+def test_append_and_prepend_need_a_positive_rank_and_int_tuples_or_layouts():
+    for call in (lambda: append((4, 8), 1, 0), lambda: prepend((4, 8), 1, -5),
+                 lambda: append(Swizzle(3, 5, 4), Swizzle(3, 5, 4), 2)):
+        with pytest.raises(LayoutError):
+            call()

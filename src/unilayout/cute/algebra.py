@@ -48,6 +48,7 @@ from .divide import (
     zipped_divide,
     zipped_product,
 )
+from .dyn import Dyn
 from .layout import Layout, _make_any
 from .swizzle import ComposedLayout
 
@@ -82,8 +83,8 @@ def prepend(x, elem, n: int):
 
 def _pad(x, elem, n, front):
     name = "prepend" if front else "append"
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise LayoutError(f"{name}: the rank must be a non-negative int, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:  # CuTe IR: "expects rank to be a positive integer"
+        raise LayoutError(f"{name}: the rank must be a positive int, got {n!r}")
     if isinstance(x, ComposedLayout):
         return ComposedLayout(x.outer, x.offset, _pad(x.inner, elem, n, front))
     if isinstance(x, Layout):
@@ -91,6 +92,9 @@ def _pad(x, elem, n, front):
             raise LayoutError(f"{name}: a layout pads with a layout (1:0 is C++'s default), got {elem!r:.40}")
         s, d = _pad(x.shape, elem.shape, n, front), _pad(x.stride, elem.stride, n, front)
         return x if s is x.shape else _make_any(s, d)
+    if not isinstance(x, (tuple, int, Dyn)) or not isinstance(elem, (tuple, int, Dyn)):  # a Swizzle, a string...
+        raise LayoutError(f"{name}: pads an int tuple with an int tuple (or a layout with a layout), "
+                          f"got {type(x).__name__} and {type(elem).__name__}")
     t = x if isinstance(x, tuple) else (x,)
     if len(t) >= n:
         return x

@@ -439,3 +439,24 @@ def permutation_order(order, r: int, what: str = "tile_to_shape order"):
     if any(type(v) is not int for v in o) or sorted(o) != list(range(r)):
         raise LayoutError(f"{what} {int_tuple_str(order)} is not a permutation of 0..{r - 1}")
     return o
+
+
+def at_mode(x, path, what: str = "mode"):
+    """``x`` (a layout or an int tuple) at ``path``, a mode or a path of modes (C++ ``get<I, J...>``).
+
+    Each index is in ``[0, rank)`` at its depth, and a path stops at a scalar leaf (CuTe IR's ``size<[...]>``
+    rules); ``LayoutError`` says which index is out.
+
+    >>> at_mode((4, (3, 2)), (1, 0)), at_mode((4, (3, 2)), 1)
+    (3, (3, 2))
+    """
+    path = tuple(path) if isinstance(path, (tuple, list)) else (path,)
+    for d, m in enumerate(path):
+        shape = x.shape if hasattr(x, "shape") else x
+        if d and not isinstance(shape, tuple):
+            raise LayoutError(f"{what}: the mode path {list(path)} goes {len(path) - d} index(es) past a scalar leaf")
+        r = len(shape) if isinstance(shape, tuple) else 1
+        if isinstance(m, bool) or not isinstance(m, int) or not 0 <= m < r:
+            raise LayoutError(f"{what}: mode index {m!r} at depth {d} is not in [0, {r})")
+        x = x[m] if isinstance(shape, tuple) else x
+    return x

@@ -25,6 +25,7 @@ from .basis import as_coord, has_basis, normalize_stride
 from .dyn import Dyn, check_bound, dyn_cosize, dyn_crd2idx, has_dyn, normalize_dyn
 from .inttuple import _crd2idx as crd2idx
 from .inttuple import (
+    at_mode,
     congruent,
     depth,
     flatten,
@@ -555,15 +556,13 @@ def flatten_layout(layout: Layout) -> Layout:
 
 
 def size(x, mode=None) -> int:
-    """Size of a layout (or int tuple), or of its mode ``mode`` (C++ ``size<I>``).
+    """Size of a layout (or int tuple), or of its mode ``mode`` or mode path (C++ ``size<I>``, ``size<I, J>``).
 
     >>> size(Layout((2, (3, 4)))), size(Layout((2, (3, 4))), 1), size((2, 3))
     (24, 12, 6)
     """
-    if mode is not None:
-        if not isinstance(x, (Layout, tuple)) or isinstance(mode, bool) or not isinstance(mode, int):
-            raise LayoutError(f"size: mode {mode!r} of a {type(x).__name__}: give a layout or a tuple and an int mode")
-        return size(x[mode]) if isinstance(x, Layout) else product(x[mode])
+    if mode is not None:  # a mode, or a path of modes (C++ size<I, J...>)
+        return size(at_mode(x, mode, "size"))
     if isinstance(x, Layout) or hasattr(x, "size"):
         return x.size
     if not isinstance(x, (tuple, int, Dyn)) or isinstance(x, bool):
@@ -579,7 +578,7 @@ def cosize(x, mode=None) -> int:
     """
     if not hasattr(x, "cosize"):
         raise LayoutError(f"cosize: expected a CuTe layout, got {type(x).__name__} {x!r:.60}")
-    return x[mode].cosize if mode is not None else x.cosize
+    return at_mode(x, mode, "cosize").cosize if mode is not None else x.cosize
 
 
 def rank(x) -> int:
