@@ -42,7 +42,7 @@ from unilayout.cute import (
 from unilayout.cute.algebra import append, prepend
 from unilayout.cute.basis import ScaledBasis
 from unilayout.cute.dyn import Dyn, bind, dyn_leaves
-from unilayout.cute.inttuple import flatten, int_tuple_str
+from unilayout.cute.inttuple import flatten, int_tuple_str, leaves
 from unilayout.errors import LayoutError
 
 CASES = json.loads((Path(__file__).parent / "data" / "cute_ir_dialect_cases.json").read_text())["cases"]
@@ -467,3 +467,75 @@ def test_append_and_prepend_need_a_positive_rank_and_int_tuples_or_layouts():
                  lambda: append(Swizzle(3, 5, 4), Swizzle(3, 5, 4), 2)):
         with pytest.raises(LayoutError):
             call()
+
+
+# -- the static cases against pycute (its documented differences: shared/reference/cute.md section 11) -------------
+
+
+def _pycute_operand(x, pycute):
+    if isinstance(x, Layout):
+        return pycute.Layout(x.shape, x.stride)
+    if isinstance(x, tuple) and any(isinstance(v, Layout) for v in flatten(x)):  # a tile: int modes become n:1
+        return tuple(None if m is None else _pycute_operand(m if not isinstance(m, int) else Layout(m, 1), pycute)
+                     for m in x)
+    return x
+
+
+_PYCUTE_OPS = ("coalesce", "composition", "complement", "logical_divide", "zipped_divide", "tiled_divide",
+               "logical_product", "right_inverse", "left_inverse")
+
+
+def _pycute_cases():
+    out = []
+    for c in CASES:
+        text = " ".join(c["args"])
+        if c["op"] not in _PYCUTE_OPS or "?" in text or "@" in text or not c["args"][0].startswith("layout:"):
+            continue
+        if c["op"] == "logical_product" and not c["args"][1].startswith("layout:"):  # pycute #2: an int tiler divides
+            continue
+        if c["op"] == "complement" and len(c["args"]) > 1 and "(" in c["args"][1]:  # pycute takes an int cotarget
+            continue
+        if c["op"].endswith("inverse") and re.search(r"[:,(]0[,)]|:0$|-", c["args"][0]):  # pycute #5
+            continue
+        if "_" in text:  # pycute has no `_` tiler mode
+            continue
+        if c["op"] == "composition" and c["args"][1].startswith("tile:") and \
+                len(_operand(c["args"][1])) < _operand(c["args"][0]).rank:  # pycute #3
+            continue
+        if c["op"] == "composition" and c["args"][1].startswith("layout:") and \
+                _operand(c["args"][1]).cosize > _operand(c["args"][0]).size:  # past A's domain: pycute #4
+            continue
+        out.append(c)
+    return out
+
+
+@pytest.mark.parametrize("case", _pycute_cases(), ids=lambda c: f"{c['file'].split('/')[-1]}:{c['func']}")
+def test_static_dialect_case_agrees_with_pycute(case):
+    """Where pycute has the op, unilayout's static answer is pycute's: the same layout up to a size-1 mode's stride,
+    else (pycute's plain coalesce, #4; its divide cotarget, #10; left_inverse) the same function."""
+    pycute = pytest.importorskip("pycute")
+    args = [_operand(a) for a in case["args"]]
+    try:
+        theirs = getattr(pycute, case["op"])(*[_pycute_operand(a, pycute) for a in args])
+    except (AssertionError, TypeError, IndexError, ValueError):
+        if case["result"] == "!error":  # pycute refuses it too, and so does unilayout
+            with pytest.raises(LayoutError):
+                OPS[case["op"]](*args)
+        return  # else pycute #8 (it asserts where C++ composes) or an input it does not take (#12)
+    try:
+        ours = OPS[case["op"]](*args)
+    except LayoutError:  # only where cute-opt refuses too
+        assert case["result"] == "!error" or case.get("cpp") == "!error"
+        return
+    pairs = zip(leaves(ours.shape), leaves(ours.stride), leaves(theirs.stride))
+    if ours.shape == theirs.shape and all(a == b or s == 1 for s, a, b in pairs):
+        return
+    L = args[0]
+    if case["op"] == "left_inverse":  # they differ (pycute's is often no left inverse at all): unilayout's is one
+        assert all(L(ours(L(i))) == L(i) for i in range(L.size))
+        return
+    if case["op"] == "right_inverse":  # pycute stops at a shorter right inverse; unilayout's is one, and no shorter
+        assert all(L(ours(i)) == i for i in range(ours.size)) and ours.size >= pycute.size(theirs)
+        return
+    assert ours.size == pycute.size(theirs)
+    assert ours.index_map().tolist() == [theirs(i) for i in range(ours.size)]
