@@ -34,9 +34,9 @@ from .._ints import as_instance, check_table
 from ..errors import LayoutError
 from . import dyn_algebra as _dyn
 from ._flat import coalesce_lists as _coalesce_lists
-from .basis import has_basis
+from .basis import ScaledBasis, has_basis
 from .evaluate import evaluate
-from .inttuple import normalize, prefix_product
+from .inttuple import at_mode, normalize, prefix_product
 from .layout import DynLayout, Layout, _make, _retag, make_layout
 from .swizzle import ComposedLayout, Swizzle
 
@@ -235,6 +235,9 @@ def _compose_tree(a, cx, s, d):
 
 def _compose_leaf(a: Layout, cx, s: int, d: int):
     """A o (s:d) for A coalesced (with coalesce_x) into the flat modes ``cx``: ``(shape, stride)``."""
+    if type(d) is ScaledBasis:  # B's value is a coordinate of A (CuTe IR): A's mode there composed with s:(its scale)
+        r = _compose(at_mode(a, d.path, "composition"), Layout(s, d.value))
+        return r.shape, r.stride
     if d == 0:
         return s, 0
     shapes, strides = cx

@@ -454,7 +454,8 @@ def _pad(layout, r):
 
 
 def _block_rake(a, b, raked, name):
-    _static_first(a, name)
+    if name != "tile_to_shape" or not all(map(_st, _flat(a)[1])):  # cute-opt: tile_to_shape's block needs static strides
+        _static_first(a, name)
     b = _as_layout(b)
     r = max(a.rank, b.rank)
     a2, b2 = _pad(a, r), _pad(b, r)
@@ -554,11 +555,10 @@ def downcast(n, layout):
 
 
 def _need_static(layout, name):
-    found = [(str(v), w) for v, w in zip(leaves(layout.shape) + leaves(layout.stride),
-                                         ["shape"] * len(leaves(layout.shape)) + ["stride"] * len(leaves(layout.stride)))
-             if type(v) is Dyn]
+    found = next(((w, v) for w, t in (("shape", layout.shape), ("stride", layout.stride)) for v in leaves(t)
+                  if type(v) is Dyn), None)
     if found:
-        raise LayoutError(f"{name}: the layout {layout} has the dynamic {found[0][1]} leaf {found[0][0]}; "
+        raise LayoutError(f"{name}: the layout {layout} has the dynamic {found[0]} leaf {found[1]}; "
                           f"{name} sorts the modes by stride and needs the layout static")
 
 
