@@ -229,6 +229,8 @@ def _check_known_difference(op, args, case):
     if case["result"] == "!error":  # cute-opt rejects what unilayout (as C++) accepts: the note says why
         return
     theirs = _operand(case["result"])
+    if dyn_leaves(theirs):  # cute-opt's answer has values known only at run time: the text is what is compared
+        return
     if op is cute.left_inverse:  # both are left inverses of the argument, whatever their domains
         L = args[0]
         for R in (got, theirs):
