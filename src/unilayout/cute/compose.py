@@ -113,6 +113,8 @@ def coalesce(layout, profile=None):
     if profile is None and type(layout) is Layout:  # the common case, without the ComposedLayout wrapper
         f = layout._flat or layout.flat()
         return _from_lists(*_coalesce_lists(f[0], f[1]))
+    if profile is None and type(layout) is DynLayout:
+        return _dyn.coalesce(layout)
     return _coalesce(layout, profile)
 
 

@@ -295,9 +295,12 @@ def has_dyn(t) -> bool:
     >>> has_dyn((2, (Dyn(), 4))), has_dyn((2, (3, 4)))
     (True, False)
     """
-    if type(t) is Dyn:
-        return True
-    return type(t) is tuple and any(has_dyn(v) for v in t)
+    if type(t) is not tuple:
+        return type(t) is Dyn
+    for v in t:
+        if type(v) is Dyn or (type(v) is tuple and has_dyn(v)):
+            return True
+    return False
 
 
 def dyn_leaves(x) -> list:
@@ -427,6 +430,21 @@ def dyn_idx2crd(idx, shape):
     return idx
 
 
+class DynFlat(tuple):
+    """A DynLayout's ``flat()`` triple with its ``cosize`` kept (Dyn arithmetic is dearer than int sums).
+
+    >>> DynFlat.of(((Dyn(), 4), (1, 8), Dyn(div=4))).cosize
+    Dyn()
+    """
+
+    @classmethod
+    def of(cls, flat):
+        """``flat`` (shapes, strides, size) with its cosize computed once."""
+        f = cls(flat)
+        f.cosize = dyn_cosize(flat[0], flat[1])
+        return f
+
+
 def dyn_cosize(shapes, strides):
     """``1 + sum((s - 1) * |d|)`` over flat leaves that may be dynamic (CuTe IR's cosize type).
 
@@ -435,7 +453,10 @@ def dyn_cosize(shapes, strides):
     """
     r = 1
     for s, d in zip(shapes, strides):
-        r = dadd(r, dmul(dsub(s, 1), d))
+        if type(s) is int and type(d) is int:
+            r = r + (s - 1) * d if type(r) is int else dadd(r, (s - 1) * d)
+        else:
+            r = dadd(r, dmul(dsub(s, 1), d))
     return r
 
 

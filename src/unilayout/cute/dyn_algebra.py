@@ -58,17 +58,16 @@ def _st(x) -> bool:
     return type(x) is not Dyn
 
 
-def _is(x, v) -> bool:
-    """``x == v`` proved: only a static leaf can be."""
-    return type(x) is not Dyn and x == v
-
-
 def _flat(layout):
     """``(leaf shapes, leaf strides)``, cached on the layout."""
+    return _flat3(layout)[:2]
+
+
+def _flat3(layout):
+    """``(leaf shapes, leaf strides, size)``, cached on the layout."""
     if not isinstance(layout, Layout):
         raise LayoutError(f"expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
-    f = layout._flat or layout.flat()
-    return f[0], f[1]
+    return layout._flat or layout.flat()
 
 
 def _as_layout(b):
@@ -77,15 +76,16 @@ def _as_layout(b):
     return Layout(b if type(b) is not Dyn else b)  # an int or ? n -> n:1; a shape -> column-major
 
 
-def _from_lists(shapes, strides):
-    """Layout from flat mode lists: none -> ``1:0``, one -> integral, more -> tuple (flat form cached)."""
+def _from_lists(shapes, strides, size=None):
+    """Layout from flat mode lists (``size``: their product if known): none -> ``1:0``, one -> int, more -> tuple."""
     n = len(shapes)
     if n == 0:
         return _ONE
-    size = 1
     dyn = False
-    for v in shapes:
-        size = size * v if type(v) is not Dyn and type(size) is not Dyn else dmul(size, v)
+    if size is None:
+        size = 1
+        for v in shapes:
+            size = size * v if type(v) is not Dyn and type(size) is not Dyn else dmul(size, v)
     for v in strides:
         if type(v) is Dyn:
             dyn = True
@@ -130,7 +130,8 @@ def coalesce(layout, profile=None):
             raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{layout.rank} layout {layout}")
         modes = [coalesce(layout[i], profile[i]) if i < len(profile) else layout[i] for i in range(layout.rank)]
         return make_layout(*modes)
-    return _from_lists(*_coalesce_lists(*_flat(layout)))
+    f = _flat3(layout)
+    return _from_lists(*_coalesce_lists(f[0], f[1]), f[2])
 
 
 def filter(layout, profile=None):  # noqa: A001 - CuTe's name
@@ -147,21 +148,16 @@ def filter(layout, profile=None):  # noqa: A001 - CuTe's name
 def _filter_zeros(shape, stride):
     if isinstance(shape, tuple):
         return tuple(map(_filter_zeros, shape, stride))
-    return 1 if _is(stride, 0) else shape
+    return 1 if type(stride) is not Dyn and stride == 0 else shape
 
 
-def _coalesce_x(layout):
-    """Coalesce keeping values outside the domain: a trailing static size-1 mode counts as 2."""
+def _coalesce_x(layout, plain=None):
+    """Coalesce keeping values outside the domain: a trailing static size-1 mode counts as 2 (``plain``: coalesced)."""
     shapes, strides = _flat(layout)
-    if not _is(shapes[-1], 1):
-        return _coalesce_lists(shapes, strides)
+    if not (type(shapes[-1]) is not Dyn and shapes[-1] == 1):
+        return plain or _coalesce_lists(shapes, strides)
     rs, rd = _coalesce_lists(shapes[:-1], strides[:-1])
-    d = strides[-1]
-    if rs and _st(rs[-1]) and _st(rd[-1]) and _st(d) and rs[-1] * rd[-1] == d:
-        rs[-1] *= 2
-    else:
-        rs.append(2)
-        rd.append(d)
+    _append(rs, rd, 2, strides[-1])
     return rs, rd
 
 
@@ -221,6 +217,8 @@ def _compose_leaf(a, cx, s, d):
                     f"composition: stride divisibility fails: stride {d} of {s}:{d} does not divide evenly into "
                     f"mode {c} of {a}"
                 )
+        elif type(rest_stride) is int and rest_stride == 1:  # the common dynamic step: A's mode c whole
+            next_shape, next_stride = c, 1
         else:
             next_shape = dceil_div(c, rest_stride)
             next_stride = dceil_div(rest_stride, c)
@@ -344,7 +342,7 @@ def logical_divide(layout, tiler):
     b = _as_layout(tiler)
     plain = _coalesce_lists(*_flat(layout))
     c = _complement(b, tuple(plain[0]) if len(plain[0]) > 1 else (plain[0][0] if plain[0] else 1))
-    return _make_any(*_compose_tree(layout, _coalesce_x(layout), (b.shape, c.shape), (b.stride, c.stride)))
+    return _make_any(*_compose_tree(layout, _coalesce_x(layout, plain), (b.shape, c.shape), (b.stride, c.stride)))
 
 
 def _by_mode(a, tiler, op, name):
@@ -523,7 +521,7 @@ def upcast(n, layout):
     """
 
     def leaf(s, d):
-        if _is(d, 0):
+        if type(d) is not Dyn and d == 0:
             return s, 0
         if type(d) is ScaledBasis:
             raise LayoutError(f"upcast: layout {layout} has the basis stride {d}: its values are coordinates, "

@@ -22,7 +22,7 @@ from .._ints import as_int
 from ..errors import LayoutError
 from ._flat import basis_cosize, table
 from .basis import as_coord, has_basis, normalize_stride
-from .dyn import Dyn, check_bound, dyn_cosize, dyn_crd2idx, has_dyn, normalize_dyn
+from .dyn import Dyn, DynFlat, check_bound, dyn_crd2idx, has_dyn, normalize_dyn
 from .inttuple import _crd2idx as crd2idx
 from .inttuple import (
     at_mode,
@@ -244,8 +244,11 @@ class DynLayout(Layout):
 
     @property
     def cosize(self):
-        """``1 + sum((s - 1) * |d|)`` over the leaves, dynamic where a leaf is."""
-        return dyn_cosize(*self.flat()[:2])
+        """``1 + sum((s - 1) * |d|)`` over the leaves, dynamic where a leaf is (computed once per layout)."""
+        f = self._flat or self.flat()
+        if type(f) is not DynFlat:
+            _set_flat(self, f := DynFlat.of(f))
+        return f.cosize
 
     def __getitem__(self, i):
         return _retag(Layout.__getitem__(self, i))
@@ -298,10 +301,7 @@ _set_hash = Layout.__dict__["_hash"].__set__
 
 
 def _make(shape, stride, flat=None) -> Layout:
-    """Build a Layout without validation, for algebra results that are valid by construction.
-
-    ``flat``, when known, is ``(leaf shapes, leaf strides, size)``.
-    """
+    """A Layout built without validation (algebra results, valid by construction; ``flat``: its flat() if known)."""
     self = _new(Layout)
     _set_shape(self, shape)
     _set_stride(self, stride)
