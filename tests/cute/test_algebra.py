@@ -501,3 +501,33 @@ def test_the_algebra_is_split_in_two_files_and_importable_from_cute_algebra():
     for name in algebra.__all__:
         home = compose if name in compose.__all__ else divide
         assert getattr(algebra, name) is getattr(home, name) is getattr(cute, name)
+
+
+def _coord_for(shape, draw_bits):
+    """A coordinate for ``shape``: each leaf an int (kept by dice) or None (kept by slice), by the bits given."""
+    if isinstance(shape, tuple):
+        return tuple(_coord_for(s, draw_bits) for s in shape)
+    return None if draw_bits.pop() else 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(layouts(), st.lists(st.booleans(), min_size=64, max_size=64))
+def test_dice_keeps_the_leaves_slice_drops_and_the_two_partition_the_layout(L, bits):
+    crd = _coord_for(L.shape, list(bits))
+    diced, (sliced, _) = cute.dice(crd, L), cute.slice_and_offset(crd, L)
+
+    def pairs(X):
+        return list(zip(leaves(X.shape), leaves(X.stride)))
+    assert sorted(pairs(diced) + pairs(sliced), key=repr) == sorted(pairs(L), key=repr)
+    assert all(p in pairs(L) for p in pairs(diced))
+
+
+def test_dice_of_a_scalar_coordinate_keeps_all_or_nothing_and_refuses_what_cute_opt_refuses():
+    L = Layout((8, 4), (1, 8))
+    assert cute.dice(1, L) is L and str(cute.dice(None, L)) == "():()"
+    with pytest.raises(LayoutError, match="weakly congruent"):
+        cute.dice((1, None, 1), L)
+    with pytest.raises(LayoutError, match="static"):
+        cute.dice((None, cute.Dyn()), L)
+    with pytest.raises(LayoutError):
+        cute.dice((0, None), Swizzle(3, 5, 4))

@@ -39,7 +39,7 @@ from unilayout.cute import (
     slice_and_offset,
     zipped_divide,
 )
-from unilayout.cute.algebra import append, prepend
+from unilayout.cute.algebra import append, dice, prepend
 from unilayout.cute.basis import ScaledBasis
 from unilayout.cute.dyn import Dyn, bind, dyn_leaves
 from unilayout.cute.inttuple import flatten, int_tuple_str, leaves
@@ -199,6 +199,7 @@ OPS = {
     "group_modes": cute.group,
     "flatten": cute.flatten,
     "make_identity_layout": cute.make_identity_layout,
+    "dice": lambda x, crd: dice(crd, x),  # cute.dice(input, coord); C++ and unilayout take the coordinate first
 }
 
 

@@ -51,10 +51,12 @@ plus an offset; a metal-layout shard is a CuTe layout.
 
 from ..errors import LayoutError
 from .algebra import (
+    append,
     blocked_product,
     coalesce,
     complement,
     composition,
+    dice,
     downcast,
     filter,
     flat_divide,
@@ -62,6 +64,7 @@ from .algebra import (
     left_inverse,
     logical_divide,
     logical_product,
+    prepend,
     raked_product,
     recast_layout,
     right_inverse,
@@ -164,5 +167,5 @@ __all__ = [
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
     "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",
-    "Dyn", "bind", "to_ir", "ir_types", "IRTuple", "Tile", "MemRef",
+    "Dyn", "bind", "to_ir", "ir_types", "IRTuple", "Tile", "MemRef", "append", "prepend", "dice",
 ]

@@ -24,7 +24,7 @@ The algebra lives in two files, and every name is importable from here:
 ``cute.compose``   coalesce, filter, composition, complement, right/left inverse
 ``cute.divide``    logical/zipped/tiled/flat divide and product, blocked/raked
                    product, tile_to_shape, upcast, downcast, recast_layout
-here               append, prepend (C++ ``append<N>``, CuTe IR's ``append_to_rank``)
+here               append, prepend (C++ ``append<N>``, CuTe IR's ``append_to_rank``), dice
 =================  ===============================================================
 """
 
@@ -49,6 +49,7 @@ from .divide import (
     zipped_product,
 )
 from .dyn import Dyn
+from .inttuple import leaves
 from .layout import Layout, _make_any
 from .swizzle import ComposedLayout
 
@@ -58,6 +59,10 @@ __all__ = [
     "logical_product", "zipped_product", "tiled_product", "flat_product",
     "blocked_product", "raked_product", "tile_to_shape", "upcast", "downcast", "recast_layout",
 ]  # append and prepend are importable from here; they are not in the package's contract (shared design.md)
+
+
+#: The largest rank ``append``/``prepend`` pad to (a tuple of that many modes is built).
+MAX_PAD_RANK = 1 << 16
 
 
 def append(x, elem, n: int):
@@ -81,10 +86,55 @@ def prepend(x, elem, n: int):
     return _pad(x, elem, n, True)
 
 
+def dice(crd, x):
+    """The modes of ``x`` where ``crd`` holds an integer (C++ ``dice``, CuTe IR's ``cute.dice``): slice's opposite.
+
+    An integer in ``crd`` keeps the mode, ``None`` (CuTe's ``_``) drops it; a nested coordinate dices the
+    nested modes, and what is kept is gathered into one tuple in order (C++ ``filter_tuple``). A scalar
+    integer keeps all of ``x``, a scalar ``None`` none of it. ``x`` is an int tuple (a shape, a stride or a
+    coordinate with ``None`` leaves), a Layout (shape and stride diced alike) or a ComposedLayout (its inner
+    layout is diced). ``crd`` must be static and weakly congruent with ``x`` (a tuple of ``x``'s rank).
+
+    >>> L = Layout(((2, 4), 3), ((1, 2), 8))
+    >>> str(dice((1, None), L)), str(dice(((1, None), None), L)), dice((None, 1, 1), (0, None, 1))
+    ('((2,4)):((1,2))', '(2):(1)', (None, 1))
+    """
+    if isinstance(crd, list):
+        crd = tuple(crd)
+    if any(type(c) is not int and c is not None for c in (leaves(crd) if type(crd) is tuple else (crd,))):
+        raise LayoutError(f"dice: the coordinate must be static ints and None (_), got {crd!r:.60}")
+    if isinstance(x, ComposedLayout):
+        return ComposedLayout(x.outer, x.offset, dice(crd, x.inner))
+    if isinstance(x, Layout):
+        _check_weakly_congruent(crd, x.shape, x)
+        if type(crd) is int:
+            return x
+        return _make_any(_dice(crd, x.shape), _dice(crd, x.stride))
+    if not isinstance(x, (tuple, int, Dyn)):  # a Swizzle, a string...
+        raise LayoutError(f"dice: takes an int tuple, a Layout or a ComposedLayout, got {type(x).__name__}")
+    _check_weakly_congruent(crd, x, x)
+    return x if type(crd) is int else _dice(crd, x)
+
+
+def _dice(c, t) -> tuple:
+    if type(c) is tuple:
+        return tuple(v for ci, ti in zip(c, t) for v in _dice(ci, ti))
+    return () if c is None else (t,)
+
+
+def _check_weakly_congruent(c, t, whole):
+    if type(c) is not tuple:
+        return
+    if type(t) is not tuple or len(c) != len(t):
+        raise LayoutError(f"dice: coordinate {c!r:.60} is not weakly congruent with {whole!s:.60}")
+    for ci, ti in zip(c, t):
+        _check_weakly_congruent(ci, ti, whole)
+
+
 def _pad(x, elem, n, front):
     name = "prepend" if front else "append"
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:  # CuTe IR: "expects rank to be a positive integer"
-        raise LayoutError(f"{name}: the rank must be a positive int, got {n!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_PAD_RANK:  # CuTe IR: a positive rank
+        raise LayoutError(f"{name}: the rank must be an int in [1, {MAX_PAD_RANK}], got {n!r:.40}")
     if isinstance(x, ComposedLayout):
         return ComposedLayout(x.outer, x.offset, _pad(x.inner, elem, n, front))
     if isinstance(x, Layout):
