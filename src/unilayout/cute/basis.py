@@ -39,7 +39,9 @@ import operator
 from .._ints import as_int, as_nonneg, check_table
 from ..errors import LayoutError
 
-__all__ = ["ScaledBasis", "ArithTuple", "E", "make_basis_like", "has_basis", "as_coord", "normalize_stride"]
+__all__ = ["ScaledBasis", "ArithTuple", "E", "make_basis_like", "has_basis", "as_coord", "normalize_stride",
+           "coordinate_space", "map_positions", "mode_value", "right_inverse_modes", "left_inverse_modes",
+           "coordinate_complement"]
 
 
 _MAX_POSITIONS = 1 << 16  # positions one coordinate may spell out (CuTe's coordinates have a handful)
@@ -248,3 +250,174 @@ def _prefix(t, i):
     if type(t) is ScaledBasis:
         return ScaledBasis(t.value, (i,) + t.path)
     return ScaledBasis(t, i)
+
+
+# -- the coordinate space of a basis-strided layout (CuTe IR's complement and inverses) -----------------
+
+
+def coordinate_space(shapes, strides, name: str, top: int = 0):
+    """The positions a basis-strided layout's values use, and its flat modes grouped by position.
+
+    Returns ``(skeleton, groups)``. ``skeleton`` is the coordinate space as a
+    nested tuple of unit basis elements, one per position: at every level the
+    positions ``0..max`` used there (an unused one included, as CuTe IR's
+    results show it), at least ``top`` of them at the top. ``groups[path]``
+    lists ``(value, shape, index)`` for each mode whose stride is
+    ``value@path``; ``index`` is the mode's stride in the layout's domain (the
+    product of the shapes before it). Size-1 modes and zero strides are left
+    out. A non-zero integral stride beside basis strides has no position, and a
+    position used both whole and as a nested tuple has no shape: ``LayoutError``.
+
+    >>> sk, g = coordinate_space((4, 1, 5), (E(1), 0, 2 * E(2, 1)), "f")
+    >>> [str(e) for e in sk[:2]], [str(e) for e in sk[2]], g
+    (['1@0', '1@1'], ['1@(2,0)', '1@(2,1)'], {(1,): [(1, 4, 1)], (2, 1): [(2, 5, 4)]})
+    """
+    root, groups, index = {}, {}, 1
+    for s, d in zip(shapes, strides):
+        if s != 1 and d != 0:
+            if type(d) is not ScaledBasis:
+                raise LayoutError(f"{name}: stride {d} is an integer beside basis strides; a layout's values must "
+                                  "all be coordinates (or all offsets)")
+            _add_position(root, d.path, name)
+            groups.setdefault(d.path, []).append((d.value, s, index))
+        index *= s
+    return _skeleton(root, (), top), groups
+
+
+def _add_position(root: dict, path: tuple, name: str) -> None:
+    node = root
+    for k in path[:-1]:
+        node = node.setdefault(k, {})
+        if node is None:
+            raise LayoutError(f"{name}: position {path[:-1]} is used both whole and as a nested coordinate")
+    if node.get(path[-1], None):
+        raise LayoutError(f"{name}: position {path} is used both whole and as a nested coordinate")
+    node[path[-1]] = None
+
+
+def _skeleton(node: dict, prefix: tuple, top: int = 0) -> tuple:
+    n = max(top, max(node, default=-1) + 1)
+    return tuple(ScaledBasis(1, prefix + (k,)) if node.get(k) is None else _skeleton(node[k], prefix + (k,))
+                 for k in range(n))
+
+
+def map_positions(skeleton, fn):
+    """``(shape, stride)`` of the nested tuple built by ``fn(path) -> (shape, stride)`` at each position.
+
+    >>> map_positions((E(0), (E(1, 0), E(1, 1))), lambda p: (len(p), sum(p)))
+    ((1, (2, 2)), (0, (1, 2)))
+    """
+    if type(skeleton) is ScaledBasis:
+        return fn(skeleton.path)
+    parts = [map_positions(x, fn) for x in skeleton]
+    return tuple(p[0] for p in parts), tuple(p[1] for p in parts)
+
+
+def mode_value(mode):
+    """The sort key of a ``(value, shape, index)`` mode of ``coordinate_space``: its stride's value.
+
+    >>> mode_value((4, 2, 1))
+    4
+    """
+    return mode[0]
+
+
+def right_inverse_modes(modes, name: str = "right_inverse"):
+    """C++ ``right_inverse`` of one position's ``(value, shape, index)`` modes, sorted by value: ``(shapes, strides)``.
+
+    The run of compact strides from 1: each mode whose value is the extent
+    covered so far maps back to its domain index; the rest is skipped.
+
+    >>> right_inverse_modes([(1, 2, 32), (2, 4, 1), (16, 2, 4)])
+    ([2, 4], [32, 1])
+    """
+    rs, rd, cur = [], [], 1
+    for v, s, i in modes:
+        if v == cur:
+            rs.append(s)
+            rd.append(i)
+            cur = s * v
+    return rs, rd
+
+
+def left_inverse_modes(modes, name: str = "left_inverse"):
+    """C++ ``left_inverse`` of one position's ``(value, shape, index)`` modes, sorted by value: ``(shapes, strides)``.
+
+    Each value must be a multiple of the one before (``LayoutError`` otherwise);
+    the gap ``v_k / v_(k-1)`` becomes a mode of stride ``index_(k-1)``, the
+    first one of stride 0, and the largest mode's shape closes the list.
+
+    >>> left_inverse_modes([(2, 4, 1)])
+    ([2, 4], [0, 1])
+    """
+    rs, rd, covered = [], [0], 1
+    for v, _, i in modes:
+        if v < 0 or v % covered != 0:
+            raise LayoutError(f"{name}: stride {v} is negative or not a multiple of {covered}: not invertible")
+        rs.append(v // covered)
+        rd.append(i)
+        covered = v
+    rs.append(modes[-1][1] if modes else 1)
+    return rs, rd
+
+
+def coordinate_complement(shapes, strides, cotarget=None):
+    """``(shape, stride)`` of the complement of a basis-strided layout's flat modes, as CuTe IR infers it.
+
+    The complement is taken position by position of the coordinate space
+    (``coordinate_space``). At each position p the gap below each of its
+    strides, in increasing order, becomes a mode ``q : cur@p``, and a last mode
+    ``n : cur@p`` always follows: ``n`` is what p's extent needs beyond what
+    is covered (1 when nothing). The extents: without a cotarget, p's own
+    cosize; a shape cotarget (tuple or list of ints) gives top-level position k
+    its k-th leaf; an int cotarget is the coordinate space flattened with its
+    last position unbounded, so each position but the last ends covered and the
+    last takes the rest. The result is grouped by position (one mode is a
+    scalar), unused positions giving ``1:1@p``; callers coalesce it when a
+    cotarget was given, as C++ does.
+
+    >>> sh, st = coordinate_complement((2, 5, 3), (E(1) * 4, E(0) * 5, E(1) * 16))
+    >>> sh, [[str(d) for d in m] for m in st]
+    (((5, 1), (4, 2, 1)), [['1@0', '25@0'], ['1@1', '8@1', '48@1']])
+    >>> sh, st = coordinate_complement((4, 3), (E(0), E(1)), 120)
+    >>> sh, [str(d) for d in st]
+    ((1, 10), ['4@0', '3@1'])
+    """
+    listed = type(cotarget) in (list, tuple)
+    skeleton, groups = coordinate_space(shapes, strides, "complement", len(cotarget) if listed else 0)
+    paths = []
+    map_positions(skeleton, lambda p: paths.append(p) or (0, 0))
+    gaps, covered = {}, {}
+    for path in paths:
+        rs, rd, cur = [], [], 1
+        for v, s, _ in sorted(groups.get(path, ()), key=mode_value):
+            q = v // cur
+            if v < 0 or q == 0:
+                raise LayoutError(f"complement: stride {v}@{path} is negative or falls inside earlier modes: "
+                                  "the layout is not injective")
+            if q != 1:
+                rs.append(q)
+                rd.append(ScaledBasis(cur, path))
+            cur = v * s
+        gaps[path], covered[path] = (rs, rd), cur
+    rest = dict.fromkeys(paths, 1)
+    if cotarget is None:
+        for p in paths:
+            rest[p] = -(-(1 + sum((s - 1) * v for v, s, _ in groups.get(p, ()))) // covered[p])
+    elif listed:
+        for k, c in enumerate(cotarget):
+            if len(paths[k]) != 1 or type(c) is not int:
+                raise LayoutError(f"complement: cotarget {cotarget} does not match the coordinate space of the layout")
+            rest[paths[k]] = -(-c // covered[paths[k]])
+    else:
+        total = 1
+        for p in paths:
+            total *= covered[p]
+        rest[paths[-1]] = -(-as_int(cotarget, "complement cotarget") // total)
+
+    def one(path):
+        rs, rd = gaps[path]
+        rs, rd = rs + [rest[path]], rd + [ScaledBasis(covered[path], path)]
+        return (rs[0], rd[0]) if len(rs) == 1 else (tuple(rs), tuple(rd))
+
+    return map_positions(skeleton, one)

@@ -34,7 +34,16 @@ from .._ints import as_instance, check_table
 from ..errors import LayoutError
 from . import dyn_algebra as _dyn
 from ._flat import coalesce_lists as _coalesce_lists
-from .basis import ScaledBasis, has_basis
+from .basis import (
+    ScaledBasis,
+    coordinate_complement,
+    coordinate_space,
+    has_basis,
+    left_inverse_modes,
+    map_positions,
+    mode_value,
+    right_inverse_modes,
+)
 from .evaluate import evaluate
 from .inttuple import at_mode, normalize, prefix_product
 from .layout import DynLayout, Layout, _make, _retag, make_layout
@@ -302,16 +311,22 @@ def complement(layout, cotarget=None):
         if _dyn.is_dynamic(cotarget) or isinstance(cotarget, Layout):  # a layout cotarget is its shape (CuTe IR)
             return _dyn.complement(inner, cotarget)
         cotarget = normalize(cotarget, "complement cotarget")
-    return _complement(inner, cotarget)
+    return _complement(inner, cotarget, "complement")
 
 
-def _complement(inner: Layout, cotarget) -> Layout:
-    """complement for a validated cotarget: None, an int, a shape, or a list of a shape's leaves."""
+def _complement(inner: Layout, cotarget, public=None) -> Layout:
+    """complement for a validated cotarget: None, an int, a shape, or a list of a shape's leaves.
+
+    A basis-strided layout is complemented position by position; CuTe IR's complement op takes one only without a
+    cotarget (``public`` set), its divides and products with one.
+    """
     shapes, strides, _ = _flat(inner)
     modes = [(d, s) for s, d in zip(shapes, strides) if s != 1 and d != 0]  # filter
-    if any(type(d) is not int for d, _ in modes):  # CuTe's complement sorts and divides integral strides only
-        raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe's "
-                          "complement, and the products built on it, take integral strides")
+    if any(type(d) is not int for d, _ in modes):  # values are coordinates: complemented position by position
+        if public and cotarget is not None:
+            raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe IR "
+                              "complements it without a cotarget only (its divides and products take one inside)")
+        return _basis_complement(shapes, strides, cotarget)
     if cotarget is None:
         cotarget = 1 + sum((s - 1) * abs(d) for d, s in modes)
     if not modes:
@@ -365,9 +380,9 @@ def right_inverse(layout):
     >>> str(R), all(C(R(i)) == i for i in range(R.size))
     ('Sw<1,0,-2> o 0 o (4,4):(4,1)', True)
     """
-    _no_basis(layout, "right_inverse")
     if type(layout) is Layout:
         return _right_inverse(layout)
+    _no_basis(layout, "right_inverse")
     if type(layout) is DynLayout:
         return _dyn.right_inverse(layout)
     if isinstance(layout, Swizzle):
@@ -380,6 +395,8 @@ def right_inverse(layout):
 
 def _right_inverse(layout: Layout) -> Layout:
     f = layout._flat or _flat(layout)
+    if ScaledBasis in map(type, f[1]):
+        return _basis_inverse(f, right_inverse_modes, "right_inverse")
     shapes, strides = _coalesce_lists(f[0], f[1])
     prefix, p = [], 1
     for v in shapes:
@@ -409,6 +426,8 @@ def left_inverse(layout):
     >>> str(R), all(R(C(i)) == i for i in range(C.size))
     ('Sw<2,0,-3> o 0 o (8,4):(4,1)', True)
     """
+    if type(layout) is Layout:
+        return _left_inverse(layout)
     _no_basis(layout, "left_inverse")
     if type(layout) is DynLayout:
         return _dyn.left_inverse(layout)
@@ -420,7 +439,7 @@ def left_inverse(layout):
 
 
 def _no_basis(layout, name: str) -> None:
-    """``LayoutError`` for a layout with basis strides (``8:2@0``): its values are coordinates, it has no inverse."""
+    """``LayoutError`` for a swizzled layout with basis strides: a swizzle acts on offsets, its values are coordinates."""
     inner = layout.inner if isinstance(layout, ComposedLayout) else layout
     if isinstance(inner, Layout) and has_basis(inner.stride):
         raise LayoutError(f"{name}: layout {layout} has basis strides: its values are coordinates, "
@@ -428,7 +447,10 @@ def _no_basis(layout, name: str) -> None:
 
 
 def _left_inverse(layout: Layout) -> Layout:
-    shapes, strides = _coalesce_lists(*_flat(layout)[:2])
+    f = _flat(layout)
+    if ScaledBasis in map(type, f[1]):
+        return _basis_inverse(f, left_inverse_modes, "left_inverse")
+    shapes, strides = _coalesce_lists(*f[:2])
     prefix = prefix_product(tuple(shapes))
     order = sorted(range(len(shapes)), key=strides.__getitem__)
     rs, rd, covered = [], [0], 1
@@ -445,6 +467,33 @@ def _left_inverse(layout: Layout) -> Layout:
         covered *= d // covered
     rs.append(shapes[order[-1]] if order else 1)
     return _from_lists(*_coalesce_lists(rs, rd))
+
+
+# -- basis strides: the values are coordinates (CuTe IR) ------------------------------------------------
+
+
+def _basis_inverse(f, invert, name: str) -> Layout:
+    """The inverse of a basis-strided layout as CuTe IR infers it: a layout over the coordinate space.
+
+    Mode p of the result inverts the modes whose strides point at position p
+    (``v@p`` read as the integer ``v``), each keeping its index in L's domain;
+    an unused position is ``1:0``. So ``(4,5):(1@1,1@0)`` inverts to
+    ``(5,4):(4,1)``: coordinate ``(x, y)`` comes from index ``4x + y``.
+    """
+    skeleton, groups = coordinate_space(f[0], f[1], name)
+
+    def one(path):
+        r = _from_lists(*_coalesce_lists(*invert(sorted(groups.get(path, ()), key=mode_value), name)))
+        return r.shape, r.stride
+
+    return _make(*map_positions(skeleton, one))
+
+
+def _basis_complement(shapes, strides, cotarget) -> Layout:
+    """complement of a basis-strided layout, position by position (``basis.coordinate_complement``); a cotarget
+    makes C++'s closing coalesce apply."""
+    r = _make(*coordinate_complement(shapes, strides, cotarget))
+    return r if cotarget is None else _from_lists(*_coalesce_lists(*_flat(r)[:2]))
 
 
 def _composed_inverse(c: ComposedLayout, inv: Layout, name: str):

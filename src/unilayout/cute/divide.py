@@ -286,7 +286,8 @@ def _block_rake(a: Layout, b: Layout, raked: bool) -> Layout:
     _integral_tiler(b, "raked_product" if raked else "blocked_product")
     r = max(a.rank, b.rank)
     a2, b2 = _pad(a, r), _pad(b, r)
-    p1 = _compose(complement(a2, a2.size * b2.cosize), b2)
+    cot = a2.size * b2.cosize
+    p1 = _compose(_complement(a2, cot) if type(a2) is Layout else complement(a2, cot), b2)  # a basis A: CuTe IR's
     first, second = (p1, a2) if raked else (a2, p1)
     if type(first.shape) is int:  # C++ zip of an integral mode wraps the pair whole: ((A, P1))
         return make_layout(make_layout(first, second))
