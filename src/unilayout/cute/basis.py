@@ -20,9 +20,13 @@ position 1 is ``m``)::
     L(i)   (0,0)  (0,1)  (2,0)  (2,1)  (4,0)  (4,1)
 
 A nested mode ``E<0,1>`` is position 1 inside position 0 (text ``1@(0,1)``; C++
-prints it ``1@1@0``, which ``cute.parse`` reads too). Composition, division and
-products work on basis layouts as on integer ones, because they only multiply
-strides by integers and compare them. The identity layout and CuTe's counting
+prints it ``1@1@0``, which ``cute.parse`` reads too). Composition works on basis
+layouts as on integer ones, because it only multiplies strides by integers and
+compares them. Complement and the inverses (hence products and divides by a
+basis tiler) work, as CuTe IR's do, on the *coordinate space*: one position per
+basis mode the strides name, each complemented or inverted by the integer rule
+(``coordinate_space``, ``coordinate_complement``, ``right_inverse_modes``). The
+identity layout and CuTe's counting
 tensor, built from these strides, are in ``cute.identity`` (they need
 ``Layout``, which this module sits under).
 

@@ -294,7 +294,9 @@ def _compose_leaf(a: Layout, cx, s: int, d: int):
 def complement(layout, cotarget=None):
     """The layout of the offsets that ``layout`` does not reach, up to ``cotarget``.
 
-    ``cotarget`` is an int, a shape, or ``None`` (``cosize(filter(L))``).
+    ``cotarget`` is an int, a shape, or ``None`` (``cosize(filter(L))``). A
+    layout with basis strides is complemented position by position of its
+    coordinate space, without a cotarget only (CuTe IR; ``basis.coordinate_complement``).
 
     **Pre-conditions:** L is injective on its non-zero-stride modes and has no
     negative strides, else ``LayoutError``.
@@ -368,6 +370,9 @@ def right_inverse(layout):
     """A layout R with ``L(R(i)) == i`` for ``i < size(R)`` (C++ ``right_inverse``).
 
     Modes with stride 0 or negative strides are skipped (C++), so R may be smaller than L.
+    A layout with basis strides is inverted on its coordinate space, as CuTe IR
+    does: mode p of R indexes position p (``right_inverse((4,5):(1@1,1@0))`` is
+    ``(5,4):(4,1)``; ``_basis_inverse``).
     A Swizzle is its own inverse. For a swizzled ``Sw o 0 o B`` the result is, as
     in C++ ``swizzle_layout.hpp``, ``right_inverse(B) o Sw`` with the swizzle
     passed through to the left: ``Sw' o 0 o right_inverse(B)``, ``Sw'`` built from
@@ -417,7 +422,7 @@ def left_inverse(layout):
     **Pre-conditions:** every non-zero stride, in increasing order, is a multiple
     of the size covered by the smaller ones; no negative strides. A Swizzle is
     its own inverse; a swizzled ``Sw o 0 o B`` gives ``Sw' o 0 o left_inverse(B)``
-    as ``right_inverse`` does.
+    as ``right_inverse`` does; basis strides are inverted on the coordinate space, as there.
 
     >>> str(left_inverse(Layout((4, 2), (1, 16)))), str(left_inverse(Layout((4, 2), (0, 1))))
     ('(16,2):(1,4)', '2:4')
