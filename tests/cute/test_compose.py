@@ -140,3 +140,9 @@ def test_complement_and_products_of_a_layout_mixing_offsets_and_coordinates_are_
 def test_upcast_of_a_basis_layout_is_a_layout_error():
     with pytest.raises(LayoutError, match="basis stride"):
         upcast(2, parse("(4,5):(1@0,1@1)"))
+
+
+@pytest.mark.parametrize("op", [right_inverse, left_inverse, complement])
+def test_a_far_basis_position_is_refused_before_the_coordinate_space_is_built(op):
+    with pytest.raises(LayoutError, match="positions of the coordinate space"):
+        op(parse("3:1@100000000"))

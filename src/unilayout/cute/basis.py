@@ -285,7 +285,7 @@ def coordinate_space(shapes, strides, name: str, top: int = 0):
             _add_position(root, d.path, name)
             groups.setdefault(d.path, []).append((d.value, s, index))
         index *= s
-    return _skeleton(root, (), top), groups
+    return _skeleton(root, (), top, name), groups
 
 
 def _add_position(root: dict, path: tuple, name: str) -> None:
@@ -299,9 +299,10 @@ def _add_position(root: dict, path: tuple, name: str) -> None:
     node[path[-1]] = None
 
 
-def _skeleton(node: dict, prefix: tuple, top: int = 0) -> tuple:
-    n = max(top, max(node, default=-1) + 1)
-    return tuple(ScaledBasis(1, prefix + (k,)) if node.get(k) is None else _skeleton(node[k], prefix + (k,))
+def _skeleton(node: dict, prefix: tuple, top: int, name: str) -> tuple:
+    n = check_table(max(top, max(node, default=-1) + 1), f"{name}: the positions of the coordinate space",
+                    cap=_MAX_POSITIONS)  # 1@10**8 names 10**8 positions: refused before they are built
+    return tuple(ScaledBasis(1, prefix + (k,)) if node.get(k) is None else _skeleton(node[k], prefix + (k,), 0, name)
                  for k in range(n))
 
 
