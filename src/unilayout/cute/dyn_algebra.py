@@ -280,8 +280,8 @@ def _complement(inner, cotarget):
     modes = [(d, s) for s, d in zip(shapes, strides)
              if not (type(s) is not D and s == 1) and not (type(d) is not D and d == 0)]
     if modes and any(type(d) is ScaledBasis for d, _ in modes):
-        raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe's "
-                          "complement, and the products built on it, take integral strides")
+        raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe IR "
+                          "complements those only with static leaves and without a cotarget")
     if cotarget is None:
         cotarget = 1
         for d, s in modes:
