@@ -322,9 +322,9 @@ def _complement(inner: Layout, cotarget, public=None) -> Layout:
     A basis-strided layout is complemented position by position; CuTe IR's complement op takes one only without a
     cotarget (``public`` set), its divides and products with one.
     """
-    shapes, strides, _ = _flat(inner)
+    shapes, strides, _ = inner._flat or inner.flat()  # inner: a Layout (complement and the divides check)
     modes = [(d, s) for s, d in zip(shapes, strides) if s != 1 and d != 0]  # filter
-    if any(type(d) is not int for d, _ in modes):  # values are coordinates: complemented position by position
+    if ScaledBasis in map(type, strides) and any(type(d) is not int for d, _ in modes):  # values are coordinates
         if public and cotarget is not None:
             raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe IR "
                               "complements it without a cotarget only (its divides and products take one inside)")
@@ -337,7 +337,11 @@ def _complement(inner: Layout, cotarget, public=None) -> Layout:
         return _make(cotarget, 1) if type(cotarget) is int else Layout(cotarget)
     # Each gap below a mode's stride becomes a mode (q : cur), coalesced as it is appended.
     rs, rd, cur = [], [], 1
-    for d, s in (sorted(modes) if len(modes) > 1 else modes):
+    if len(modes) > 2:
+        modes.sort()
+    elif len(modes) == 2 and modes[0] > modes[1]:  # the common case, without sort's call
+        modes.reverse()
+    for d, s in modes:
         if d < 0:
             raise LayoutError(f"complement: layout {inner} has a negative stride {d}")
         q = d // cur
