@@ -30,6 +30,7 @@ from unilayout.cute import (
     composition,
     crd2idx,
     downcast,
+    dyn_algebra,
     idx2crd,
     logical_divide,
     logical_product,
@@ -41,7 +42,7 @@ from unilayout.cute import (
 )
 from unilayout.cute.algebra import append, dice, prepend
 from unilayout.cute.basis import ScaledBasis
-from unilayout.cute.dyn import Dyn, bind, dyn_leaves
+from unilayout.cute.dyn import Dyn, bind, dceil_div, dmin, dmul, dyn_leaves
 from unilayout.cute.inttuple import flatten, int_tuple_str, leaves
 from unilayout.errors import LayoutError
 
@@ -393,6 +394,74 @@ def test_bind_commutes_with_shape_preserving_ops_and_dyn_results_are_sound(seed,
     assert (cosize == L.cosize) if not isinstance(cosize, Dyn) else L.cosize % cosize.div == 0
     if any(d == 1 for d in D.flat()[1]):
         _agrees(downcast(2, D), downcast(2, L))
+
+
+# -- the algebra's shortcuts give what the plain algorithm gives ----------------------------------------------
+
+
+def _plain_fold(shapes, strides, s, d):
+    """C++ composition's fold of one leaf ``s:d`` over A's coalesced modes, every step through the Dyn arithmetic."""
+    if not isinstance(d, Dyn) and d == 0:
+        return s, 0
+    if len(shapes) == 1:
+        return s, dmul(d, strides[0])
+    rs, rd, rest_shape, rest_stride = [], [], s, d
+    for c, cd in zip(shapes[:-1], strides[:-1]):
+        next_shape, next_stride = dceil_div(c, rest_stride), dceil_div(rest_stride, c)
+        if next_shape != 1 and rest_shape != 1:  # a Dyn never equals an int
+            n = dmin(next_shape, rest_shape)
+            rs.append(n)
+            rd.append(dmul(rest_stride, cd))
+            rest_shape = dceil_div(rest_shape, n)
+        rest_stride = next_stride
+    if not rs:
+        return rest_shape, dmul(rest_stride, strides[-1])
+    if rest_shape != 1:
+        rs.append(rest_shape)
+        rd.append(dmul(rest_stride, strides[-1]))
+    return (rs[0], rd[0]) if len(rs) == 1 else (tuple(rs), tuple(rd))
+
+
+def _random_pow2(rng, rank, sizes, strides):
+    """A layout of powers of two (composition never fails on them), some leaves dynamic, of either width."""
+    def leaf(v):
+        if v == 0 or rng.random() < 0.5:
+            return v
+        return Dyn(div=rng.choice([d for d in (1, 2, 4, 8) if v % d == 0]), bits=rng.choice([32, 64]))
+    shape = tuple(leaf(rng.choice(sizes)) for _ in range(rank))
+    return Layout(shape, tuple(leaf(rng.choice(strides)) for _ in range(rank)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_dynamic_composition_equals_the_plain_fold_of_cpp(seed):
+    """The shortcuts of the dynamic composition (static runs, a stride gone dynamic, a rest of 1) change nothing."""
+    rng = random.Random(seed)
+    A = _random_pow2(rng, rng.randint(1, 4), [2, 4, 8], [1, 2, 4, 8, 16, 32, 64])
+    B = _random_pow2(rng, rng.randint(1, 3), [1, 2, 4, 8, 16], [0, 1, 2, 4, 8, 16])
+    shapes, strides, _ = dyn_algebra.coalesce(A).flat()
+    parts = [_plain_fold(shapes, strides, s, d) for s, d in zip(B.shape, B.stride)]
+    want = Layout(tuple(p[0] for p in parts), tuple(p[1] for p in parts))
+    got = dyn_algebra.composition(A, B)
+    assert (str(got), got) == (str(want), want)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.lists(st.booleans(), min_size=6, max_size=6), st.booleans())
+def test_dynamic_divides_equal_their_definition(seed, mask, zero):
+    """logical_divide(A, B) is A o (B, complement(B, shape(coalesce(A)))); zipped_divide by a layout is the same."""
+    rng = random.Random(seed)
+    D, _ = _hide(_random_static(rng), mask)
+    B = Layout(1, 0) if zero else _random_static(rng)
+    try:
+        want = dyn_algebra.composition(D, cute.make_layout(B, dyn_algebra.complement(B, dyn_algebra.coalesce(D).shape)))
+    except LayoutError as e:
+        for op in (dyn_algebra.logical_divide, dyn_algebra.zipped_divide):
+            with pytest.raises(LayoutError, match=re.escape(str(e))):
+                op(D, B)
+        return
+    for got in (dyn_algebra.logical_divide(D, B), dyn_algebra.zipped_divide(D, B)):
+        assert (str(got), got) == (str(want), want)
 
 
 # -- every operation: a result with a dynamic leaf is a DynLayout, one without is a plain Layout ---------------

@@ -141,14 +141,14 @@ _set = object.__setattr__
 
 def _mk(div: int, bits: int) -> Dyn:
     """The Dyn ``?{div, bits}`` for the arithmetic below: fields already valid, one shared value per pair."""
-    d = _MADE.get((div, bits))
+    d = _MADE.get(div if bits == 32 else -div)  # an int key hashes faster than a pair
     if d is None:
         d = _new_dyn(Dyn)
         _set(d, "div", div)
         _set(d, "bits", bits)
         _set(d, "_hash", hash(("Dyn", div, bits)))
         if len(_MADE) < 4096:
-            _MADE[(div, bits)] = d
+            _MADE[div if bits == 32 else -div] = d
     return d
 
 
@@ -239,9 +239,13 @@ def dmin(a, b):
     >>> dmin(Dyn(div=8), 12), dmin(3, 5)
     (Dyn(div=4), 3)
     """
-    if type(a) is not Dyn and type(b) is not Dyn:
-        return a if a < b else b
-    return _mk(gcd(divisor_of(a), divisor_of(b)) or 1, _bits(a, b))
+    if type(a) is not Dyn:
+        if type(b) is not Dyn:
+            return a if a < b else b
+        return _mk(gcd(a, b.div) or 1, b.bits)
+    if type(b) is not Dyn:
+        return _mk(gcd(a.div, b) or 1, a.bits)
+    return _mk(gcd(a.div, b.div), a.bits if a.bits >= b.bits else b.bits)
 
 
 def dneg(a):
@@ -260,6 +264,33 @@ def dsub(a, b):
     (Dyn(div=4), Dyn(div=8), 2)
     """
     return dadd(a, dneg(b))
+
+
+def _coalesce_lists(shapes, strides, drop_zero_strides=False):
+    """Flat coalesce that merges only fully static neighbours and drops only static size-1 modes."""
+    D = Dyn
+    rs, rd = [], []
+    for s, d in zip(shapes, strides):
+        ts, td = type(s) is not D, type(d) is not D
+        if (ts and s == 1) or (drop_zero_strides and td and d == 0):
+            continue
+        if rs and ts and td and type(rs[-1]) is not D and type(rd[-1]) is not D and rs[-1] * rd[-1] == d:
+            rs[-1] *= s
+        else:
+            rs.append(s)
+            rd.append(d)
+    return rs, rd
+
+
+def _append(rs, rd, s, d):
+    """Append mode ``s:d``, merged into the last one when both are static and it continues it."""
+    D = Dyn
+    if rs and type(s) is not D and type(d) is not D and type(rs[-1]) is not D and type(rd[-1]) is not D \
+            and rs[-1] * rd[-1] == d:
+        rs[-1] *= s
+    else:
+        rs.append(s)
+        rd.append(d)
 
 
 def is_static(x) -> bool:

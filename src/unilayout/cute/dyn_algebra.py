@@ -37,9 +37,11 @@ takes; those dispatch here when a layout or tiler holds a dynamic leaf.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..errors import LayoutError
 from .basis import ScaledBasis
-from .dyn import Dyn, _product, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
+from .dyn import Dyn, _append, _coalesce_lists, _mk, _product, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
 from .inttuple import int_tuple_str, leaves
 from .inttuple import permutation_order as _order
 from .layout import DynLayout, Layout, _make, _make_any, _retag, make_layout, make_ordered_layout
@@ -51,6 +53,7 @@ __all__ = [
 ]
 
 _ONE = _make(1, 0, ((1,), (0,), 1))
+_first = itemgetter(0)
 
 
 def _st(x) -> bool:
@@ -59,11 +62,6 @@ def _st(x) -> bool:
 
 
 def _flat(layout):
-    """``(leaf shapes, leaf strides)``, cached on the layout."""
-    return _flat3(layout)[:2]
-
-
-def _flat3(layout):
     """``(leaf shapes, leaf strides, size)``, cached on the layout."""
     if not isinstance(layout, Layout):
         raise LayoutError(f"expected a CuTe Layout, got {type(layout).__name__} {layout!r:.60}")
@@ -81,16 +79,11 @@ def _from_lists(shapes, strides, size=None):
     n = len(shapes)
     if n == 0:
         return _ONE
-    dyn = False
     if size is None:
         size = 1
         for v in shapes:
             size = size * v if type(v) is not Dyn and type(size) is not Dyn else dmul(size, v)
-    for v in strides:
-        if type(v) is Dyn:
-            dyn = True
-            break
-    dyn = dyn or type(size) is Dyn
+    dyn = type(size) is Dyn or Dyn in map(type, strides)
     sh, st = (shapes[0], strides[0]) if n == 1 else (tuple(shapes), tuple(strides))
     r = _make(sh, st, (tuple(shapes), tuple(strides), size))
     if dyn:
@@ -99,22 +92,6 @@ def _from_lists(shapes, strides, size=None):
 
 
 # -- coalesce ------------------------------------------------------------------
-
-
-def _coalesce_lists(shapes, strides, drop_zero_strides=False):
-    """Flat coalesce that merges only fully static neighbours and drops only static size-1 modes."""
-    D = Dyn
-    rs, rd = [], []
-    for s, d in zip(shapes, strides):
-        ts, td = type(s) is not D, type(d) is not D
-        if (ts and s == 1) or (drop_zero_strides and td and d == 0):
-            continue
-        if rs and ts and td and type(rs[-1]) is not D and type(rd[-1]) is not D and rs[-1] * rd[-1] == d:
-            rs[-1] *= s
-        else:
-            rs.append(s)
-            rd.append(d)
-    return rs, rd
 
 
 def coalesce(layout, profile=None):
@@ -130,7 +107,7 @@ def coalesce(layout, profile=None):
             raise LayoutError(f"coalesce: profile of rank {len(profile)} for a rank-{layout.rank} layout {layout}")
         modes = [coalesce(layout[i], profile[i]) if i < len(profile) else layout[i] for i in range(layout.rank)]
         return make_layout(*modes)
-    f = _flat3(layout)
+    f = _flat(layout)
     return _from_lists(*_coalesce_lists(f[0], f[1]), f[2])
 
 
@@ -142,7 +119,7 @@ def filter(layout, profile=None):  # noqa: A001 - CuTe's name
     """
     if isinstance(profile, tuple):
         return coalesce(_retag(_make(_filter_zeros(layout.shape, layout.stride), layout.stride)), profile)
-    return _from_lists(*_coalesce_lists(*_flat(layout), drop_zero_strides=True))
+    return _from_lists(*_coalesce_lists(*_flat(layout)[:2], drop_zero_strides=True))
 
 
 def _filter_zeros(shape, stride):
@@ -153,7 +130,7 @@ def _filter_zeros(shape, stride):
 
 def _coalesce_x(layout, plain=None):
     """Coalesce keeping values outside the domain: a trailing static size-1 mode counts as 2 (``plain``: coalesced)."""
-    shapes, strides = _flat(layout)
+    shapes, strides, _ = _flat(layout)
     if not (type(shapes[-1]) is not Dyn and shapes[-1] == 1):
         return plain or _coalesce_lists(shapes, strides)
     rs, rd = _coalesce_lists(shapes[:-1], strides[:-1])
@@ -189,7 +166,7 @@ def _compose_tree(a, cx, s, d):
         return _compose_leaf(a, cx, s, d)
     rs, rd = [], []
     for si, di in zip(s, d):
-        ps, pd = _compose_tree(a, cx, si, di)
+        ps, pd = _compose_tree(a, cx, si, di) if type(si) is tuple else _compose_leaf(a, cx, si, di)
         rs.append(ps)
         rd.append(pd)
     return tuple(rs), tuple(rd)
@@ -219,9 +196,21 @@ def _compose_leaf(a, cx, s, d):
                 )
         elif type(rest_stride) is int and rest_stride == 1:  # the common dynamic step: A's mode c whole
             next_shape, next_stride = c, 1
-        else:
-            next_shape = dceil_div(c, rest_stride)
+        else:  # the stride goes dynamic for good: no static step (and no error) follows
             next_stride = dceil_div(rest_stride, c)
+            if type(rest_shape) is not D and rest_shape == 1:  # only the stride is needed, and once placed, nothing
+                if rs:
+                    break
+                rest_stride = next_stride
+                continue
+            if type(rest_stride) is D and (type(c) is D or c > 1) and (type(rest_shape) is D or rest_shape > 1):
+                rest_shape = n = _mk(1, max(rest_stride.bits, c.bits if type(c) is D else 32,  # ceil(c / stride),
+                                            rest_shape.bits if type(rest_shape) is D else 32))  # the min, the rest
+                rs.append(n)
+                rd.append(dmul(rest_stride, strides[i]))
+                rest_stride = next_stride
+                continue
+            next_shape = dceil_div(c, rest_stride)
         if (type(next_shape) is not D and next_shape == 1) or (type(rest_shape) is not D and rest_shape == 1):
             rest_stride = next_stride
             continue
@@ -273,13 +262,16 @@ def complement(layout, cotarget=None):
     return _complement(inner, _cotarget(cotarget))
 
 
-def _complement(inner, cotarget):
-    """``complement`` for a Layout and a validated cotarget (None, an int, a Dyn or a tuple of them)."""
+def _complement(inner, cotarget, parts=False):
+    """``complement`` for a Layout and a validated cotarget (None, an int, a Dyn, a tuple or a list of its leaves).
+
+    ``parts``: return the ``(shape, stride)`` of the result instead (the divides compose with them directly).
+    """
     D = Dyn
-    shapes, strides = _flat(inner)
+    shapes, strides, _ = _flat(inner)
     modes = [(d, s) for s, d in zip(shapes, strides)
              if not (type(s) is not D and s == 1) and not (type(d) is not D and d == 0)]
-    if modes and any(type(d) is ScaledBasis for d, _ in modes):
+    if ScaledBasis in map(type, strides) and any(type(d) is ScaledBasis for d, _ in modes):
         raise LayoutError(f"complement: layout {inner} has basis strides (its values are coordinates); CuTe IR "
                           "complements those only with static leaves and without a cotarget")
     if cotarget is None:
@@ -287,13 +279,19 @@ def _complement(inner, cotarget):
         for d, s in modes:
             cotarget = dadd(cotarget, dmul(dadd(s, -1), d))
     if not modes:
-        return _make_any(cotarget, 1) if type(cotarget) is not tuple else Layout(cotarget)
+        cotarget = tuple(cotarget) if type(cotarget) is list else cotarget
+        r = _make_any(cotarget, 1) if type(cotarget) is not tuple else Layout(cotarget)
+        return (r.shape, r.stride) if parts else r
     if len(modes) > 1:
-        for d, _ in modes:
-            if type(d) is D:
-                raise LayoutError(f"complement: layout {inner} has the dynamic stride {d}; the complement orders "
-                                  "the modes by stride, which needs them static")
-        modes.sort(key=lambda m: m[0])
+        if D in map(type, strides):
+            for d, _ in modes:
+                if type(d) is D:
+                    raise LayoutError(f"complement: layout {inner} has the dynamic stride {d}; the complement orders "
+                                      "the modes by stride, which needs them static")
+        if len(modes) > 2:
+            modes.sort(key=_first)
+        elif modes[1][0] < modes[0][0]:  # two modes (the common case) without sort's call
+            modes.reverse()
     rs, rd, cur = [], [], 1
     for d, s in modes:
         if type(d) is not D:
@@ -308,22 +306,20 @@ def _complement(inner, cotarget):
             _append(rs, rd, q, cur)
         cur = d * s if type(d) is not D and type(s) is not D and type(cur) is not D else dmul(d, s)
     rest = cur
-    for v in (leaves(cotarget) if type(cotarget) is tuple else (cotarget,)):
-        n = dceil_div(v, rest)
-        rest = dceil_div(rest, v) if type(v) is D or v != 0 else 1
+    tc = type(cotarget)
+    for v in (cotarget if tc is list else leaves(cotarget) if tc is tuple else (cotarget,)):
+        if type(v) is not D and type(rest) is not D:
+            n = -(-v // rest)
+            rest = -(-rest // v) if v != 0 else 1
+        else:
+            n = dceil_div(v, rest)
+            rest = dceil_div(rest, v) if type(v) is D or v != 0 else 1
         if type(n) is D or n != 1:
             _append(rs, rd, n, cur)
-        cur = dmul(cur, n)
-    return _from_lists(rs, rd)
-
-
-def _append(rs, rd, s, d):
-    """Append mode ``s:d``, merged into the last one when both are static and it continues it."""
-    if rs and _st(s) and _st(d) and _st(rs[-1]) and _st(rd[-1]) and rs[-1] * rd[-1] == d:
-        rs[-1] *= s
-    else:
-        rs.append(s)
-        rd.append(d)
+        cur = cur * n if type(cur) is not D and type(n) is not D else dmul(cur, n)
+    if not parts:
+        return _from_lists(rs, rd)
+    return (rs[0], rd[0]) if len(rs) == 1 else (tuple(rs), tuple(rd)) if rs else (1, 0)
 
 
 # -- divides -------------------------------------------------------------------
@@ -340,9 +336,9 @@ def logical_divide(layout, tiler):
     if type(tiler) is tuple:
         return _by_mode(layout, tiler, logical_divide, "logical_divide")
     b = _as_layout(tiler)
-    plain = _coalesce_lists(*_flat(layout))
-    c = _complement(b, tuple(plain[0]) if len(plain[0]) > 1 else (plain[0][0] if plain[0] else 1))
-    return _make_any(*_compose_tree(layout, _coalesce_x(layout, plain), (b.shape, c.shape), (b.stride, c.stride)))
+    plain = _coalesce_lists(*_flat(layout)[:2])
+    cs, cd = _complement(b, plain[0] if len(plain[0]) > 1 else (plain[0][0] if plain[0] else 1), True)
+    return _make_any(*_compose_tree(layout, _coalesce_x(layout, plain), (b.shape, cs), (b.stride, cd)))
 
 
 def _by_mode(a, tiler, op, name):
@@ -390,7 +386,10 @@ def zipped_divide(layout, tiler):
     >>> str(zipped_divide(Layout((Dyn(), Dyn(), Dyn()), (Dyn(bits=64), 1, Dyn(bits=64))), (128, 128)))
     '((128,128),(?,?,?)):((?{i64},1),(?{i64 div=128},128,?{i64}))'
     """
-    return _unzip(logical_divide(layout, tiler), tiler, False, False)
+    r = logical_divide(layout, tiler)
+    if type(tiler) is not tuple and type(r.shape) is tuple and len(r.shape) == 2:  # already (tile, rest)
+        return r
+    return _unzip(r, tiler, False, False)
 
 
 def tiled_divide(layout, tiler):
@@ -568,7 +567,7 @@ def right_inverse(layout):
     """
     if not all(map(_st, _flat(layout)[0])):  # CuTe IR: "expects a static-shape input layout"
         raise LayoutError(f"right_inverse: the layout {layout} has a dynamic shape; its inverse needs the sizes")
-    shapes, strides = _coalesce_lists(*_flat(layout))
+    shapes, strides = _coalesce_lists(*_flat(layout)[:2])
     prefix, p = [], 1
     for v in shapes:
         prefix.append(p)
