@@ -71,7 +71,7 @@ def _flat(layout):
 def _as_layout(b):
     if isinstance(b, Layout):
         return b
-    return Layout(b if type(b) is not Dyn else b)  # an int or ? n -> n:1; a shape -> column-major
+    return Layout(b)  # an int or ? n -> n:1; a shape -> column-major
 
 
 def _from_lists(shapes, strides, size=None):
