@@ -531,3 +531,21 @@ def test_dice_of_a_scalar_coordinate_keeps_all_or_nothing_and_refuses_what_cute_
         cute.dice((None, cute.Dyn()), L)
     with pytest.raises(LayoutError):
         cute.dice((0, None), Swizzle(3, 5, 4))
+
+
+@settings(max_examples=100, deadline=None)
+@given(layouts(), st.lists(st.booleans(), min_size=64, max_size=64))
+def test_slice_of_an_int_tuple_is_the_shape_and_stride_of_the_sliced_layout(L, bits):
+    crd = _coord_for(L.shape, list(bits))
+    sub, _ = cute.slice_and_offset(crd, L)
+    assert cute.slice_(crd, L.shape) == sub.shape and cute.slice_(crd, L.stride) == sub.stride
+    assert cute.slice_(crd, L) == sub
+
+
+def test_slice_of_a_scalar_coordinate_and_what_it_refuses():
+    assert cute.slice_(None, (2, 3)) == (2, 3) and cute.slice_(1, (2, 3)) == ()
+    assert cute.slice_((cute.Dyn(), None), (8, 4)) == (4,)  # a dynamic coordinate drops its mode as an int does
+    with pytest.raises(LayoutError, match="weakly congruent"):
+        cute.slice_((None, 1, None), (8, 4))
+    with pytest.raises(LayoutError, match="int tuple or a Layout"):
+        cute.slice_((None, 1), "8,4")

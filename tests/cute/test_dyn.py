@@ -163,7 +163,7 @@ def _slice(x, crd):
         if isinstance(x.outer, Layout) and _has_underscore(crd):
             return x(crd)
         return ComposedLayout(x.outer, x.offset, slice_and_offset(crd, x.inner)[0])
-    return slice_and_offset(crd, x)[0]
+    return slice_and_offset(crd, x)[0] if isinstance(x, Layout) else cute.slice_(crd, x)
 
 
 def _has_underscore(crd):

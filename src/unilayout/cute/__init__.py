@@ -68,6 +68,7 @@ from .algebra import (
     raked_product,
     recast_layout,
     right_inverse,
+    slice_,
     tile_to_shape,
     tiled_divide,
     tiled_product,
@@ -167,5 +168,5 @@ __all__ = [
     "CopyAtom", "copy_atom", "copy_atoms", "TiledCopy", "ThrCopy", "make_tiled_copy", "make_tiled_copy_A",
     "make_tiled_copy_B", "make_tiled_copy_C", "max_common_vector", "max_common_layout", "nullspace",
     "smem_atom", "smem_equivalents", "check_equivalents", "smem_table", "SMEM_KINDS",
-    "Dyn", "bind", "to_ir", "ir_types", "IRTuple", "Tile", "MemRef", "append", "prepend", "dice",
+    "Dyn", "bind", "to_ir", "ir_types", "IRTuple", "Tile", "MemRef", "append", "prepend", "dice", "slice_",
 ]

@@ -24,7 +24,7 @@ The algebra lives in two files, and every name is importable from here:
 ``cute.compose``   coalesce, filter, composition, complement, right/left inverse
 ``cute.divide``    logical/zipped/tiled/flat divide and product, blocked/raked
                    product, tile_to_shape, upcast, downcast, recast_layout
-here               append, prepend (C++ ``append<N>``, CuTe IR's ``append_to_rank``), dice
+here               append, prepend (C++ ``append<N>``, CuTe IR's ``append_to_rank``), dice, slice_
 =================  ===============================================================
 """
 
@@ -50,7 +50,7 @@ from .divide import (
 )
 from .dyn import Dyn
 from .inttuple import leaves
-from .layout import Layout, _make_any
+from .layout import Layout, _make_any, slice_and_offset
 from .swizzle import ComposedLayout
 
 __all__ = [
@@ -99,36 +99,71 @@ def dice(crd, x):
     >>> str(dice((1, None), L)), str(dice(((1, None), None), L)), dice((None, 1, 1), (0, None, 1))
     ('((2,4)):((1,2))', '(2):(1)', (None, 1))
     """
-    if isinstance(crd, list):
-        crd = tuple(crd)
-    if any(type(c) is not int and c is not None for c in (leaves(crd) if type(crd) is tuple else (crd,))):
-        raise LayoutError(f"dice: the coordinate must be static ints and None (_), got {crd!r:.60}")
+    crd = _coordinate(crd, "dice", (int,))
     if isinstance(x, ComposedLayout):
         return ComposedLayout(x.outer, x.offset, dice(crd, x.inner))
     if isinstance(x, Layout):
-        _check_weakly_congruent(crd, x.shape, x)
+        _check_weakly_congruent(crd, x.shape, x, "dice")
         if type(crd) is int:
             return x
-        return _make_any(_dice(crd, x.shape), _dice(crd, x.stride))
+        return _make_any(_gather(crd, x.shape, True), _gather(crd, x.stride, True))
+    return _tuple_op(crd, x, True, "dice")
+
+
+def slice_(crd, x):
+    """The modes of ``x`` where ``crd`` holds ``None`` (CuTe's ``_``): C++ ``slice`` (pycute's ``slice_``).
+
+    The int tuple counterpart of ``slice_and_offset`` (whose sub-layout a Layout ``x`` gives): ``None`` keeps
+    the mode, an integer (or a dynamic ``?``: its value does not matter) drops it, nested coordinates slice
+    nested modes, and what is kept is gathered into one tuple in order; a scalar ``None`` keeps all of ``x``,
+    a scalar integer none of it. ``crd`` must be weakly congruent with ``x``.
+
+    >>> slice_((None, 1, None), (2, 3, 4)), slice_(((None, 1), None), (((2, 3), 4), (5, (6, 7))))
+    ((2, 4), ((2, 3), (5, (6, 7))))
+    >>> str(slice_((0, None), Layout((8, 4), (1, 8))))
+    '(4):(8)'
+    """
+    crd = _coordinate(crd, "slice_", (int, Dyn))
+    if isinstance(x, Layout):
+        return slice_and_offset(crd, x)[0]
+    return _tuple_op(crd, x, False, "slice_")
+
+
+def _coordinate(crd, name, ints):
+    """``crd`` as a tuple coordinate whose leaves are ``ints`` or None, else a LayoutError."""
+    if isinstance(crd, list):
+        crd = tuple(crd)
+    if any(type(c) not in ints and c is not None for c in (leaves(crd) if type(crd) is tuple else (crd,))):
+        kind = "static ints" if Dyn not in ints else "ints"
+        raise LayoutError(f"{name}: the coordinate must be {kind} and None (_), got {crd!r:.60}")
+    return crd
+
+
+def _tuple_op(crd, x, keep_ints, name):
+    """``dice``/``slice_`` of an int tuple ``x``."""
     if not isinstance(x, (tuple, int, Dyn)):  # a Swizzle, a string...
-        raise LayoutError(f"dice: takes an int tuple, a Layout or a ComposedLayout, got {type(x).__name__}")
-    _check_weakly_congruent(crd, x, x)
-    return x if type(crd) is int else _dice(crd, x)
+        raise LayoutError(f"{name}: takes an int tuple or a Layout{' or a ComposedLayout' if keep_ints else ''}, "
+                          f"got {type(x).__name__}")
+    _check_weakly_congruent(crd, x, x, name)
+    if type(crd) is not tuple:
+        return x if (crd is None) != keep_ints else ()
+    return _gather(crd, x, keep_ints)
 
 
-def _dice(c, t) -> tuple:
+def _gather(c, t, keep_ints) -> tuple:
+    """The modes of ``t`` that ``c`` keeps (ints if ``keep_ints``, else None), gathered as C++ filter_tuple."""
     if type(c) is tuple:
-        return tuple(v for ci, ti in zip(c, t) for v in _dice(ci, ti))
-    return () if c is None else (t,)
+        return tuple(v for ci, ti in zip(c, t) for v in _gather(ci, ti, keep_ints))
+    return (t,) if (c is None) != keep_ints else ()
 
 
-def _check_weakly_congruent(c, t, whole):
+def _check_weakly_congruent(c, t, whole, name):
     if type(c) is not tuple:
         return
     if type(t) is not tuple or len(c) != len(t):
-        raise LayoutError(f"dice: coordinate {c!r:.60} is not weakly congruent with {whole!s:.60}")
+        raise LayoutError(f"{name}: coordinate {c!r:.60} is not weakly congruent with {whole!s:.60}")
     for ci, ti in zip(c, t):
-        _check_weakly_congruent(ci, ti, whole)
+        _check_weakly_congruent(ci, ti, whole, name)
 
 
 def _pad(x, elem, n, front):
