@@ -281,7 +281,7 @@ def tile_assignment(s: Sharding, vocabulary: str):
     s._global(f"{vocabulary} tile assignment")
     empty = [d for d, b in zip(s.devices, s._boxes) if not b]
     if empty and not s.has_partial and len(empty) < s.num_devices:
-        full = Sharding._trusted(s.shape, tuple(d for d in s.devices if d not in set(empty)),
+        full = Sharding._trusted(s.shape, tuple(d for d, b in zip(s.devices, s._boxes) if b),
                                  tuple(b for b in s._boxes if b))
         T0, R, assign0 = tile_assignment(full, vocabulary)
         return _fill_empty(s, T0, R, assign0, empty, vocabulary)
