@@ -44,6 +44,9 @@ class Hang(BaseException):
 
 
 def _alarm(signum, frame):
+    # Re-armed before raising: an alarm landing in a callback whose exceptions Python ignores (a gc callback
+    # hypothesis installs) would otherwise be lost and leave the input running unbounded. run_limited disarms it.
+    signal.setitimer(signal.ITIMER_REAL, 0.05)
     raise Hang()
 
 
@@ -56,6 +59,7 @@ def run_limited(fn, limit: float):
         r = fn()
         return "value", r, time.perf_counter() - t
     except Hang as e:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         return "hang", e, time.perf_counter() - t
     except LayoutError as e:
         return "clean", e, time.perf_counter() - t

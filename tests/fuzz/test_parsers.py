@@ -6,6 +6,7 @@ grammar's alphabet.
 """
 
 import os
+import time
 
 import fuzzlib as F
 import pytest
@@ -88,3 +89,20 @@ def test_free_form_texts_over_the_grammars_alphabet(text):
     for name, parser in PARSERS.items():
         outcome, detail = F.check_text(parser, text, limit=2.0)
         assert outcome in ("value", "clean"), (name, text, outcome, F.describe(detail))
+
+
+def test_an_alarm_lost_in_an_ignored_callback_still_ends_the_input():
+    # as when the alarm lands in hypothesis's gc callback, whose exceptions Python ignores: the first Hang is
+    # swallowed, the input runs on, and the re-armed alarm must still end it
+    def swallows_the_first_alarm():
+        try:
+            while True:
+                sum(range(1000))
+        except F.Hang:
+            pass
+        start = time.perf_counter()
+        while time.perf_counter() - start < 5:  # without a second alarm: "value" after 5 s
+            sum(range(1000))
+
+    outcome, _, seconds = F.run_limited(swallows_the_first_alarm, 0.2)
+    assert outcome == "hang" and seconds < 2.0
