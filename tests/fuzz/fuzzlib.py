@@ -21,6 +21,7 @@ a round trip that does not come back, a vectorised answer that differs).
 
 from __future__ import annotations
 
+import gc
 import json
 import pathlib
 import random
@@ -51,7 +52,13 @@ def _alarm(signum, frame):
 
 
 def run_limited(fn, limit: float):
-    """``(outcome, result_or_exception, seconds)`` of ``fn()`` under a ``limit``-second alarm (main thread only)."""
+    """``(outcome, result_or_exception, seconds)`` of ``fn()`` under a ``limit``-second alarm (main thread only).
+
+    The cyclic garbage collector is paused meanwhile: in a full test run its passes over the whole process's
+    heap (and hypothesis's callback on them) would be charged to the input.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     t = time.perf_counter()
@@ -70,6 +77,8 @@ def run_limited(fn, limit: float):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+        if collecting:
+            gc.enable()
 
 
 def new_counts() -> dict:
