@@ -43,7 +43,10 @@ from typing import NamedTuple
 
 from ..errors import LayoutError, ParseError
 
-__all__ = ["Op", "Function", "Module", "TypeSpan", "read_module", "split_top", "types_in"]
+__all__ = ["Op", "Function", "Module", "TypeSpan", "read_module", "split_top", "types_in", "ALIAS_REF"]
+
+#: An alias reference (``#blocked``, ``#ttnn_layout1``) inside a type or an attribute; group 1 is its name.
+ALIAS_REF = re.compile(r"#([A-Za-z_][\w$.-]*)")
 
 _ALIAS = re.compile(r"\s*#([A-Za-z_][\w$.-]*)\s*=\s*")
 _RESULTS = re.compile(r"\s*((?:%[\w$.#-]+(?::\d+)?\s*,\s*)*%[\w$.#-]+(?::\d+)?)\s*=\s*")
@@ -113,6 +116,20 @@ class Module(NamedTuple):
     attributes: dict
     functions: list
     text: str
+
+    def with_aliases(self, type_text: str) -> str:
+        """``type_text`` with the alias lines it needs above it, in the dump's order (what ``unilayout.parse`` reads).
+
+        >>> read_module("#a = #x.y<#b>\\n#b = #x.z\\n#c = #x.w").with_aliases("tensor<4xf32, #a>")
+        '#a = #x.y<#b>\\n#b = #x.z\\ntensor<4xf32, #a>'
+        """
+        need, todo = set(), ALIAS_REF.findall(type_text)
+        while todo:
+            name = todo.pop()
+            if name in self.aliases and name not in need:
+                need.add(name)
+                todo.extend(ALIAS_REF.findall(self.aliases[name]))
+        return "".join(f"#{n} = {a}\n" for n, a in self.aliases.items() if n in need) + type_text
 
     def location(self, loc) -> object:
         """A location as ``file:line:col`` (aliases followed, callsites and fused locations to their first

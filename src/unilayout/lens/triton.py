@@ -42,6 +42,7 @@ from typing import NamedTuple
 from .. import linear
 from ..errors import LayoutError, NotRepresentableError, ParseError
 from ..plan.triton import access_vector, element_bits, shared_access_ptx, triton_lowering
+from .mlir import ALIAS_REF
 
 __all__ = ["Move", "Layouts", "moves", "MOVING_OPS"]
 
@@ -49,7 +50,6 @@ MOVING_OPS = ("ttg.convert_layout", "ttg.local_alloc", "ttg.local_store", "ttg.l
               "ttg.async_copy_global_to_local", "ttng.tmem_load", "ttng.tmem_store")
 _LEVEL = {"none": "none", "register": "register permutation", "shuffle": "warp shuffle",
           "shared": "shared-memory round trip"}
-_REF = re.compile(r"#([A-Za-z_][\w$.-]*)")
 
 
 class Move(NamedTuple):
@@ -99,17 +99,6 @@ class Layouts:
         self._cache: dict = {}
         self._where: dict = {}
 
-    def text_for(self, type_text: str) -> str:
-        """The type with the alias lines it needs above it (what ``unilayout.parse`` reads)."""
-        need, todo = [], _REF.findall(type_text)
-        while todo:
-            name = todo.pop()
-            if name in self.module.aliases and name not in need:
-                need.append(name)
-                todo.extend(_REF.findall(self.module.aliases[name]))
-        order = [n for n in self.module.aliases if n in need]
-        return "".join(f"#{n} = {self.module.aliases[n]}\n" for n in order) + type_text
-
     def get(self, type_text: str, where=None):
         """The ``LinearLayout`` of a ``tensor<..>`` / ``!ttg.memdesc<..>`` type (cached), None if it carries no
         Triton encoding. ``where`` (line, column) places a ``ParseError`` in the dump."""
@@ -117,7 +106,7 @@ class Layouts:
             return self._cache[type_text]
         got = None
         if "#" in type_text and (type_text.startswith("!ttg.memdesc") or _triton_enc(type_text, self.module)):
-            text = self.text_for(type_text)
+            text = self.module.with_aliases(type_text)
             try:
                 got = linear.encodings.types.layout(text)
             except NotRepresentableError as e:
@@ -139,7 +128,7 @@ class Layouts:
 
 def _triton_enc(type_text: str, module) -> bool:
     """Whether the type's encoding is a Triton one (``#ttg.``/``#ttng.`` inline or through an alias)."""
-    for name in _REF.findall(type_text):
+    for name in ALIAS_REF.findall(type_text):
         if name.startswith(("ttg.", "ttng.", "triton_gpu.")):
             return True
         body = module.aliases.get(name, "")

@@ -35,7 +35,6 @@ from typing import NamedTuple
 
 from .. import _families
 from ..errors import LayoutError
-from .triton import _REF
 
 __all__ = ["Move", "Layouts", "moves", "LAYOUT_OPS"]
 
@@ -81,15 +80,6 @@ class Layouts:
         self.module = module
         self._cache: dict = {}
 
-    def text_for(self, type_text: str) -> str:
-        need, todo = [], _REF.findall(type_text)
-        while todo:
-            name = todo.pop()
-            if name in self.module.aliases and name not in need:
-                need.append(name)
-                todo.extend(_REF.findall(self.module.aliases[name]))
-        return "".join(f"#{n} = {self.module.aliases[n]}\n" for n in self.module.aliases if n in need) + type_text
-
     def get(self, type_text: str):
         """The layout value (None for a tensor without an encoding; the error when it does not read)."""
         if type_text not in self._cache:
@@ -97,7 +87,7 @@ class Layouts:
                 self._cache[type_text] = None
             else:
                 try:
-                    self._cache[type_text] = _families.read(self.text_for(type_text))
+                    self._cache[type_text] = _families.read(self.module.with_aliases(type_text))
                 except LayoutError as e:
                     self._cache[type_text] = e
         return self._cache[type_text]

@@ -31,7 +31,6 @@ The request is ``{"text": DUMP}`` (a TTGIR/TTIR or tt-mlir dump, as
 
 from __future__ import annotations
 
-import re
 import urllib.parse
 
 from ... import lens
@@ -44,18 +43,6 @@ __all__ = ["lens_view", "MAX_DUMP"]
 
 #: Largest dump the view reads (characters).
 MAX_DUMP = 4 * 1024 * 1024
-_REF = re.compile(r"#([A-Za-z_][\w$.-]*)")
-
-
-def _resolved(aliases: dict, type_text: str) -> str:
-    """The type with the alias lines it needs above it (what ``/api/view`` reads)."""
-    need, todo = [], _REF.findall(type_text)
-    while todo:
-        name = todo.pop()
-        if name in aliases and name not in need:
-            need.append(name)
-            todo.extend(_REF.findall(aliases[name]))
-    return "".join(f"#{n} = {aliases[n]}\n" for n in aliases if n in need) + type_text
 
 
 def _label(mv) -> str:
@@ -110,7 +97,7 @@ def lens_view(body) -> dict:
                 continue
             key = span.text
             if key not in index:
-                resolved = _resolved(dump.aliases, key)
+                resolved = dump.module.with_aliases(key)
                 index[key] = len(layouts)
                 layouts.append({"text": resolved, "short": short_type(key),
                                 "link": "?" + urllib.parse.urlencode({"layout": resolved})})
