@@ -51,7 +51,7 @@ from .compose import (
     _flat,
     complement,
 )
-from .inttuple import int_tuple_str, normalize, product_each
+from .inttuple import int_tuple_str, normalize, product_each, unzip_modes
 from .inttuple import permutation_order as _order
 from .layout import DynLayout, Layout, _make, _retag, make_layout, make_ordered_layout
 from .swizzle import ComposedLayout, Swizzle
@@ -137,40 +137,10 @@ def _by_mode(a: Layout, tiler: tuple, op, name: str) -> Layout:
     return r if DynLayout not in map(type, parts) else _retag(r)
 
 
-def _zip2(shape, stride, guide):
-    """C++ ``zip2_by``: regroup ``((T0,R0),(T1,R1),...,extra...)`` into ``((T0,T1,...),(R0,R1,...,extra...))``."""
-    if type(guide) is not tuple:
-        if type(shape) is not tuple or len(shape) != 2:
-            raise LayoutError(f"cannot split mode {shape} into (tile, rest)")
-        return shape, stride
-    k = len(guide)
-    if type(shape) is not tuple or len(shape) < k:
-        raise LayoutError(f"cannot split mode {shape} by a tiler of rank {k}")
-    split = [_zip2(shape[i], stride[i], guide[i]) for i in range(k)]
-    t_s = tuple(p[0][0] for p in split)
-    r_s = tuple(p[0][1] for p in split) + shape[k:]
-    t_d = tuple(p[1][0] for p in split)
-    r_d = tuple(p[1][1] for p in split) + stride[k:]
-    return (t_s, r_s), (t_d, r_d)
-
-
 def _unzip(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
     """Regroup a logical divide/product as zipped (``(T, R)``), tiled (``(T, R0, R1, ...)``) or flat."""
-    out = _regroup(r, tiler, tiled, flat)
+    out = _make(*unzip_modes(r.shape, r.stride, tiler, tiled, flat))
     return out if type(r) is not DynLayout else _retag(out)
-
-
-def _regroup(r: Layout, tiler, tiled: bool, flat: bool) -> Layout:
-    (t_s, r_s), (t_d, r_d) = _zip2(r.shape, r.stride, tiler)
-    if not tiled:
-        return _make((t_s, r_s), (t_d, r_d))
-    if type(r_s) is not tuple:
-        r_s, r_d = (r_s,), (r_d,)
-    if not flat:
-        return _make((t_s,) + r_s, (t_d,) + r_d)
-    if type(t_s) is not tuple:
-        t_s, t_d = (t_s,), (t_d,)
-    return _make(t_s + r_s, t_d + r_d)
 
 
 @_acts_on_inner

@@ -42,7 +42,7 @@ from operator import itemgetter
 from ..errors import LayoutError
 from .basis import ScaledBasis
 from .dyn import Dyn, _append, _coalesce_lists, _mk, _product, dadd, dceil_div, dmin, dmul, has_dyn, normalize_dyn
-from .inttuple import int_tuple_str, leaves
+from .inttuple import int_tuple_str, leaves, unzip_modes
 from .inttuple import permutation_order as _order
 from .layout import DynLayout, Layout, _make, _make_any, _retag, make_layout, make_ordered_layout
 
@@ -353,31 +353,8 @@ def _by_mode(a, tiler, op, name):
     return _make_any(tuple(p.shape for p in parts) + a.shape[k:], tuple(p.stride for p in parts) + a.stride[k:])
 
 
-def _zip2(shape, stride, guide):
-    """C++ ``zip2_by``: ``((T0,R0),(T1,R1),...,extra...)`` to ``((T0,T1,...),(R0,R1,...,extra...))``."""
-    if type(guide) is not tuple:
-        if type(shape) is not tuple or len(shape) != 2:
-            raise LayoutError(f"cannot split mode {int_tuple_str(shape)} into (tile, rest)")
-        return shape, stride
-    k = len(guide)
-    if type(shape) is not tuple or len(shape) < k:
-        raise LayoutError(f"cannot split mode {int_tuple_str(shape)} by a tiler of rank {k}")
-    split = [_zip2(shape[i], stride[i], guide[i]) for i in range(k)]
-    return ((tuple(p[0][0] for p in split), tuple(p[0][1] for p in split) + shape[k:]),
-            (tuple(p[1][0] for p in split), tuple(p[1][1] for p in split) + stride[k:]))
-
-
 def _unzip(r, tiler, tiled, flat):
-    (t_s, r_s), (t_d, r_d) = _zip2(r.shape, r.stride, tiler)
-    if not tiled:
-        return _make_any((t_s, r_s), (t_d, r_d))
-    if type(r_s) is not tuple:
-        r_s, r_d = (r_s,), (r_d,)
-    if not flat:
-        return _make_any((t_s,) + r_s, (t_d,) + r_d)
-    if type(t_s) is not tuple:
-        t_s, t_d = (t_s,), (t_d,)
-    return _make_any(t_s + r_s, t_d + r_d)
+    return _make_any(*unzip_modes(r.shape, r.stride, tiler, tiled, flat))
 
 
 def zipped_divide(layout, tiler):

@@ -460,3 +460,44 @@ def at_mode(x, path, what: str = "mode"):
             raise LayoutError(f"{what}: mode index {m!r} at depth {d} is not in [0, {r})")
         x = x[m] if isinstance(shape, tuple) else x
     return x
+
+
+def zip2_by(shape, stride, guide):
+    """C++ ``zip2_by``: regroup ``((T0,R0),(T1,R1),...,extra...)`` into ``((T0,T1,...),(R0,R1,...,extra...))``.
+
+    Returns ``((tile shape, rest shape), (tile stride, rest stride))``; ``guide`` (the tiler) says how deep each
+    mode splits. A mode that does not split as the guide says is a LayoutError.
+
+    >>> zip2_by(((2, 3), (4, 5), 6), ((1, 2), (6, 24), 120), (2, 4))
+    (((2, 4), (3, 5, 6)), ((1, 6), (2, 24, 120)))
+    """
+    if type(guide) is not tuple:
+        if type(shape) is not tuple or len(shape) != 2:
+            raise LayoutError(f"cannot split mode {int_tuple_str(shape)} into (tile, rest)")
+        return shape, stride
+    k = len(guide)
+    if type(shape) is not tuple or len(shape) < k:
+        raise LayoutError(f"cannot split mode {int_tuple_str(shape)} by a tiler of rank {k}")
+    split = [zip2_by(shape[i], stride[i], guide[i]) for i in range(k)]
+    return ((tuple(p[0][0] for p in split), tuple(p[0][1] for p in split) + shape[k:]),
+            (tuple(p[1][0] for p in split), tuple(p[1][1] for p in split) + stride[k:]))
+
+
+def unzip_modes(shape, stride, tiler, tiled: bool, flat: bool):
+    """``(shape, stride)`` of a logical divide/product regrouped as zipped ``(T, R)``, tiled ``(T, R0, R1, ...)``
+    or flat ``(T0, T1, ..., R0, R1, ...)`` (``zip2_by`` by the tiler, then spread).
+
+    >>> unzip_modes(((2, 3), (4, 5)), ((1, 2), (6, 24)), (2, 4), True, True)
+    ((2, 4, 3, 5), (1, 6, 2, 24))
+    """
+    (t_s, r_s), (t_d, r_d) = zip2_by(shape, stride, tiler)
+    if not tiled:
+        return (t_s, r_s), (t_d, r_d)
+    if type(r_s) is not tuple:
+        r_s, r_d = (r_s,), (r_d,)
+    if not flat:
+        return (t_s,) + r_s, (t_d,) + r_d
+    if type(t_s) is not tuple:
+        t_s, t_d = (t_s,), (t_d,)
+    return t_s + r_s, t_d + r_d
+
