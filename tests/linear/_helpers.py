@@ -255,18 +255,21 @@ os._exit(0)
 def triton_mlir_layouts(cases: list) -> list:
     """``[{"type": tensor or memdesc type text, "shape", "warps", "lanes", "ctas"?, "aliases"?: [lines], "arg"?}]`` ->
     Triton's bases for each type as its MLIR parser (and verifier) reads it in a module, or ``{"error"}``
-    (``{"error": "abort: .."}`` where Triton aborts the process: each case then runs alone). With ``"arg"``
+    (``{"error": "abort: .."}`` where Triton aborts the process: that case is found by halves). With ``"arg"``
     the type is a function argument and the answer only ``{"accepted": True}`` or the error."""
+    return _run_isolating_aborts(_MLIR_LAYOUT_ORACLE, cases)
+
+
+def _run_isolating_aborts(script: str, cases: list) -> list:
+    """``_run``, except that a case aborting Triton's process answers ``{"error": "abort: .."}`` (found by halves)."""
     try:
-        return _run(_MLIR_LAYOUT_ORACLE, cases)
-    except RuntimeError:
-        out = []
-        for c in cases:
-            try:
-                out += _run(_MLIR_LAYOUT_ORACLE, [c])
-            except RuntimeError as e:
-                out.append({"error": "abort: " + str(e).splitlines()[1][:300]})
-        return out
+        return _run(script, cases)
+    except RuntimeError as e:
+        if len(cases) == 1:
+            lines = str(e).splitlines()  # "triton oracle failed (rc N):", then its stderr (none on a SIGFPE)
+            return [{"error": "abort: " + (lines[1] if len(lines) > 1 else lines[0])[:300]}]
+        half = len(cases) // 2
+        return _run_isolating_aborts(script, cases[:half]) + _run_isolating_aborts(script, cases[half:])
 
 
 def _have_triton() -> bool:
@@ -647,14 +650,7 @@ def triton_shared_via_reshape(cases: list) -> list:
     result encoding from ``toLinearLayout`` and prints it as ``#ttg.shared_linear``. One subprocess; send
     only cases unilayout accepts. Where the layout is not injective (a CGA layout can make it so) Triton
     aborts building the #ttg.shared_linear: that case answers ``{"error": "abort: .."}``."""
-    try:
-        return _run(_RESHAPE_ORACLE, cases)
-    except RuntimeError as e:  # one case aborted the batch: find it by halves
-        if len(cases) == 1:
-            lines = str(e).splitlines()  # "triton oracle failed (rc N):", then its stderr (none on a SIGFPE)
-            return [{"error": "abort: " + (lines[1] if len(lines) > 1 else lines[0])[:300]}]
-        half = len(cases) // 2
-        return triton_shared_via_reshape(cases[:half]) + triton_shared_via_reshape(cases[half:])
+    return _run_isolating_aborts(_RESHAPE_ORACLE, cases)
 
 
 def random_rotating(rng: random.Random):
