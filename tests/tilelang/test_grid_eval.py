@@ -97,6 +97,7 @@ def test_period_is_what_the_expression_reads_of_the_placeholder(text, want):
     ("T.bitwise_xor(_i % 4, _k % 2) + _j * 7 - 5", {"_i": 16, "_j": 6, "_k": 8}),    # a 3-D grid, _j not periodic
     ("(_i * 3 - _j) % 16 * 2 + _i // 16 - _j", {"_i": 64, "_j": 32}),
     ("T.bitwise_xor(_i % 8, _rep % 2) * 16 + _rep * 64 + _i", {"_i": 32, "_rep": 2}),     # _rep given 1-D below
+    ("_i + T.bitwise_xor(_i % 8, _j % 8) * 9223372036854775807 * 4", {"_i": 64, "_j": 64}),  # coefficients past int64
 ])
 def test_periodic_whole_grid_terms_evaluated_on_one_period_equal_int64_evaluation(text, extents):
     e, env = parse(text), _grid(extents)

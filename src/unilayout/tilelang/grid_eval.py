@@ -40,6 +40,7 @@ from .expr import apply, bound, pow2_shift, variables
 __all__ = ["evaluate_grid", "narrow_dtype", "period"]
 
 _NARROW = (np.dtype(np.int16), np.dtype(np.int32))
+_INT64_MAX = (1 << 63) - 1
 _IN_PLACE = {"+": np.add, "-": np.subtract, "*": np.multiply, "bitwise_xor": np.bitwise_xor,
              "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "min": np.minimum, "max": np.maximum}
 
@@ -204,7 +205,9 @@ def _tiled(terms, periods, env, extents):
 
 def _term(c, t):
     """The term ``c * t`` as an expression."""
-    return ("int", c * t[1]) if t[0] == "int" else t if c == 1 else ("*", t, ("int", c))
+    if t[0] == "int" and abs(c * t[1]) <= _INT64_MAX:
+        return ("int", c * t[1])
+    return t if c == 1 else ("*", t, ("int", c))
 
 
 def _sum(terms):
@@ -223,9 +226,9 @@ def _terms(e, c=1):
         return _terms(e[1], c) + _terms(e[2], -c)
     if op == "neg":
         return _terms(e[1], -c)
-    if op == "*" and e[2][0] == "int":
+    if op == "*" and e[2][0] == "int" and abs(c * e[2][1]) <= _INT64_MAX:  # folded only where int64 holds it
         return _terms(e[1], c * e[2][1])
-    if op == "*" and e[1][0] == "int":
+    if op == "*" and e[1][0] == "int" and abs(c * e[1][1]) <= _INT64_MAX:
         return _terms(e[2], c * e[1][1])
     return [(c, e)]
 
